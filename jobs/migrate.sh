@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs a Ferry job: jobs/migrate.sh <job.conf> [-Dferry.key=value ...]   (or: jobs/migrate.sh plan <job.conf>)
+# With SPARK_HOME set, submits to the cluster named by SPARK_MASTER (default: local[*]) with spark-submit;
+# otherwise runs in local mode on the Maven-built classpath.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+command=migrate
+if [ "${1:-}" = plan ] || [ "${1:-}" = migrate ]; then command="$1"; shift; fi
+[ $# -ge 1 ] || { echo "usage: jobs/migrate.sh [migrate|plan] <job.conf> [-Dferry.key=value ...]" >&2; exit 2; }
+ferry_build
+if [ -n "${SPARK_HOME:-}" ]; then
+  jar=$(ls "$FERRY_HOME"/target/ferry-*.jar | grep -v original | head -1)
+  exec "$SPARK_HOME/bin/spark-submit" --master "${SPARK_MASTER:-local[*]}" --class io.ferry.Ferry "$jar" "$command" "$@"
+fi
+ferry_java io.ferry.Ferry "$command" "$@"

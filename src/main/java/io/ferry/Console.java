@@ -1,0 +1,92 @@
+package io.ferry;
+
+import io.ferry.report.RunSummary;
+import java.io.PrintStream;
+import java.util.Locale;
+import org.apache.spark.SparkStageInfo;
+import org.apache.spark.api.java.JavaSparkContext;
+
+/** What the driver prints: a progress line while copying, and the run summary at the end. */
+final class Console {
+  private Console() {}
+
+  static String bytes(long bytes) {
+    String[] units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    double value = bytes;
+    int unit = 0;
+    while (value >= 1024 && unit < units.length - 1) {
+      value /= 1024;
+      unit++;
+    }
+    return unit == 0 ? bytes + " B" : String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
+  }
+
+  /** Prints tasks done, % of bytes (by finished tasks' share), MB/s and ETA every few seconds until closed. */
+  static Progress progress(JavaSparkContext jsc, String group, long totalBytes, PrintStream out) {
+    return new Progress(jsc, group, totalBytes, out);
+  }
+
+  static final class Progress implements AutoCloseable {
+    private final Thread thread;
+
+    Progress(JavaSparkContext jsc, String group, long totalBytes, PrintStream out) {
+      long start = System.nanoTime();
+      thread = new Thread(() -> {
+        try {
+          while (true) {
+            Thread.sleep(5000);
+            int done = 0, total = 0;
+            for (int job : jsc.statusTracker().getJobIdsForGroup(group)) {
+              var info = jsc.statusTracker().getJobInfo(job);
+              if (info == null) continue;
+              for (int stage : info.stageIds()) {
+                SparkStageInfo s = jsc.statusTracker().getStageInfo(stage);
+                if (s != null) {
+                  done += s.numCompletedTasks();
+                  total += s.numTasks();
+                }
+              }
+            }
+            if (total == 0) continue;
+            double seconds = (System.nanoTime() - start) / 1e9;
+            double fraction = done / (double) total;
+            double rate = totalBytes * fraction / 1e6 / seconds;
+            String eta = fraction > 0 ? String.format(Locale.ROOT, "%.0fs", seconds / fraction - seconds) : "?";
+            out.printf(Locale.ROOT, "%s  %d/%d tasks (%.0f%% of %s), %.1f MB/s, ETA %s%n", group, done, total,
+                fraction * 100, bytes(totalBytes), rate, eta);
+          }
+        } catch (InterruptedException e) {
+          // closed
+        }
+      }, "ferry-progress");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    @Override
+    public void close() {
+      thread.interrupt();
+    }
+  }
+
+  static void printSummary(RunSummary s, PrintStream out) {
+    out.println();
+    out.printf(Locale.ROOT, "Ferry run %s (job %s) %s in %.1f s%n", s.run(), s.job(),
+        s.succeeded() ? "finished" : "finished WITH FAILURES", s.wallSeconds());
+    out.printf("  source       %s%n", s.source());
+    out.printf("  destination  %s%n", s.destination());
+    out.printf("  objects      %d copied, %d skipped unchanged, %d failed (of %d listed)%n", s.objects().copied(),
+        s.objects().skippedUnchanged(), s.objects().failed(), s.objects().listed());
+    out.printf(Locale.ROOT, "  bytes        %s copied in %.1f s of copying: %.1f MB/s aggregate%n", bytes(s.bytes().copied()),
+        s.throughput().copyStageSeconds(), s.throughput().aggregateMBps());
+    out.printf(Locale.ROOT, "  ranges       %d (%d objects split), %d retries; range MB/s p50 %.1f, p90 %.1f, p99 %.1f; first byte p50 %.1f ms%n",
+        s.ranges().total(), s.ranges().splitObjects(), s.ranges().retries(), s.throughput().rangeP50MBps(),
+        s.throughput().rangeP90MBps(), s.throughput().rangeP99MBps(), s.throughput().firstByteP50Ms());
+    out.printf("  report       %s/report.html (datasets: ranges.parquet, ranges.csv, objects.parquet, objects.csv, summary.json)%n",
+        s.reportPath());
+    if (!s.failures().isEmpty()) {
+      out.printf("  failed objects (first %d):%n", s.failures().size());
+      for (RunSummary.Failure f : s.failures()) out.printf("    %s: %s%n", f.key(), f.error());
+    }
+  }
+}

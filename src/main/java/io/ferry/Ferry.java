@@ -1,0 +1,106 @@
+package io.ferry;
+
+import io.ferry.config.ConfigException;
+import io.ferry.config.ConfigLoader;
+import io.ferry.config.MigrationConfig;
+import io.ferry.destination.FileDestination;
+import io.ferry.plan.CopyPlan;
+import io.ferry.report.RunSummary;
+import io.ferry.source.S3Clients;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.SparkConf;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The command line: {@code ferry migrate|plan <job.conf> [-Dferry.key=value ...]}.
+ *
+ * <p>Exit codes: 0 everything copied; 1 the run finished but some objects failed (see the report); 2 usage or
+ * configuration error; 3 the job could not run (source not listable, destination not writable).
+ */
+public final class Ferry {
+  public static final int OK = 0;
+  public static final int SOME_FAILED = 1;
+  public static final int BAD_CONFIG = 2;
+  public static final int JOB_FAILED = 3;
+
+  private static final String USAGE = """
+      usage: ferry <command> <job.conf> [-Dferry.key=value ...]
+        migrate   list, plan and copy the source to the destination, then write the report
+        plan      list and plan only (a dry run): objects, ranges, bytes and requests, nothing copied
+      Settings and their defaults: reference.conf; examples: conf/examples/.""";
+
+  private Ferry() {}
+
+  public static void main(String[] args) {
+    int code = run(args, System.out, System.err);
+    S3Clients.closeAll();
+    System.exit(code);
+  }
+
+  /** Runs a command and returns its exit code; never calls {@code System.exit}. */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    List<String> positional = new ArrayList<>();
+    Map<String, String> overrides = new LinkedHashMap<>();
+    for (String arg : args) {
+      if (arg.startsWith("-D") && arg.contains("=")) {
+        overrides.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
+      } else if (arg.equals("-h") || arg.equals("--help")) {
+        out.println(USAGE);
+        return OK;
+      } else {
+        positional.add(arg);
+      }
+    }
+    if (positional.size() != 2 || !List.of("migrate", "plan").contains(positional.get(0))) {
+      err.println(USAGE);
+      return BAD_CONFIG;
+    }
+    MigrationConfig config;
+    try {
+      config = ConfigLoader.load(Path.of(positional.get(1)), overrides);
+    } catch (ConfigException e) {
+      err.println("ferry: the job configuration has " + (e.problems().size() == 1 ? "a problem" : e.problems().size() + " problems") + ":");
+      e.problems().forEach(p -> err.println("  - " + p));
+      return BAD_CONFIG;
+    }
+    try {
+      return positional.get(0).equals("plan") ? plan(config, out) : migrate(config, out);
+    } catch (JobFailure e) {
+      err.println("ferry: " + e.getMessage());
+      return JOB_FAILED;
+    } catch (Exception e) {
+      err.println("ferry: the run failed: " + io.ferry.source.S3Errors.describe(e));
+      return JOB_FAILED;
+    }
+  }
+
+  private static int plan(MigrationConfig config, PrintStream out) throws JobFailure {
+    Path root = Path.of(config.destination().path()).toAbsolutePath().normalize();
+    Planning.Result result = Planning.plan(config, new FileDestination(root, MigrationJob.newRunId(Instant.now())));
+    CopyPlan plan = result.plan();
+    out.printf("Plan for %s: %s -> %s%n", config.jobName(), config.source().describe(), root);
+    out.printf("  objects   %d to copy (%d split into ranges), %d skipped unchanged, %d rejected, %d listed in %d pages%n",
+        plan.objects(), plan.splitObjects(), plan.skippedObjects(), result.rejected().size(), result.listing().listed(),
+        result.listing().pages());
+    out.printf("  bytes     %s (%d)%n", Console.bytes(plan.bytes()), plan.bytes());
+    out.printf("  ranges    %d in %d tasks%n", plan.ranges(), plan.tasks().size());
+    out.printf("  requests  %d LIST, %d GET%n", result.listing().pages(), plan.getRequests());
+    result.rejected().forEach(r -> out.printf("  rejected  %s: %s%n", r.object().key(), r.error()));
+    return OK;
+  }
+
+  private static int migrate(MigrationConfig config, PrintStream out) throws Exception {
+    SparkConf conf = new SparkConf();
+    SparkSession.Builder builder = SparkSession.builder().appName("ferry " + config.jobName());
+    if (!conf.contains("spark.master")) builder.master(config.sparkMaster());
+    SparkSession spark = builder.getOrCreate();
+    RunSummary summary = MigrationJob.run(config, spark, out);
+    return summary.succeeded() ? OK : SOME_FAILED;
+  }
+}

@@ -1,0 +1,289 @@
+package io.ferry.config;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigOrigin;
+import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigValue;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+
+/**
+ * Reads a job file (HOCON) plus {@code -Dferry.key=value} overrides into one validated {@link MigrationConfig}.
+ *
+ * <p>Defaults live only in {@code reference.conf}. Every problem is collected (not just the first) and names the
+ * key, the value found and what is allowed; an unknown key gets the nearest known one as a suggestion. Secret
+ * values are never echoed.
+ */
+public final class ConfigLoader {
+  static final String ROOT = "ferry";
+  /** S3's smallest multipart part (except the last part). */
+  public static final long MIN_MULTIPART_PART = 5L * 1024 * 1024;
+  public static final long MAX_PART = 5L * 1024 * 1024 * 1024;
+
+  private final Config reference;
+  private final List<String> problems = new ArrayList<>();
+  private Config config;
+
+  private ConfigLoader() {
+    this.reference = ConfigFactory.defaultReference(ConfigLoader.class.getClassLoader());
+  }
+
+  /** Loads and validates {@code file} with {@code overrides} (paths such as {@code ferry.plan.part-size}) on top. */
+  public static MigrationConfig load(Path file, Map<String, String> overrides) {
+    if (!Files.isRegularFile(file)) {
+      throw new ConfigException(List.of("job file " + file + " does not exist or is not a file"));
+    }
+    Config user;
+    try {
+      user = ConfigFactory.parseFile(file.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
+    } catch (com.typesafe.config.ConfigException e) {
+      throw new ConfigException(List.of("cannot parse " + file + ": " + e.getMessage()));
+    }
+    return fromConfig(user, overrides);
+  }
+
+  /** Validates an already parsed (unresolved) user config; used by {@link #load} and tests. */
+  public static MigrationConfig fromConfig(Config user, Map<String, String> overrides) {
+    return new ConfigLoader().validate(user, overrides);
+  }
+
+  private MigrationConfig validate(Config user, Map<String, String> overrides) {
+    try {
+      config = ConfigFactory.parseMap(overrides, "command line (-D)")
+          .withFallback(user)
+          .withFallback(reference)
+          .resolve();
+    } catch (com.typesafe.config.ConfigException e) {
+      throw new ConfigException(List.of(e.getMessage()
+          + (e instanceof com.typesafe.config.ConfigException.UnresolvedSubstitution
+              ? " (for an optional environment variable write ${?NAME})"
+              : "")));
+    }
+    checkUnknownKeys();
+    if (!problems.isEmpty()) throw new ConfigException(problems);
+
+    String jobName = string("job.name");
+    if (jobName.isBlank() || !jobName.matches("[A-Za-z0-9._-]+")) {
+      problem("job.name", jobName, "must be a non-empty name of letters, digits, '.', '_' or '-' (it names the report folder)");
+    }
+    SourceConfig source = source();
+    DestinationConfig destination = destination();
+    PlanConfig plan = plan();
+    CopyConfig copy = copy();
+    String reportPath = string("report.path");
+    if (reportPath.isBlank()) problem("report.path", reportPath, "must be a local path or s3a://bucket/prefix");
+    String master = string("spark.master");
+    if (!problems.isEmpty()) throw new ConfigException(problems);
+    return new MigrationConfig(jobName, source, destination, plan, copy, reportPath, master);
+  }
+
+  private SourceConfig source() {
+    String type = string("source.type");
+    if (!type.equals("s3")) problem("source.type", type, "must be s3 (an S3-compatible bucket)");
+    String bucket = string("source.bucket");
+    if (bucket.isBlank()) {
+      problems.add("ferry.source.bucket is not set: name the bucket to copy from, e.g. source.bucket = \"media-archive\"");
+    }
+    String prefix = string("source.prefix");
+    if (prefix.startsWith("/")) problem("source.prefix", prefix, "must not start with '/' (keys have no leading slash)");
+    return new SourceConfig(endpoint("source"), bucket, prefix, stringList("source.includes"), stringList("source.excludes"));
+  }
+
+  private S3EndpointConfig endpoint(String side) {
+    String endpoint = string(side + ".endpoint");
+    if (!endpoint.isEmpty() && !endpoint.matches("https?://[^/\\s]+(/.*)?")) {
+      problem(side + ".endpoint", endpoint, "must be an http:// or https:// URL, or empty for AWS S3");
+    }
+    String region = string(side + ".region");
+    if (region.isBlank()) problem(side + ".region", region, "must name the region, e.g. us-east-1 or jp-tok");
+    boolean pathStyle = bool(side + ".path-style");
+    S3EndpointConfig.CredentialsType credentialsType = enumValue(
+        side + ".credentials.type", S3EndpointConfig.CredentialsType.class, S3EndpointConfig.CredentialsType.STATIC);
+    String keyId = string(side + ".credentials.access-key-id");
+    Secret secret = new Secret(string(side + ".credentials.secret-access-key"));
+    if (credentialsType == S3EndpointConfig.CredentialsType.STATIC) {
+      String env = side.equals("source") ? "SRC" : "DST";
+      if (keyId.isBlank()) {
+        problems.add("ferry." + side + ".credentials.access-key-id is empty: set it, e.g. access-key-id = ${?" + env
+            + "_ACCESS_KEY_ID}, or set credentials.type = default-chain to use the AWS SDK's credential chain");
+      }
+      if (secret.isEmpty()) {
+        problems.add("ferry." + side + ".credentials.secret-access-key is empty: set it, e.g. secret-access-key = ${?" + env
+            + "_SECRET_ACCESS_KEY} (never write the secret itself in the file), or set credentials.type = default-chain");
+      }
+    }
+    S3EndpointConfig.ChecksumMode checksumMode = enumValue(
+        side + ".checksum-mode", S3EndpointConfig.ChecksumMode.class, S3EndpointConfig.ChecksumMode.WHEN_REQUIRED);
+    return new S3EndpointConfig(endpoint, region, pathStyle, credentialsType, keyId, secret, checksumMode);
+  }
+
+  private DestinationConfig destination() {
+    String type = string("destination.type");
+    String path = string("destination.path");
+    switch (type) {
+      case "file" -> {
+        if (path.isBlank()) {
+          problems.add("ferry.destination.path is not set: name the directory to copy into, e.g. destination.path = \"/mnt/nfs/migrated\"");
+        }
+      }
+      case "s3" -> problem("destination.type", type,
+          "is not available in this version: a bucket destination arrives with bucket-to-bucket copies; use file");
+      default -> problem("destination.type", type, "must be file (a local, NFS or block-volume path)");
+    }
+    return new DestinationConfig(path);
+  }
+
+  private PlanConfig plan() {
+    long partSize = bytes("plan.part-size", () -> 64L << 20);
+    long bundleSize = bytes("plan.bundle-size", () -> 128L << 20);
+    int bundleObjects = integer("plan.bundle-objects", 128);
+    if (partSize < 1) problem("plan.part-size", partSize, "must be at least 1 byte (64MiB is a good start)");
+    if (partSize > MAX_PART) problem("plan.part-size", partSize, "must be at most 5GiB (S3's largest part)");
+    if (bundleSize < 1) problem("plan.bundle-size", bundleSize, "must be at least 1 byte");
+    if (bundleObjects < 1) problem("plan.bundle-objects", bundleObjects, "must be at least 1");
+    return problems.isEmpty()
+        ? new PlanConfig(partSize, bundleSize, bundleObjects)
+        : new PlanConfig(Math.max(1, partSize), Math.max(1, bundleSize), Math.max(1, bundleObjects));
+  }
+
+  private CopyConfig copy() {
+    int streams = integer("copy.streams-per-task", 8);
+    int retries = integer("copy.retries", 5);
+    Duration backoff = duration("copy.backoff");
+    Duration maxBackoff = duration("copy.max-backoff");
+    Duration stall = duration("copy.stall-timeout");
+    boolean skip = bool("copy.skip-unchanged");
+    long buffer = bytes("copy.buffer-size", () -> 1L << 20);
+    if (streams < 1 || streams > 256) problem("copy.streams-per-task", streams, "must be between 1 and 256");
+    if (retries < 0 || retries > 100) problem("copy.retries", retries, "must be between 0 and 100");
+    if (stall.compareTo(Duration.ofSeconds(1)) < 0) problem("copy.stall-timeout", stall, "must be at least 1s");
+    if (buffer < 4096 || buffer > (64L << 20)) problem("copy.buffer-size", buffer, "must be between 4KiB and 64MiB");
+    if (!problems.isEmpty()) return new CopyConfig(1, 0, backoff, maxBackoff, Duration.ofSeconds(30), skip, 1 << 20);
+    return new CopyConfig(streams, retries, backoff, maxBackoff, stall, skip, (int) buffer);
+  }
+
+  // ---- typed getters that turn wrong types into problems ----
+
+  private String string(String key) {
+    return get(key, () -> config.getString(ROOT + "." + key), "", "a string");
+  }
+
+  private boolean bool(String key) {
+    return get(key, () -> config.getBoolean(ROOT + "." + key), false, "true or false");
+  }
+
+  private int integer(String key, int fallback) {
+    return get(key, () -> config.getInt(ROOT + "." + key), fallback, "a whole number");
+  }
+
+  private long bytes(String key, Supplier<Long> fallback) {
+    return get(key, () -> config.getBytes(ROOT + "." + key), fallback.get(), "a size such as 64MiB, 512KiB or 1GiB");
+  }
+
+  private Duration duration(String key) {
+    return get(key, () -> config.getDuration(ROOT + "." + key), Duration.ofSeconds(1), "a duration such as 200ms, 30s or 5m");
+  }
+
+  private List<String> stringList(String key) {
+    return get(key, () -> config.getStringList(ROOT + "." + key), List.of(), "a list of strings, e.g. [\"**/*.log\"]");
+  }
+
+  private <E extends Enum<E>> E enumValue(String key, Class<E> type, E fallback) {
+    String raw = string(key);
+    String normalized = raw.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+    for (E constant : type.getEnumConstants()) {
+      if (constant.name().equals(normalized)) return constant;
+    }
+    List<String> allowed = new ArrayList<>();
+    for (E constant : type.getEnumConstants()) allowed.add(constant.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+    problem(key, raw, "must be one of " + String.join(" | ", allowed));
+    return fallback;
+  }
+
+  private <T> T get(String key, Supplier<T> getter, T fallback, String expected) {
+    try {
+      return getter.get();
+    } catch (com.typesafe.config.ConfigException.Missing e) {
+      problems.add("ferry." + key + " is missing: it must be " + expected);
+    } catch (com.typesafe.config.ConfigException e) {
+      ConfigValue value = config.getValue(ROOT + "." + key);
+      problems.add("ferry." + key + " = " + render(key, value) + where(key) + " is not " + expected);
+    }
+    return fallback;
+  }
+
+  private void problem(String key, Object value, String rule) {
+    problems.add("ferry." + key + " = " + (isSecret(key) ? "****" : String.valueOf(value)) + where(key) + " " + rule);
+  }
+
+  private static boolean isSecret(String key) {
+    return key.endsWith("secret-access-key");
+  }
+
+  private String render(String key, ConfigValue value) {
+    return isSecret(key) ? "****" : value.render(com.typesafe.config.ConfigRenderOptions.concise());
+  }
+
+  /** " (conf/job.conf: 12)" when the value came from a user file, so the message points at the line to fix. */
+  private String where(String key) {
+    try {
+      ConfigOrigin origin = config.getValue(ROOT + "." + key).origin();
+      if (origin.resource() != null && origin.resource().equals("reference.conf")) return "";
+      String description = origin.description();
+      return description == null || description.contains("reference.conf") ? "" : " (" + description + ")";
+    } catch (com.typesafe.config.ConfigException e) {
+      return "";
+    }
+  }
+
+  private void checkUnknownKeys() {
+    if (!config.hasPath(ROOT)) return;
+    TreeSet<String> known = new TreeSet<>();
+    for (Map.Entry<String, ConfigValue> e : reference.getConfig(ROOT).entrySet()) known.add(e.getKey());
+    for (Map.Entry<String, ConfigValue> e : config.getConfig(ROOT).entrySet()) {
+      String key = e.getKey();
+      if (known.contains(key)) continue;
+      String where = " (" + e.getValue().origin().description() + ")";
+      Optional<String> suggestion = nearest(key, known);
+      problems.add("ferry." + key + where + " is not a Ferry setting"
+          + suggestion.map(s -> ": did you mean ferry." + s + "?").orElse("; see reference.conf for the settings"));
+    }
+  }
+
+  static Optional<String> nearest(String key, Iterable<String> candidates) {
+    record Scored(String candidate, int distance) {}
+    List<Scored> scored = new ArrayList<>();
+    for (String candidate : candidates) scored.add(new Scored(candidate, editDistance(key, candidate)));
+    return scored.stream()
+        .min(Comparator.comparingInt(Scored::distance))
+        .filter(s -> s.distance() <= Math.max(3, key.length() / 4))
+        .map(Scored::candidate);
+  }
+
+  static int editDistance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) previous[j] = j;
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        current[j] = Math.min(Math.min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + cost);
+      }
+      int[] swap = previous;
+      previous = current;
+      current = swap;
+    }
+    return previous[b.length()];
+  }
+}

@@ -1,0 +1,25 @@
+package io.ferry.config;
+
+import java.io.Serializable;
+import java.util.Objects;
+
+/** The whole job, typed and validated once by {@link ConfigLoader}. */
+public record MigrationConfig(
+    String jobName,
+    SourceConfig source,
+    DestinationConfig destination,
+    PlanConfig plan,
+    CopyConfig copy,
+    String reportPath,
+    String sparkMaster)
+    implements Serializable {
+  public MigrationConfig {
+    Objects.requireNonNull(jobName, "jobName is null");
+    Objects.requireNonNull(source, "source is null");
+    Objects.requireNonNull(destination, "destination is null");
+    Objects.requireNonNull(plan, "plan is null");
+    Objects.requireNonNull(copy, "copy is null");
+    Objects.requireNonNull(reportPath, "reportPath is null");
+    Objects.requireNonNull(sparkMaster, "sparkMaster is null");
+  }
+}

@@ -1,0 +1,53 @@
+package io.ferry.copy;
+
+import io.ferry.plan.SourceObject;
+import java.io.Serializable;
+import java.util.Objects;
+
+/**
+ * What happened to one range: one row of the ranges dataset.
+ *
+ * @param firstByteNanos from sending the (last) request to its first byte, -1 when no byte was asked for
+ * @param attempts requests made, 1 when the first one succeeded
+ * @param crc32c CRC32C of the range's bytes as written, 8 hex digits
+ */
+public record RangeResult(
+    SourceObject object,
+    String destination,
+    int taskId,
+    int partNumber,
+    int partCount,
+    long offset,
+    long length,
+    long bytes,
+    long startedAtMillis,
+    long finishedAtMillis,
+    long firstByteNanos,
+    long durationNanos,
+    int attempts,
+    String method,
+    String executorId,
+    String host,
+    Status status,
+    String error,
+    String crc32c)
+    implements Serializable {
+
+  public enum Status { OK, FAILED }
+
+  public RangeResult {
+    Objects.requireNonNull(object, "object is null");
+    Objects.requireNonNull(destination, "destination is null");
+    Objects.requireNonNull(method, "method is null");
+    Objects.requireNonNull(executorId, "executorId is null");
+    Objects.requireNonNull(host, "host is null");
+    Objects.requireNonNull(status, "status is null");
+    Objects.requireNonNull(error, "error is null");
+    Objects.requireNonNull(crc32c, "crc32c is null");
+  }
+
+  /** Megabytes (10^6 bytes) per second over the range's duration; 0 for an empty range. */
+  public double megabytesPerSecond() {
+    return durationNanos <= 0 || bytes == 0 ? 0.0 : bytes / 1e6 / (durationNanos / 1e9);
+  }
+}

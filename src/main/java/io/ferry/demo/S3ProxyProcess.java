@@ -1,0 +1,147 @@
+package io.ferry.demo;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * A real S3-compatible server (S3Proxy 4.1.0, filesystem backend, SigV4) in its own JVM on loopback: what the demo
+ * and the tests copy from. A child JVM keeps its Jetty and Servlet API off Spark's classpath (Spark brings Servlet 5,
+ * S3Proxy needs 6) and is closer to a real deployment than an in-process server.
+ */
+public final class S3ProxyProcess implements AutoCloseable {
+  /** Where Maven puts the server jar ({@code mvn package}); overridden by {@code -Dferry.s3proxy.jar}. */
+  public static final String DEFAULT_JAR = "target/s3proxy/s3proxy.jar";
+
+  private final Process process;
+  private final int port;
+  private final String identity;
+  private final String credential;
+  private final Path log;
+
+  private S3ProxyProcess(Process process, int port, String identity, String credential, Path log) {
+    this.process = process;
+    this.port = port;
+    this.identity = identity;
+    this.credential = credential;
+    this.log = log;
+  }
+
+  public static Path jar() {
+    Path jar = Path.of(System.getProperty("ferry.s3proxy.jar", DEFAULT_JAR));
+    if (!Files.isRegularFile(jar)) {
+      throw new IllegalStateException("S3Proxy jar not found at " + jar + ": run 'mvn -DskipTests package' first");
+    }
+    return jar;
+  }
+
+  /** Starts a server storing objects under {@code dataDirectory}, on a free loopback port, and waits until it answers. */
+  public static S3ProxyProcess start(Path dataDirectory, String identity, String credential) throws IOException {
+    Files.createDirectories(dataDirectory);
+    IOException last = null;
+    for (int attempt = 0; attempt < 3; attempt++) {
+      int port = freePort();
+      Path properties = dataDirectory.resolveSibling(dataDirectory.getFileName() + ".s3proxy.properties");
+      Properties p = new Properties();
+      p.setProperty("s3proxy.endpoint", "http://127.0.0.1:" + port);
+      p.setProperty("s3proxy.authorization", "aws-v2-or-v4");
+      p.setProperty("s3proxy.identity", identity);
+      p.setProperty("s3proxy.credential", credential);
+      p.setProperty("jclouds.provider", "filesystem-nio2");
+      p.setProperty("jclouds.filesystem.basedir", dataDirectory.toAbsolutePath().toString());
+      try (var out = Files.newOutputStream(properties)) {
+        p.store(out, "S3Proxy for Ferry");
+      }
+      Path log = dataDirectory.resolveSibling(dataDirectory.getFileName() + ".s3proxy.log");
+      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+      Process process = new ProcessBuilder(List.of(java, "-Xmx512m", "-DLOG_LEVEL=" + System.getProperty("ferry.s3proxy.log-level", "warn"), "-jar", jar().toString(),
+          "--properties", properties.toAbsolutePath().toString()))
+          .redirectErrorStream(true)
+          .redirectOutput(log.toFile())
+          .start();
+      S3ProxyProcess server = new S3ProxyProcess(process, port, identity, credential, log);
+      try {
+        server.awaitReady(Duration.ofSeconds(60));
+        return server;
+      } catch (IOException e) {
+        server.close();
+        last = e;
+      }
+    }
+    throw last;
+  }
+
+  public String endpoint() {
+    return "http://127.0.0.1:" + port;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public String identity() {
+    return identity;
+  }
+
+  public String credential() {
+    return credential;
+  }
+
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  private void awaitReady(Duration timeout) throws IOException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IOException("S3Proxy exited with " + process.exitValue() + "; see " + log);
+      }
+      try {
+        HttpURLConnection c = (HttpURLConnection) URI.create(endpoint() + "/").toURL().openConnection();
+        c.setConnectTimeout(500);
+        c.setReadTimeout(2000);
+        int code = c.getResponseCode(); // 403 without credentials: it is up and checking signatures
+        c.disconnect();
+        if (code > 0) return;
+      } catch (IOException notYet) {
+        // not listening yet
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while waiting for S3Proxy", e);
+      }
+    }
+    throw new IOException("S3Proxy did not answer within " + timeout + "; see " + log);
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 0, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    process.destroy();
+    try {
+      if (!process.waitFor(java.time.Duration.ofSeconds(10).toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+        process.destroyForcibly().waitFor();
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,119 @@
+package io.ferry.report;
+
+import java.util.List;
+import java.util.Locale;
+import org.apache.spark.sql.Row;
+import scala.Tuple2;
+
+/** A self-contained report page (inline SVG, no scripts, no network): what users open after a run. */
+final class HtmlReport {
+  private static final int WIDTH = 860;
+  private static final int HEIGHT = 220;
+
+  private HtmlReport() {}
+
+  static String render(RunSummary s, List<double[]> timeline, List<Row> executors, Tuple2<double[], long[]> histogram) {
+    StringBuilder h = new StringBuilder();
+    h.append("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Ferry run ").append(esc(s.run()))
+        .append("</title><style>body{font:14px system-ui,sans-serif;margin:24px;color:#222;max-width:900px}"
+            + "table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+            + "th{background:#f3f3f3}td.l,th.l{text-align:left}.bad{color:#b00}svg{background:#fafafa;border:1px solid #ddd}"
+            + "</style></head><body>");
+    h.append("<h1>Ferry run ").append(esc(s.run())).append("</h1>");
+    h.append("<p>Job <b>").append(esc(s.job())).append("</b>: ").append(esc(s.source())).append(" &rarr; ")
+        .append(esc(s.destination())).append("<br>Started ").append(esc(s.startedAt())).append(", wall time ")
+        .append(fmt(s.wallSeconds())).append(" s.</p>");
+    h.append("<table><tr><th class=l>objects copied</th><th>skipped (unchanged)</th><th>failed</th><th>bytes copied</th>"
+        + "<th>aggregate MB/s</th><th>ranges</th><th>retries</th><th>range MB/s p50 / p90 / p99</th><th>first byte p50 ms</th></tr><tr>");
+    h.append(td(s.objects().copied())).append(td(s.objects().skippedUnchanged()))
+        .append("<td class=\"").append(s.objects().failed() > 0 ? "bad" : "").append("\">").append(s.objects().failed()).append("</td>")
+        .append(td(s.bytes().copied())).append(td(fmt(s.throughput().aggregateMBps()))).append(td(s.ranges().total()))
+        .append(td(s.ranges().retries()))
+        .append(td(fmt(s.throughput().rangeP50MBps()) + " / " + fmt(s.throughput().rangeP90MBps()) + " / " + fmt(s.throughput().rangeP99MBps())))
+        .append(td(fmt(s.throughput().firstByteP50Ms()))).append("</tr></table>");
+
+    h.append("<h2>Throughput over time</h2>").append(lineChart(timeline));
+    h.append("<h2>Executors</h2><table><tr><th class=l>executor</th><th class=l>host</th><th>ranges</th><th>bytes</th>"
+        + "<th>busy s</th><th>range MB/s p50</th></tr>");
+    for (Row r : executors) {
+      h.append("<tr><td class=l>").append(esc(r.getString(0))).append("</td><td class=l>").append(esc(r.getString(1)))
+          .append("</td>").append(td(r.getLong(2))).append(td(r.isNullAt(3) ? 0 : r.getLong(3)))
+          .append(td(fmt(r.isNullAt(4) ? 0 : r.getDouble(4) / 1000))).append(td(fmt(r.isNullAt(5) ? 0 : r.getDouble(5)))).append("</tr>");
+    }
+    h.append("</table>");
+    h.append("<h2>Range throughput (MB/s)</h2>").append(histogramChart(histogram));
+    h.append("<h2>Slowest ranges</h2><table><tr><th class=l>key</th><th>part</th><th>bytes</th><th>s</th><th>MB/s</th>"
+        + "<th class=l>executor</th><th>attempts</th></tr>");
+    for (RunSummary.Straggler r : s.stragglers()) {
+      h.append("<tr><td class=l>").append(esc(r.key())).append("</td>").append(td(r.part())).append(td(r.bytes()))
+          .append(td(fmt(r.seconds()))).append(td(fmt(r.mbps()))).append("<td class=l>").append(esc(r.executor()))
+          .append("</td>").append(td(r.attempts())).append("</tr>");
+    }
+    h.append("</table>");
+    if (!s.failures().isEmpty()) {
+      h.append("<h2 class=bad>Failed objects</h2><table><tr><th class=l>key</th><th class=l>error</th></tr>");
+      for (RunSummary.Failure f : s.failures()) {
+        h.append("<tr><td class=l>").append(esc(f.key())).append("</td><td class=l>").append(esc(f.error())).append("</td></tr>");
+      }
+      h.append("</table>");
+    }
+    h.append("<p>Datasets: <code>ranges.parquet</code>, <code>ranges.csv</code>, <code>objects.parquet</code>, "
+        + "<code>objects.csv</code> and <code>summary.json</code> in this folder; <code>notebooks/throughput.ipynb</code> "
+        + "loads them.</p></body></html>\n");
+    return h.toString();
+  }
+
+  private static String lineChart(List<double[]> points) {
+    if (points.isEmpty()) return "<p>No bytes moved.</p>";
+    double maxX = Math.max(points.get(points.size() - 1)[0], 0.001);
+    double maxY = points.stream().mapToDouble(p -> p[1]).max().orElse(1);
+    maxY = maxY <= 0 ? 1 : maxY;
+    StringBuilder path = new StringBuilder();
+    for (double[] p : points) {
+      path.append(path.length() == 0 ? "M" : " L").append(fmt(40 + p[0] / maxX * (WIDTH - 60))).append(',')
+          .append(fmt(HEIGHT - 30 - p[1] / maxY * (HEIGHT - 50)));
+    }
+    return svgOpen() + axes("seconds: 0 – " + fmt(maxX), "MB/s, max " + fmt(maxY))
+        + "<path d=\"" + path + "\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\"/></svg>";
+  }
+
+  private static String histogramChart(Tuple2<double[], long[]> histogram) {
+    double[] edges = histogram._1();
+    long[] counts = histogram._2();
+    long max = 1;
+    for (long c : counts) max = Math.max(max, c);
+    StringBuilder bars = new StringBuilder();
+    double barWidth = (WIDTH - 60) / (double) Math.max(1, counts.length);
+    for (int i = 0; i < counts.length; i++) {
+      double height = counts[i] / (double) max * (HEIGHT - 50);
+      bars.append("<rect x=\"").append(fmt(40 + i * barWidth + 1)).append("\" y=\"").append(fmt(HEIGHT - 30 - height))
+          .append("\" width=\"").append(fmt(barWidth - 2)).append("\" height=\"").append(fmt(height))
+          .append("\" fill=\"#2ca02c\"><title>").append(fmt(edges[i])).append("–").append(fmt(edges[i + 1]))
+          .append(" MB/s: ").append(counts[i]).append(" ranges</title></rect>");
+    }
+    return svgOpen() + axes("MB/s: " + fmt(edges[0]) + " – " + fmt(edges[edges.length - 1]), "ranges, max " + max) + bars + "</svg>";
+  }
+
+  private static String svgOpen() {
+    return "<svg width=\"" + WIDTH + "\" height=\"" + HEIGHT + "\" role=\"img\">";
+  }
+
+  private static String axes(String x, String y) {
+    return "<line x1=\"40\" y1=\"" + (HEIGHT - 30) + "\" x2=\"" + (WIDTH - 20) + "\" y2=\"" + (HEIGHT - 30) + "\" stroke=\"#888\"/>"
+        + "<line x1=\"40\" y1=\"20\" x2=\"40\" y2=\"" + (HEIGHT - 30) + "\" stroke=\"#888\"/>"
+        + "<text x=\"40\" y=\"" + (HEIGHT - 10) + "\" font-size=\"12\">" + esc(x) + "</text>"
+        + "<text x=\"44\" y=\"16\" font-size=\"12\">" + esc(y) + "</text>";
+  }
+
+  private static String td(Object value) {
+    return "<td>" + esc(String.valueOf(value)) + "</td>";
+  }
+
+  static String fmt(double value) {
+    return String.format(Locale.ROOT, value >= 100 ? "%.0f" : "%.2f", value);
+  }
+
+  static String esc(String s) {
+    return s == null ? "" : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+  }
+}

@@ -1,0 +1,49 @@
+package io.ferry.report;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The versioned summary of a run ({@code summary.json}, name "ferry-run-summary", version 1): what was asked, what
+ * happened, how fast. A public format: fields are only added, never renamed, within a version.
+ */
+public record RunSummary(
+    String name,
+    int version,
+    String job,
+    String run,
+    String source,
+    String destination,
+    String startedAt,
+    String finishedAt,
+    double wallSeconds,
+    Objects objects,
+    Bytes bytes,
+    Ranges ranges,
+    Throughput throughput,
+    Map<String, Long> requests,
+    List<Straggler> stragglers,
+    List<Failure> failures,
+    String reportPath) {
+
+  public static final String NAME = "ferry-run-summary";
+  public static final int VERSION = 1;
+
+  public record Objects(long listed, long planned, long copied, long skippedUnchanged, long failed) {}
+
+  public record Bytes(long planned, long copied) {}
+
+  public record Ranges(long total, long ok, long failed, long retries, long splitObjects) {}
+
+  /** Aggregate: copied bytes over wall time of the copy stage; per range: percentiles of each range's own rate. */
+  public record Throughput(double aggregateMBps, double copyStageSeconds, double rangeP50MBps, double rangeP90MBps,
+      double rangeP99MBps, double rangeMaxMBps, double firstByteP50Ms) {}
+
+  public record Straggler(String key, int part, long bytes, double seconds, double mbps, String executor, int attempts) {}
+
+  public record Failure(String key, String error) {}
+
+  public boolean succeeded() {
+    return objects.failed() == 0;
+  }
+}
