@@ -29,7 +29,7 @@ final class Planning {
   private Planning() {}
 
   static Result plan(MigrationConfig config, FileDestination destination) throws JobFailure {
-    var client = S3Clients.get(config.source().endpoint(), 4, config.copy().stallTimeout());
+    var client = S3Clients.control(config.source().endpoint());
     List<SourceObject> listed = new ArrayList<>();
     S3Lister.Counts counts;
     try {

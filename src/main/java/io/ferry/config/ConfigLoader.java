@@ -216,22 +216,20 @@ public final class ConfigLoader {
     } catch (com.typesafe.config.ConfigException.Missing e) {
       problems.add("ferry." + key + " is missing: it must be " + expected);
     } catch (com.typesafe.config.ConfigException e) {
-      ConfigValue value = config.getValue(ROOT + "." + key);
-      problems.add("ferry." + key + " = " + render(key, value) + where(key) + " is not " + expected);
+      problem(key, "", "is not " + expected);
     }
     return fallback;
   }
 
+  /** Adds "ferry.key = value (file: line) rule"; the value as written in the file where there is one. */
   private void problem(String key, Object value, String rule) {
-    problems.add("ferry." + key + " = " + (isSecret(key) ? "****" : String.valueOf(value)) + where(key) + " " + rule);
+    Object shown = value;
+    if (config.hasPath(ROOT + "." + key)) shown = config.getValue(ROOT + "." + key).unwrapped();
+    problems.add("ferry." + key + " = " + (isSecret(key) ? "****" : String.valueOf(shown)) + where(key) + " " + rule);
   }
 
   private static boolean isSecret(String key) {
     return key.endsWith("secret-access-key");
-  }
-
-  private String render(String key, ConfigValue value) {
-    return isSecret(key) ? "****" : value.render(com.typesafe.config.ConfigRenderOptions.concise());
   }
 
   /** " (conf/job.conf: 12)" when the value came from a user file, so the message points at the line to fix. */
@@ -261,6 +259,9 @@ public final class ConfigLoader {
   }
 
   static Optional<String> nearest(String key, Iterable<String> candidates) {
+    for (String candidate : candidates) {
+      if (candidate.startsWith(key + "-") || candidate.startsWith(key + ".")) return Optional.of(candidate);
+    }
     record Scored(String candidate, int distance) {}
     List<Scored> scored = new ArrayList<>();
     for (String candidate : candidates) scored.add(new Scored(candidate, editDistance(key, candidate)));

@@ -9,7 +9,6 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.UUID;
@@ -36,7 +35,7 @@ public final class Demo {
       System.out.println("Demo S3 server (S3Proxy, SigV4) at " + server.endpoint() + "; seeding bucket ferry-demo ...");
       S3EndpointConfig endpoint = new S3EndpointConfig(server.endpoint(), "us-east-1", true,
           S3EndpointConfig.CredentialsType.STATIC, identity, new Secret(secret), S3EndpointConfig.ChecksumMode.WHEN_REQUIRED);
-      S3Client s3 = S3Clients.get(endpoint, 4, Duration.ofSeconds(30));
+      S3Client s3 = S3Clients.control(endpoint);
       long seedStart = System.nanoTime();
       Map<String, String> digests = SeedData.upload(s3, "ferry-demo", SeedData.mix(largeBytes, smallCount));
       System.out.printf("Seeded %d objects (largest %d MiB) in %.1f s%n", digests.size(), largeBytes >> 20,

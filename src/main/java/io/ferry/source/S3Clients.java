@@ -19,12 +19,17 @@ import software.amazon.awssdk.services.s3.S3Configuration;
 
 /**
  * One S3 client per JVM per endpoint setting, built lazily where it is used (driver or executor) and never
- * serialized. The SDK's own retries are off: {@code RangeCopier} is the one retry layer, so attempts are counted
- * once and a retry can resume from the last byte written.
+ * serialized. Two kinds, so each request has exactly one retry layer:
+ * <ul>
+ *   <li>{@link #data}: ranged GETs and uploads. SDK retries are off; {@code RangeCopier} retries, counts attempts
+ *       and resumes from the last byte written.
+ *   <li>{@link #control}: listing and other small driver calls. The SDK's standard retries (3 attempts, backoff)
+ *       apply; nothing above them retries.
+ * </ul>
  */
 public final class S3Clients {
   /** The client settings that matter beyond the endpoint: pool size and stall timeout. */
-  public record Key(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout) {}
+  public record Key(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout, boolean sdkRetries) {}
 
   private static final Map<Key, S3Client> CLIENTS = new ConcurrentHashMap<>();
 
@@ -34,8 +39,14 @@ public final class S3Clients {
 
   private S3Clients() {}
 
-  public static S3Client get(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout) {
-    return CLIENTS.computeIfAbsent(new Key(endpoint, maxConnections, socketTimeout), S3Clients::build);
+  /** The client for bulk transfers: a pool of {@code maxConnections}, no SDK retries, {@code socketTimeout} as stall limit. */
+  public static S3Client data(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout) {
+    return CLIENTS.computeIfAbsent(new Key(endpoint, maxConnections, socketTimeout, false), S3Clients::build);
+  }
+
+  /** The client for listing and other control calls, with the SDK's standard retries. */
+  public static S3Client control(S3EndpointConfig endpoint) {
+    return CLIENTS.computeIfAbsent(new Key(endpoint, 8, Duration.ofSeconds(60), true), S3Clients::build);
   }
 
   /** Closes every cached client (tests and the driver at the end of a run). */
@@ -54,7 +65,7 @@ public final class S3Clients {
             ? RequestChecksumCalculation.WHEN_SUPPORTED : RequestChecksumCalculation.WHEN_REQUIRED)
         .responseChecksumValidation(e.checksumMode() == S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED
             ? ResponseChecksumValidation.WHEN_SUPPORTED : ResponseChecksumValidation.WHEN_REQUIRED)
-        .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()))
+        .overrideConfiguration(o -> o.retryStrategy(key.sdkRetries() ? AwsRetryStrategy.standardRetryStrategy() : AwsRetryStrategy.doNotRetry()))
         .httpClientBuilder(ApacheHttpClient.builder()
             .maxConnections(Math.max(4, key.maxConnections()))
             .connectionTimeout(Duration.ofSeconds(10))

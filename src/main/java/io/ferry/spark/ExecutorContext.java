@@ -20,7 +20,7 @@ final class ExecutorContext {
 
   static RangeCopier copier(CopySettings settings) {
     var copy = settings.copy();
-    var client = S3Clients.get(settings.source().endpoint(), copy.streamsPerTask(), copy.stallTimeout());
+    var client = S3Clients.data(settings.source().endpoint(), copy.streamsPerTask(), copy.stallTimeout());
     return new RangeCopier(new S3RangeSource(client, settings.source().bucket()), destination(settings), copy.retries(),
         new Backoff(copy.backoff(), copy.maxBackoff()), copy.bufferSize(), executorId(), host());
   }

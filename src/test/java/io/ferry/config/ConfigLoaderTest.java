@@ -1,0 +1,166 @@
+package io.ferry.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.typesafe.config.ConfigFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+  private static final String MINIMAL = """
+      ferry {
+        source { bucket = media, credentials { access-key-id = AKID, secret-access-key = "s3cr3t-value-never-printed" } }
+        destination.path = "/mnt/nfs/out"
+      }
+      """;
+
+  private static MigrationConfig load(String hocon) {
+    return ConfigLoader.fromConfig(ConfigFactory.parseString(hocon), Map.of());
+  }
+
+  private static List<String> problems(String hocon) {
+    try {
+      load(hocon);
+    } catch (ConfigException e) {
+      return e.problems();
+    }
+    throw new AssertionError("expected a configuration error");
+  }
+
+  @Test
+  void defaultsComeFromReferenceConf() {
+    MigrationConfig c = load(MINIMAL);
+    assertThat(c.jobName()).isEqualTo("ferry");
+    assertThat(c.plan()).isEqualTo(new PlanConfig(64L << 20, 128L << 20, 128));
+    assertThat(c.copy()).isEqualTo(new CopyConfig(8, 5, Duration.ofMillis(200), Duration.ofSeconds(10), Duration.ofSeconds(30), true, 1 << 20));
+    assertThat(c.source().endpoint().region()).isEqualTo("us-east-1");
+    assertThat(c.source().endpoint().pathStyle()).isTrue();
+    assertThat(c.source().endpoint().checksumMode()).isEqualTo(S3EndpointConfig.ChecksumMode.WHEN_REQUIRED);
+    assertThat(c.source().include()).containsExactly("**");
+    assertThat(c.source().exclude()).isEmpty();
+    assertThat(c.reportPath()).isEqualTo("reports");
+    assertThat(c.sparkMaster()).isEqualTo("local[*]");
+  }
+
+  @Test
+  void everyKeyMapsToItsField() {
+    MigrationConfig c = load("""
+        ferry {
+          job.name = cos-to-nfs
+          source {
+            endpoint = "https://s3.jp-tok.cloud-object-storage.appdomain.cloud", region = jp-tok, path-style = false
+            bucket = media, prefix = "2018/", includes = ["**/*.mp4"], excludes = ["**/*.tmp"]
+            credentials { type = default-chain }
+            checksum-mode = when-supported
+          }
+          destination.path = "/mnt/nfs/out"
+          plan { part-size = 16MiB, bundle-size = 32MiB, bundle-objects = 7 }
+          copy { streams-per-task = 3, retries = 2, backoff = 1s, max-backoff = 5s, stall-timeout = 10s, skip-unchanged = false, buffer-size = 256KiB }
+          report.path = "s3a://reports/ferry"
+          spark.master = "local[2]"
+        }
+        """);
+    assertThat(c.jobName()).isEqualTo("cos-to-nfs");
+    assertThat(c.source().endpoint()).isEqualTo(new S3EndpointConfig("https://s3.jp-tok.cloud-object-storage.appdomain.cloud",
+        "jp-tok", false, S3EndpointConfig.CredentialsType.DEFAULT_CHAIN, "", new Secret(""), S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED));
+    assertThat(c.source()).isEqualTo(new SourceConfig(c.source().endpoint(), "media", "2018/", List.of("**/*.mp4"), List.of("**/*.tmp")));
+    assertThat(c.plan()).isEqualTo(new PlanConfig(16L << 20, 32L << 20, 7));
+    assertThat(c.copy()).isEqualTo(new CopyConfig(3, 2, Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(10), false, 256 << 10));
+    assertThat(c.reportPath()).isEqualTo("s3a://reports/ferry");
+    assertThat(c.sparkMaster()).isEqualTo("local[2]");
+  }
+
+  @Test
+  void unknownKeysAreNamedWithTheNearestKnownKey() {
+    assertThat(problems(MINIMAL + "ferry.plan.part-szie = 8MiB\nferry.copy.streams = 4\nferry.zzz = 1"))
+        .containsExactlyInAnyOrder(
+            "ferry.plan.part-szie (String: 5) is not a Ferry setting: did you mean ferry.plan.part-size?",
+            "ferry.copy.streams (String: 6) is not a Ferry setting: did you mean ferry.copy.streams-per-task?",
+            "ferry.zzz (String: 7) is not a Ferry setting; see reference.conf for the settings");
+  }
+
+  @Test
+  void wrongTypesNameTheKeyTheValueAndWhatIsAllowed() {
+    assertThat(problems(MINIMAL + "ferry.plan.part-size = lots\nferry.copy.retries = five\nferry.copy.stall-timeout = soon"))
+        .containsExactlyInAnyOrder(
+            "ferry.plan.part-size = lots (String: 5) is not a size such as 64MiB, 512KiB or 1GiB",
+            "ferry.copy.retries = five (String: 6) is not a whole number",
+            "ferry.copy.stall-timeout = soon (String: 7) is not a duration such as 200ms, 30s or 5m");
+  }
+
+  @Test
+  void rangesAreChecked() {
+    assertThat(problems(MINIMAL + "ferry.copy.streams-per-task = 0\nferry.plan.part-size = 6GiB"))
+        .containsExactlyInAnyOrder(
+            "ferry.copy.streams-per-task = 0 (String: 5) must be between 1 and 256",
+            "ferry.plan.part-size = 6GiB (String: 6) must be at most 5GiB (S3's largest part)");
+  }
+
+  @Test
+  void missingBucketDestinationAndCredentialsSayWhatToWrite() {
+    assertThat(problems("ferry.job.name = x"))
+        .contains("ferry.source.bucket is not set: name the bucket to copy from, e.g. source.bucket = \"media-archive\"")
+        .contains("ferry.destination.path is not set: name the directory to copy into, e.g. destination.path = \"/mnt/nfs/migrated\"")
+        .anySatisfy(p -> assertThat(p).startsWith("ferry.source.credentials.access-key-id is empty: set it, e.g. access-key-id = ${?SRC_ACCESS_KEY_ID}"))
+        .anySatisfy(p -> assertThat(p).startsWith("ferry.source.credentials.secret-access-key is empty"));
+  }
+
+  @Test
+  void enumsListTheirValues() {
+    assertThat(problems(MINIMAL + "ferry.source.checksum-mode = always"))
+        .containsExactly("ferry.source.checksum-mode = always (String: 5) must be one of when-supported | when-required");
+  }
+
+  @Test
+  void aBucketDestinationIsNotAvailableYet() {
+    assertThat(problems(MINIMAL + "ferry.destination.type = s3"))
+        .singleElement().asString().contains("ferry.destination.type = s3").contains("use file");
+  }
+
+  @Test
+  void theSecretIsNeverEchoed() {
+    String secret = "s3cr3t-value-never-printed";
+    List<String> problems = problems(MINIMAL + "ferry.source.credentials.secret-access-key = [\"" + secret + "\"]");
+    assertThat(String.join("\n", problems)).doesNotContain(secret).contains("secret-access-key = ****");
+    MigrationConfig ok = load(MINIMAL);
+    assertThat(ok.toString()).doesNotContain(secret);
+    assertThat(ok.source().endpoint().secretAccessKey().reveal()).isEqualTo(secret);
+  }
+
+  @Test
+  void environmentSubstitutionAndCommandLineOverrides(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("job.conf");
+    Files.writeString(file, MINIMAL + "ferry.source.credentials.access-key-id = ${?FERRY_TEST_SURELY_UNSET_VARIABLE}\n");
+    // an unset optional variable leaves the earlier value
+    MigrationConfig c = ConfigLoader.load(file, Map.of("ferry.plan.part-size", "5MiB", "ferry.job.name", "override"));
+    assertThat(c.source().endpoint().accessKeyId()).isEqualTo("AKID");
+    assertThat(c.plan().partSize()).isEqualTo(5L << 20);
+    assertThat(c.jobName()).isEqualTo("override");
+  }
+
+  @Test
+  void unparsableFilesAndMissingFilesAreOneClearLine(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("bad.conf");
+    Files.writeString(file, "ferry { source { bucket = \n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of()))
+        .isInstanceOf(ConfigException.class).hasMessageStartingWith("cannot parse " + file);
+    assertThatThrownBy(() -> ConfigLoader.load(dir.resolve("nope.conf"), Map.of()))
+        .hasMessage("job file " + dir.resolve("nope.conf") + " does not exist or is not a file");
+    Files.writeString(file, MINIMAL + "ferry.job.name = ${NOT_SET_ANYWHERE_FERRY}\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of()))
+        .hasMessageContaining("NOT_SET_ANYWHERE_FERRY").hasMessageContaining("write ${?NAME}");
+  }
+
+  @Test
+  void editDistanceSuggestions() {
+    assertThat(ConfigLoader.editDistance("part-szie", "part-size")).isEqualTo(2);
+    assertThat(ConfigLoader.nearest("plan.bundle-size", List.of("plan.part-size", "plan.bundle-size"))).contains("plan.bundle-size");
+    assertThat(ConfigLoader.nearest("something-else-entirely", List.of("plan.part-size"))).isEmpty();
+  }
+}

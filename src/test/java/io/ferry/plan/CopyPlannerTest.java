@@ -1,0 +1,83 @@
+package io.ferry.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ferry.config.PlanConfig;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CopyPlannerTest {
+  private static final PlanConfig CONFIG = new PlanConfig(100, 250, 3);
+
+  private static SourceObject object(String key, long size) {
+    return new SourceObject(key, key, size, "etag-" + key, 1_000L);
+  }
+
+  @Test
+  void largeObjectsBecomeOneTaskPerPart() {
+    CopyPlan plan = CopyPlanner.plan(List.of(object("big", 301)), CONFIG);
+    assertThat(plan.tasks()).hasSize(4);
+    assertThat(plan.tasks()).allSatisfy(t -> assertThat(t.ranges()).hasSize(1));
+    assertThat(plan.tasks().stream().map(t -> t.ranges().get(0).range()).toList())
+        .containsExactly(new ByteRange(0, 100), new ByteRange(100, 100), new ByteRange(200, 100), new ByteRange(300, 1));
+    assertThat(plan.tasks().get(3).ranges().get(0).partCount()).isEqualTo(4);
+    assertThat(plan.splitObjects()).isEqualTo(1);
+    assertThat(plan.ranges()).isEqualTo(4);
+    assertThat(plan.bytes()).isEqualTo(301);
+  }
+
+  @Test
+  void objectsOfAtMostOnePartAreWholeAndBundledByBytesAndCount() {
+    // bundle-size 250 bytes, bundle-objects 3
+    List<SourceObject> objects = List.of(object("a", 100), object("b", 100), object("c", 100), // 300 > 250: c starts a new bundle
+        object("d", 0), object("e", 1), object("f", 1)); // c,d,e: 3 objects; f starts a new one
+    CopyPlan plan = CopyPlanner.plan(objects, CONFIG);
+    List<List<String>> bundles = new ArrayList<>();
+    for (CopyTask task : plan.tasks()) bundles.add(task.ranges().stream().map(r -> r.object().key()).toList());
+    assertThat(bundles).containsExactly(List.of("a", "b"), List.of("c", "d", "e"), List.of("f"));
+    assertThat(plan.tasks()).allSatisfy(t -> assertThat(t.ranges()).allSatisfy(r -> assertThat(r.wholeObject()).isTrue()));
+    assertThat(plan.splitObjects()).isZero();
+  }
+
+  @Test
+  void anEmptyObjectIsOneEmptyRangeAndNeedsNoRequest() {
+    CopyPlan plan = CopyPlanner.plan(List.of(object("empty", 0)), CONFIG);
+    assertThat(plan.tasks()).hasSize(1);
+    RangeTask range = plan.tasks().get(0).ranges().get(0);
+    assertThat(range.range()).isEqualTo(new ByteRange(0, 0));
+    assertThat(range.partCount()).isEqualTo(1);
+    assertThat(plan.getRequests()).isZero();
+  }
+
+  @Test
+  void mixedInputKeepsListingOrderAndDenseIds() {
+    List<SourceObject> objects = List.of(object("s1", 10), object("big", 250), object("s2", 10));
+    CopyPlan plan = CopyPlanner.plan(objects, CONFIG);
+    // the pending bundle [s1] stays open across the large object's parts and is flushed with s2 at the end
+    assertThat(plan.tasks().stream().map(CopyTask::id).toList()).containsExactly(0, 1, 2, 3);
+    assertThat(plan.tasks().get(3).ranges().stream().map(r -> r.object().key()).toList()).containsExactly("s1", "s2");
+    assertThat(plan.ranges()).isEqualTo(5);
+    assertThat(plan.getRequests()).isEqualTo(5);
+    assertThat(CopyPlanner.plan(objects, CONFIG)).isEqualTo(plan);
+  }
+
+  @Test
+  void unchangedObjectsAreSkippedAndCounted() {
+    CopyPlanner planner = new CopyPlanner(CONFIG, o -> o.key().startsWith("same"));
+    planner.add(object("same-1", 10));
+    planner.add(object("new", 10));
+    planner.add(object("same-2", 500));
+    CopyPlan plan = planner.finish();
+    assertThat(plan.skippedObjects()).isEqualTo(2);
+    assertThat(plan.objects()).isEqualTo(1);
+    assertThat(plan.tasks()).singleElement().satisfies(t -> assertThat(t.ranges().get(0).object().key()).isEqualTo("new"));
+  }
+
+  @Test
+  void nothingToCopyIsAnEmptyPlan() {
+    CopyPlan plan = CopyPlanner.plan(List.of(), CONFIG);
+    assertThat(plan.tasks()).isEmpty();
+    assertThat(plan.objects()).isZero();
+  }
+}

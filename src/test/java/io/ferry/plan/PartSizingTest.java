@@ -1,0 +1,80 @@
+package io.ferry.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class PartSizingTest {
+  private static final long P = 8L << 20; // part size used by the tables
+  private static final long MIB = 1L << 20;
+
+  @ParameterizedTest(name = "size {0} -> {1} parts, last part {2} bytes")
+  @CsvSource({
+      // size,             parts, last part length
+      "0,                  1,     0",
+      "1,                  1,     1",
+      "8388607,            1,     8388607",  // part - 1
+      "8388608,            1,     8388608",  // part
+      "8388609,            2,     1",        // part + 1
+      "16777215,           2,     8388607",  // 2 part - 1
+      "16777216,           2,     8388608",  // 2 part
+      "16777217,           3,     1",        // 2 part + 1
+      "83886079,           10,    8388607",  // 10 part - 1
+      "83886081,           11,    1",        // 10 part + 1
+  })
+  void partsAndLastPart(long size, int parts, long lastLength) {
+    assertThat(PartSizing.partCount(size, P)).isEqualTo(parts);
+    ByteRange last = PartSizing.part(size, P, parts);
+    assertThat(last.length()).isEqualTo(lastLength);
+    assertThat(last.offset() + last.length()).isEqualTo(size);
+  }
+
+  @ParameterizedTest(name = "size {0}: parts tile the object exactly")
+  @CsvSource({"0", "1", "8388607", "8388608", "8388609", "25165825", "100000000"})
+  void partsTileTheObjectWithoutGapsOrOverlap(long size) {
+    int parts = PartSizing.partCount(size, P);
+    long next = 0;
+    for (int n = 1; n <= parts; n++) {
+      ByteRange r = PartSizing.part(size, P, n);
+      assertThat(r.offset()).as("part %d starts where part %d ended", n, n - 1).isEqualTo(next);
+      if (n < parts) assertThat(r.length()).isEqualTo(P);
+      next = r.offset() + r.length();
+    }
+    assertThat(next).isEqualTo(size);
+  }
+
+  @ParameterizedTest(name = "object {0}, target {1} -> part size {2}")
+  @CsvSource({
+      // object size,          target,     expected part size
+      "0,                      67108864,   67108864",
+      "671088640000,           67108864,   67108864",     // exactly 10,000 parts of 64 MiB: no growth
+      "671088640001,           67108864,   68157440",     // one byte more: grows to the next MiB (65 MiB)
+      "5497558138880,          67108864,   550502400",    // 5 TiB: 525 MiB parts, within 10,000
+      "52428800000,            5242880,    5242880",      // 10,000 parts of 5 MiB exactly
+      "52428800001,            5242880,    6291456",
+  })
+  void partSizeGrowsToStayWithinTenThousandParts(long size, long target, long expected) {
+    long partSize = PartSizing.partSize(size, target, PartSizing.MAX_PARTS);
+    assertThat(partSize).isEqualTo(expected);
+    assertThat(PartSizing.partCount(size, partSize)).isLessThanOrEqualTo(PartSizing.MAX_PARTS);
+    assertThat(partSize % MIB == 0 || partSize == target).isTrue();
+  }
+
+  @Test
+  void rejectsPartsOutsideTheObject() {
+    assertThatThrownBy(() -> PartSizing.part(10, 4, 4)).hasMessageContaining("part 4 is outside 1..3");
+    assertThatThrownBy(() -> PartSizing.part(10, 4, 0)).hasMessageContaining("outside");
+    assertThatThrownBy(() -> PartSizing.partCount(-1, 4)).hasMessageContaining("negative");
+  }
+
+  @Test
+  void httpRangeIsInclusive() {
+    assertThat(new ByteRange(0, 1).httpRange()).isEqualTo("bytes=0-0");
+    assertThat(new ByteRange(8388608, 8388608).httpRange()).isEqualTo("bytes=8388608-16777215");
+    assertThat(new ByteRange(100, 50).skip(20)).isEqualTo(new ByteRange(120, 30));
+    assertThatThrownBy(() -> new ByteRange(5, 0).httpRange()).isInstanceOf(IllegalStateException.class);
+  }
+}
