@@ -13,8 +13,8 @@ SPARK_JAVA_OPENS="--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.b
 # Builds the jar and the local classpath once (or again when sources changed).
 ferry_build() {
   local jar
-  jar=$(ls "$FERRY_HOME"/target/ferry-*.jar 2>/dev/null | grep -v original | head -1)
-  if [ -z "$jar" ] || [ ! -f "$FERRY_HOME/target/local-classpath.txt" ] || \
+  jar="$FERRY_HOME/target/ferry.jar"
+  if [ ! -f "$jar" ] || [ ! -f "$FERRY_HOME/target/local-classpath.txt" ] || \
      [ -n "$(find "$FERRY_HOME/src/main" "$FERRY_HOME/pom.xml" -newer "$jar" -print -quit)" ]; then
     echo "Building Ferry (mvn -DskipTests package) ..." >&2
     (cd "$FERRY_HOME" && mvn -B -q -DskipTests package) || return 1

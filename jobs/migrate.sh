@@ -9,7 +9,7 @@ if [ "${1:-}" = plan ] || [ "${1:-}" = migrate ]; then command="$1"; shift; fi
 [ $# -ge 1 ] || { echo "usage: jobs/migrate.sh [migrate|plan] <job.conf> [-Dferry.key=value ...]" >&2; exit 2; }
 ferry_build
 if [ -n "${SPARK_HOME:-}" ]; then
-  jar=$(ls "$FERRY_HOME"/target/ferry-*.jar | grep -v original | head -1)
-  exec "$SPARK_HOME/bin/spark-submit" --master "${SPARK_MASTER:-local[*]}" --class io.ferry.Ferry "$jar" "$command" "$@"
+  exec "$SPARK_HOME/bin/spark-submit" --master "${SPARK_MASTER:-local[*]}" --class io.ferry.Ferry \
+    "$FERRY_HOME/target/ferry.jar" "$command" "$@"
 fi
 ferry_java io.ferry.Ferry "$command" "$@"

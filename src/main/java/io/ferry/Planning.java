@@ -1,6 +1,7 @@
 package io.ferry;
 
 import io.ferry.config.MigrationConfig;
+import io.ferry.config.PlanConfig;
 import io.ferry.copy.ObjectResult;
 import io.ferry.destination.FileDestination;
 import io.ferry.destination.KeyPaths;
@@ -11,10 +12,12 @@ import io.ferry.plan.SourceObject;
 import io.ferry.source.S3Clients;
 import io.ferry.source.S3Errors;
 import io.ferry.source.S3Lister;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 import software.amazon.awssdk.core.exception.SdkException;
 
 /**
@@ -38,15 +41,25 @@ final class Planning {
       throw new JobFailure("cannot list " + config.source().describe() + ": " + S3Errors.describe(e)
           + " (check ferry.source.bucket, endpoint and credentials)");
     }
+    return triage(listed, counts, config.plan(), destination.root(),
+        o -> config.copy().skipUnchanged() && destination.unchanged(o));
+  }
+
+  /**
+   * Sorts listed objects into the plan and the rejected: unsafe keys, and keys that are also prefixes of other keys
+   * ("a" beside "a/b"), which a filesystem cannot hold both of.
+   */
+  static Result triage(List<SourceObject> listed, S3Lister.Counts counts, PlanConfig planConfig, Path root,
+      Predicate<SourceObject> unchanged) {
     Set<String> directories = new HashSet<>();
     for (SourceObject o : listed) {
       String key = o.relativeKey();
       for (int slash = key.indexOf('/'); slash >= 0; slash = key.indexOf('/', slash + 1)) directories.add(key.substring(0, slash));
     }
     List<ObjectResult> rejected = new ArrayList<>();
-    CopyPlanner planner = new CopyPlanner(config.plan(), o -> config.copy().skipUnchanged() && destination.unchanged(o));
+    CopyPlanner planner = new CopyPlanner(planConfig, unchanged);
     for (SourceObject o : listed) {
-      String reason = reject(o, destination, directories);
+      String reason = reject(o, root, directories);
       if (reason == null) {
         planner.add(o);
       } else {
@@ -56,9 +69,9 @@ final class Planning {
     return new Result(planner.finish(), rejected, counts);
   }
 
-  private static String reject(SourceObject o, FileDestination destination, Set<String> directories) {
+  private static String reject(SourceObject o, Path root, Set<String> directories) {
     try {
-      KeyPaths.resolve(destination.root(), o.relativeKey());
+      KeyPaths.resolve(root, o.relativeKey());
     } catch (UnsafeKeyException e) {
       return "unsafe key, not copied: " + e.getMessage();
     }

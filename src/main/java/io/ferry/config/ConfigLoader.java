@@ -70,7 +70,6 @@ public final class ConfigLoader {
               : "")));
     }
     checkUnknownKeys();
-    if (!problems.isEmpty()) throw new ConfigException(problems);
 
     String jobName = string("job.name");
     if (jobName.isBlank() || !jobName.matches("[A-Za-z0-9._-]+")) {

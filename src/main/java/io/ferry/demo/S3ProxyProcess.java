@@ -44,6 +44,14 @@ public final class S3ProxyProcess implements AutoCloseable {
 
   /** Starts a server storing objects under {@code dataDirectory}, on a free loopback port, and waits until it answers. */
   public static S3ProxyProcess start(Path dataDirectory, String identity, String credential) throws IOException {
+    return start(dataDirectory, identity, credential, "filesystem-nio2");
+  }
+
+  /**
+   * As {@link #start(Path, String, String)}, with a jclouds backend: {@code filesystem-nio2} (objects as files) or
+   * {@code transient-nio2} (in memory, which also holds keys a filesystem cannot, such as "a" beside "a/b").
+   */
+  public static S3ProxyProcess start(Path dataDirectory, String identity, String credential, String backend) throws IOException {
     Files.createDirectories(dataDirectory);
     IOException last = null;
     for (int attempt = 0; attempt < 3; attempt++) {
@@ -54,7 +62,7 @@ public final class S3ProxyProcess implements AutoCloseable {
       p.setProperty("s3proxy.authorization", "aws-v2-or-v4");
       p.setProperty("s3proxy.identity", identity);
       p.setProperty("s3proxy.credential", credential);
-      p.setProperty("jclouds.provider", "filesystem-nio2");
+      p.setProperty("jclouds.provider", backend);
       p.setProperty("jclouds.filesystem.basedir", dataDirectory.toAbsolutePath().toString());
       try (var out = Files.newOutputStream(properties)) {
         p.store(out, "S3Proxy for Ferry");

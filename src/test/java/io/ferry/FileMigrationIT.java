@@ -1,0 +1,156 @@
+package io.ferry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ferry.config.MigrationConfig;
+import io.ferry.demo.SeedData;
+import io.ferry.report.RunSummary;
+import io.ferry.support.Jobs;
+import io.ferry.support.LocalSpark;
+import io.ferry.support.S3Backend;
+import io.ferry.support.Trees;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.sync.RequestBody;
+
+/** Bucket → files over real HTTP (S3Proxy, SigV4) on local Spark: content, datasets, reruns, filters. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FileMigrationIT {
+  private static final long MIB = 1L << 20;
+  @TempDir static Path work;
+  private S3Backend s3;
+  private SparkSession spark;
+  private Map<String, String> source;
+  private long sourceBytes;
+
+  @BeforeAll
+  void start() throws Exception {
+    s3 = S3Backend.start(work);
+    spark = LocalSpark.start("FileMigrationIT");
+    List<SeedData.Spec> specs = new ArrayList<>(SeedData.mix(40 * MIB + 123, 150));
+    specs.add(new SeedData.Spec("boundary/part-minus-1", 8 * MIB - 1, 7));
+    specs.add(new SeedData.Spec("boundary/part", 8 * MIB, 8));
+    specs.add(new SeedData.Spec("boundary/part-plus-1", 8 * MIB + 1, 9));
+    specs.add(new SeedData.Spec("boundary/2-parts-plus-1", 16 * MIB + 1, 10));
+    source = SeedData.upload(s3.client(), "source", specs);
+    sourceBytes = specs.stream().mapToLong(SeedData.Spec::size).sum();
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    if (spark != null) spark.stop();
+    if (s3 != null) s3.close();
+  }
+
+  private RunSummary migrate(MigrationConfig config) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    RunSummary summary = MigrationJob.run(config, spark, new PrintStream(out, true, StandardCharsets.UTF_8));
+    String console = out.toString(StandardCharsets.UTF_8);
+    assertThat(console).contains("Ferry run " + summary.run()).doesNotContain(s3.secret());
+    return summary;
+  }
+
+  @Test
+  @Order(1)
+  void copiesEveryObjectByteForByteAndRecordsEveryRange() throws Exception {
+    Path destination = work.resolve("out");
+    Path reports = work.resolve("reports");
+    RunSummary summary = migrate(Jobs.config(s3, s3.endpoint(), "source", destination, reports, ""));
+
+    assertThat(Trees.digests(destination)).isEqualTo(new TreeMap<>(source));
+    assertThat(Trees.tempFiles(destination)).isEmpty();
+    assertThat(summary.succeeded()).isTrue();
+    assertThat(summary.objects().copied()).isEqualTo(source.size());
+    assertThat(summary.bytes().copied()).isEqualTo(sourceBytes);
+
+    // 40 MiB + 123 in 8 MiB parts = 6 ranges; 16 MiB + 1 = 3; 8 MiB + 1 = 2; every other object is one range
+    long expectedRanges = 6 + 3 + 2 + (source.size() - 3);
+    assertThat(summary.ranges().total()).isEqualTo(expectedRanges);
+    assertThat(summary.ranges().splitObjects()).isEqualTo(3);
+
+    Path run = reports.resolve("test").resolve(summary.run());
+    Dataset<Row> ranges = spark.read().parquet(run.resolve("ranges.parquet").toString());
+    assertThat(ranges.count()).isEqualTo(expectedRanges);
+    assertThat(ranges.agg(functions.sum("bytes")).first().getLong(0)).isEqualTo(sourceBytes);
+    assertThat(ranges.filter("status != 'OK'").count()).isZero();
+    Row big = ranges.filter("key = 'video/raw footage 2018.bin'").agg(functions.count("*"), functions.sum("length"),
+        functions.min("offset"), functions.max("offset")).first();
+    assertThat(big.getLong(0)).isEqualTo(6);
+    assertThat(big.getLong(1)).isEqualTo(40 * MIB + 123);
+    assertThat(big.getLong(3)).isEqualTo(40 * MIB);
+    assertThat(ranges.filter("bytes > 0 and (mb_per_s <= 0 or first_byte_ms is null or duration_ms <= 0)").count()).isZero();
+    assertThat(ranges.filter("crc32c rlike '^[0-9a-f]{8}$'").count()).isEqualTo(expectedRanges);
+
+    Dataset<Row> csv = spark.read().option("header", "true").csv(run.resolve("ranges.csv").toString());
+    assertThat(csv.count()).isEqualTo(expectedRanges);
+    assertThat(csv.agg(functions.sum(functions.col("bytes").cast("long"))).first().getLong(0)).isEqualTo(sourceBytes);
+    Dataset<Row> objects = spark.read().parquet(run.resolve("objects.parquet").toString());
+    assertThat(objects.filter("status = 'COPIED'").count()).isEqualTo(source.size());
+
+    JsonNode json = new ObjectMapper().readTree(run.resolve("summary.json").toFile());
+    assertThat(json.get("name").asText()).isEqualTo("ferry-run-summary");
+    assertThat(json.get("version").asInt()).isEqualTo(1);
+    assertThat(json.at("/objects/copied").asLong()).isEqualTo(source.size());
+    assertThat(json.at("/bytes/copied").asLong()).isEqualTo(sourceBytes);
+    assertThat(json.at("/throughput/rangeP50MBps").asDouble()).isPositive();
+    String html = Files.readString(run.resolve("report.html"));
+    assertThat(html).contains("Ferry run " + summary.run()).contains("<svg").contains("raw footage 2018.bin");
+    assertThat(Files.readString(run.resolve("summary.json")) + html).doesNotContain(s3.secret());
+  }
+
+  @Test
+  @Order(2)
+  void aRerunSkipsUnchangedObjectsAndCopiesChangedOnes() throws Exception {
+    Path destination = work.resolve("out");
+    Path reports = work.resolve("reports");
+    RunSummary again = migrate(Jobs.config(s3, s3.endpoint(), "source", destination, reports, ""));
+    assertThat(again.objects().skippedUnchanged()).isEqualTo(source.size());
+    assertThat(again.objects().copied()).isZero();
+    assertThat(again.bytes().copied()).isZero();
+
+    byte[] changed = "a new version".getBytes(StandardCharsets.UTF_8);
+    s3.client().putObject(b -> b.bucket("source").key("docs/日本語/レポート.pdf"), RequestBody.fromBytes(changed));
+    RunSummary third = migrate(Jobs.config(s3, s3.endpoint(), "source", destination, reports, ""));
+    assertThat(third.objects().copied()).isEqualTo(1);
+    assertThat(third.objects().skippedUnchanged()).isEqualTo(source.size() - 1);
+    assertThat(destination.resolve("docs/日本語/レポート.pdf")).hasBinaryContent(changed);
+    s3.client().putObject(b -> b.bucket("source").key("docs/日本語/レポート.pdf"), RequestBody.fromBytes(changed));
+  }
+
+  @Test
+  @Order(3)
+  void prefixIncludesAndExcludesSelectKeys() throws Exception {
+    Path destination = work.resolve("logs-only");
+    RunSummary summary = migrate(Jobs.config(s3, s3.endpoint(), "source", destination, work.resolve("reports"),
+        "ferry.source { prefix = \"logs/\", includes = [\"0*/**\"], excludes = [\"**/app-00[0-4]*.log\"] }"));
+    Map<String, String> expected = new TreeMap<>();
+    source.forEach((key, digest) -> {
+      if (key.startsWith("logs/0") && !key.matches("logs/0./app-00[0-4].*\\.log")) expected.put(key.substring("logs/".length()), digest);
+    });
+    assertThat(expected).isNotEmpty();
+    assertThat(Trees.digests(destination)).isEqualTo(expected);
+    assertThat(summary.objects().copied()).isEqualTo(expected.size());
+  }
+}

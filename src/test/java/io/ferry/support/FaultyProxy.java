@@ -1,0 +1,104 @@
+package io.ferry.support;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A TCP proxy on loopback in front of an S3 server that injects real network faults: after a set number of response
+ * bytes on a connection it resets that connection (RST), as a flaky network or an overloaded server does mid-body.
+ * Everything else passes through unchanged, so SigV4 signatures stay valid.
+ */
+public final class FaultyProxy implements AutoCloseable {
+  private final ServerSocket server;
+  private final int targetPort;
+  private final AtomicInteger resets = new AtomicInteger();
+  private final AtomicInteger connections = new AtomicInteger();
+  private volatile long cutAfterBytes = Long.MAX_VALUE;
+  private volatile int cutEveryNthConnection = 1;
+
+  public FaultyProxy(int targetPort) throws IOException {
+    this.targetPort = targetPort;
+    this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    Thread acceptor = new Thread(this::accept, "faulty-proxy-accept");
+    acceptor.setDaemon(true);
+    acceptor.start();
+  }
+
+  public String endpoint() {
+    return "http://127.0.0.1:" + server.getLocalPort();
+  }
+
+  /** Resets every {@code nth} new connection once it has carried {@code bytes} response bytes. */
+  public void resetAfter(long bytes, int nth) {
+    this.cutAfterBytes = bytes;
+    this.cutEveryNthConnection = nth;
+  }
+
+  public void passThrough() {
+    this.cutAfterBytes = Long.MAX_VALUE;
+  }
+
+  public int resets() {
+    return resets.get();
+  }
+
+  private void accept() {
+    while (!server.isClosed()) {
+      try {
+        Socket client = server.accept();
+        Socket upstream = new Socket();
+        upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort));
+        int number = connections.incrementAndGet();
+        long limit = number % cutEveryNthConnection == 0 ? cutAfterBytes : Long.MAX_VALUE;
+        pump(client, upstream, Long.MAX_VALUE, "up");
+        pump(upstream, client, limit, "down");
+      } catch (IOException e) {
+        // closed
+      }
+    }
+  }
+
+  private void pump(Socket from, Socket to, long limit, String direction) {
+    Thread t = new Thread(() -> {
+      byte[] buffer = new byte[64 * 1024];
+      long total = 0;
+      try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+        for (int n; (n = in.read(buffer)) > 0; ) {
+          if (total + n > limit) {
+            out.write(buffer, 0, (int) Math.max(0, limit - total));
+            out.flush();
+            resets.incrementAndGet();
+            to.setSoLinger(true, 0); // close with RST
+            to.close();
+            from.close();
+            return;
+          }
+          out.write(buffer, 0, n);
+          total += n;
+        }
+      } catch (IOException e) {
+        // the other side went away
+      } finally {
+        try {
+          to.close();
+          from.close();
+        } catch (IOException ignored) {
+          // closing
+        }
+      }
+    }, "faulty-proxy-" + direction);
+    t.setDaemon(true);
+    t.start();
+  }
+
+  @Override
+  public void close() throws IOException {
+    server.close();
+  }
+}
