@@ -25,6 +25,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -44,6 +45,7 @@ class FileMigrationIT {
   private SparkSession spark;
   private Map<String, String> source;
   private long sourceBytes;
+  private Path firstRun;
 
   @BeforeAll
   void start() throws Exception {
@@ -91,6 +93,7 @@ class FileMigrationIT {
     assertThat(summary.ranges().splitObjects()).isEqualTo(3);
 
     Path run = reports.resolve("test").resolve(summary.run());
+    firstRun = run;
     Dataset<Row> ranges = spark.read().parquet(run.resolve("ranges.parquet").toString());
     assertThat(ranges.count()).isEqualTo(expectedRanges);
     assertThat(ranges.agg(functions.sum("bytes")).first().getLong(0)).isEqualTo(sourceBytes);
@@ -152,5 +155,33 @@ class FileMigrationIT {
     assertThat(expected).isNotEmpty();
     assertThat(Trees.digests(destination)).isEqualTo(expected);
     assertThat(summary.objects().copied()).isEqualTo(expected.size());
+  }
+
+  @Test
+  @Order(4)
+  void theThroughputNotebookRunsOnTheRunsDatasets() throws Exception {
+    Assumptions.assumeTrue(firstRun != null, "needs the first run's report");
+    boolean jupyter;
+    try {
+      jupyter = new ProcessBuilder("jupyter-nbconvert", "--version").redirectErrorStream(true).start().waitFor() == 0;
+    } catch (java.io.IOException e) {
+      jupyter = false;
+    }
+    Assumptions.assumeTrue(jupyter, "jupyter-nbconvert is not installed (Debian: jupyter-nbconvert python3-ipykernel "
+        + "python3-pandas python3-matplotlib; .ci/run installs them): the notebook was not executed");
+    Path output = work.resolve("notebook");
+    ProcessBuilder builder = new ProcessBuilder("jupyter-nbconvert", "--to", "notebook", "--execute",
+        "--ExecutePreprocessor.timeout=300", "--output-dir", output.toString(), "--output", "executed",
+        Path.of("notebooks/throughput.ipynb").toAbsolutePath().toString())
+        .redirectErrorStream(true);
+    builder.environment().put("FERRY_RUN_DIR", firstRun.toString());
+    builder.environment().put("PYDEVD_DISABLE_FILE_VALIDATION", "1");
+    Process process = builder.start();
+    String log = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor()).as(log).isZero();
+    String executed = Files.readString(output.resolve("executed.ipynb"));
+    long ranges = spark.read().parquet(firstRun.resolve("ranges.parquet").toString()).count();
+    assertThat(executed).contains(ranges + " ranges of " + source.size() + " objects").contains("image/png")
+        .doesNotContain("\"output_type\": \"error\"");
   }
 }
