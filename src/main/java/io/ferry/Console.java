@@ -77,8 +77,9 @@ final class Console {
     out.printf("  destination  %s%n", s.destination());
     out.printf("  objects      %d copied, %d skipped unchanged, %d failed (of %d listed)%n", s.objects().copied(),
         s.objects().skippedUnchanged(), s.objects().failed(), s.objects().listed());
-    out.printf(Locale.ROOT, "  bytes        %s copied in %.1f s of copying: %.1f MB/s aggregate%n", bytes(s.bytes().copied()),
-        s.throughput().copyStageSeconds(), s.throughput().aggregateMBps());
+    out.printf(Locale.ROOT, "  bytes        %s copied in %.1f s of copying: %.1f MB/s aggregate%s%n", bytes(s.bytes().copied()),
+        s.throughput().copyStageSeconds(), s.throughput().aggregateMBps(),
+        s.bytes().throughExecutors() == s.bytes().copied() ? "" : "; " + bytes(s.bytes().throughExecutors()) + " through executors");
     out.printf(Locale.ROOT, "  ranges       %d (%d objects split), %d retries; range MB/s p50 %.1f, p90 %.1f, p99 %.1f; first byte p50 %.1f ms%n",
         s.ranges().total(), s.ranges().splitObjects(), s.ranges().retries(), s.throughput().rangeP50MBps(),
         s.throughput().rangeP90MBps(), s.throughput().rangeP99MBps(), s.throughput().firstByteP50Ms());

@@ -3,7 +3,9 @@ package io.ferry;
 import io.ferry.config.ConfigException;
 import io.ferry.config.ConfigLoader;
 import io.ferry.config.MigrationConfig;
-import io.ferry.destination.FileDestination;
+import io.ferry.config.DestinationConfig;
+import io.ferry.config.SourceConfig;
+import io.ferry.copy.CopyMethod;
 import io.ferry.plan.CopyPlan;
 import io.ferry.report.RunSummary;
 import io.ferry.source.S3Clients;
@@ -81,16 +83,27 @@ public final class Ferry {
   }
 
   private static int plan(MigrationConfig config, PrintStream out) throws JobFailure {
-    Path root = Path.of(config.destination().path()).toAbsolutePath().normalize();
-    Planning.Result result = Planning.plan(config, new FileDestination(root, MigrationJob.newRunId(Instant.now())));
+    SourceConfig source = MigrationJob.absolute(config.source());
+    DestinationConfig destination = MigrationJob.absolute(config.destination());
+    Planning.Result result = Planning.plan(config, source, destination, MigrationJob.newRunId(Instant.now()));
     CopyPlan plan = result.plan();
-    out.printf("Plan for %s: %s -> %s%n", config.jobName(), config.source().describe(), root);
-    out.printf("  objects   %d to copy (%d split into ranges), %d skipped unchanged, %d rejected, %d listed in %d pages%n",
-        plan.objects(), plan.splitObjects(), plan.skippedObjects(), result.rejected().size(), result.listing().listed(),
-        result.listing().pages());
+    CopyMethod method = CopyMethod.choose(source, destination);
+    long whole = 0, parts = 0, gets = plan.getRequests();
+    for (var task : plan.tasks()) for (var range : task.ranges()) if (range.wholeObject()) whole++; else parts++;
+    out.printf("Plan for %s: %s -> %s%n", config.jobName(), source.describe(), destination.describe());
+    out.printf("  objects   %d to copy (%d split into ranges), %d skipped unchanged, %d rejected, %d listed%n",
+        plan.objects(), plan.splitObjects(), plan.skippedObjects(), result.rejected().size(), result.listing().listed());
     out.printf("  bytes     %s (%d)%n", Console.bytes(plan.bytes()), plan.bytes());
-    out.printf("  ranges    %d in %d tasks%n", plan.ranges(), plan.tasks().size());
-    out.printf("  requests  %d LIST, %d GET%n", result.listing().pages(), plan.getRequests());
+    out.printf("  ranges    %d in %d tasks; method %s%n", plan.ranges(), plan.tasks().size(), method.name().toLowerCase().replace('_', '-'));
+    String read = source.kind() == io.ferry.config.StoreKind.S3 ? "GET" : "file reads";
+    String requests = switch (method) {
+      case STREAM_TO_FILE -> gets + " " + read;
+      case STREAM_TO_BUCKET -> gets + " " + read + ", " + whole + " PutObject, " + parts + " UploadPart, "
+          + plan.splitObjects() + " CreateMultipartUpload + CompleteMultipartUpload";
+      case SERVER_SIDE_COPY -> whole + " CopyObject, " + parts + " UploadPartCopy, " + plan.splitObjects()
+          + " CreateMultipartUpload + CompleteMultipartUpload (no bytes through Spark)";
+    };
+    out.printf("  requests  %d LIST pages, %s%n", result.listing().pages(), requests);
     result.rejected().forEach(r -> out.printf("  rejected  %s: %s%n", r.object().key(), r.error()));
     return OK;
   }

@@ -1,17 +1,26 @@
 package io.ferry;
 
+import io.ferry.config.DestinationConfig;
 import io.ferry.config.MigrationConfig;
+import io.ferry.config.SourceConfig;
+import io.ferry.config.StoreKind;
+import io.ferry.copy.CopyMethod;
 import io.ferry.copy.ObjectResult;
 import io.ferry.copy.PartTally;
 import io.ferry.copy.RangeResult;
-import io.ferry.destination.FileDestination;
+import io.ferry.destination.S3Destination;
 import io.ferry.plan.CopyPlan;
+import io.ferry.plan.CopyTask;
+import io.ferry.plan.RangeTask;
+import io.ferry.plan.SourceObject;
 import io.ferry.report.ReportWriter;
 import io.ferry.report.RunSummary;
+import io.ferry.source.S3Clients;
 import io.ferry.source.S3Errors;
-import io.ferry.spark.CopyRangesFunction;
 import io.ferry.spark.CommitFunction;
+import io.ferry.spark.CopyRangesFunction;
 import io.ferry.spark.CopySettings;
+import io.ferry.spark.OpenUploadFunction;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -19,7 +28,10 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaRDD;
@@ -29,8 +41,9 @@ import org.apache.spark.storage.StorageLevel;
 import scala.Tuple2;
 
 /**
- * The driver: config → LIST → PLAN → COPY (executors) → COMMIT (executors) → REPORT. The only class besides
- * {@code spark/} and {@code report/} that touches Spark; every step's logic lives in Spark-free classes.
+ * The driver: config → LIST → PLAN → OPEN (multipart uploads) → COPY (executors) → COMMIT (executors) → REPORT.
+ * The only class besides {@code spark/} and {@code report/} that touches Spark; every step's logic lives in
+ * Spark-free classes.
  */
 public final class MigrationJob {
   private static final DateTimeFormatter RUN_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
@@ -41,27 +54,48 @@ public final class MigrationJob {
     return RUN_TIME.format(now) + "-" + String.format("%04x", ThreadLocalRandom.current().nextInt(0x10000));
   }
 
+  /** The source with its directory made absolute (executors must not depend on the driver's working directory). */
+  static SourceConfig absolute(SourceConfig s) {
+    if (s.kind() != StoreKind.FILE) return s;
+    return new SourceConfig(s.kind(), s.endpoint(), s.bucket(), s.prefix(), Path.of(s.path()).toAbsolutePath().normalize().toString(),
+        s.include(), s.exclude());
+  }
+
+  static DestinationConfig absolute(DestinationConfig d) {
+    if (d.kind() != StoreKind.FILE) return d;
+    return new DestinationConfig(d.kind(), Path.of(d.path()).toAbsolutePath().normalize().toString(), d.endpoint(), d.bucket(),
+        d.prefix(), d.storageClass(), d.serverSideEncryption(), d.kmsKeyId(), d.serverSideCopy(), d.tags());
+  }
+
   public static RunSummary run(MigrationConfig config, SparkSession spark, PrintStream out) throws JobFailure, IOException {
     Instant started = Instant.now();
     String runId = newRunId(started);
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    Path root = Path.of(config.destination().path()).toAbsolutePath().normalize();
-    FileDestination destination = new FileDestination(root, runId);
-    Path marker = preflight(root, runId, jsc);
+    SourceConfig source = absolute(config.source());
+    DestinationConfig destination = absolute(config.destination());
+    CopySettings settings = new CopySettings(source, destination, runId, config.copy());
+    Path marker = preflight(destination, runId, jsc);
+    Map<SourceObject, String> uploads = new LinkedHashMap<>();
+    boolean committed = false;
     try {
-      out.printf("Ferry %s run %s: %s -> %s%n", config.jobName(), runId, config.source().describe(), root);
-      Planning.Result planning = Planning.plan(config, destination);
+      out.printf("Ferry %s run %s: %s -> %s%n", config.jobName(), runId, source.describe(), destination.describe());
+      Planning.Result planning = Planning.plan(config, source, destination, runId);
       CopyPlan plan = planning.plan();
-      out.printf("LIST  %d objects listed (%d pages), %d selected, %d skipped unchanged, %d rejected%n",
-          planning.listing().listed(), planning.listing().pages(), planning.listing().selected(), plan.skippedObjects(),
-          planning.rejected().size());
-      out.printf("PLAN  %d objects, %s in %d ranges (%d objects split), %d tasks%n", plan.objects(), Console.bytes(plan.bytes()),
-          plan.ranges(), plan.splitObjects(), plan.tasks().size());
+      CopyMethod method = CopyMethod.choose(source, destination);
+      out.printf("LIST  %d objects listed, %d selected, %d skipped unchanged, %d rejected%n",
+          planning.listing().listed(), planning.listing().selected(), plan.skippedObjects(), planning.rejected().size());
+      out.printf("PLAN  %d objects, %s in %d ranges (%d objects split), %d tasks; method %s%n", plan.objects(),
+          Console.bytes(plan.bytes()), plan.ranges(), plan.splitObjects(), plan.tasks().size(), method.name().toLowerCase().replace('_', '-'));
 
-      CopySettings settings = new CopySettings(config.source(), root.toString(), runId, config.copy());
-      int slices = slices(plan.tasks().size(), config.copy().streamsPerTask(), jsc.defaultParallelism());
+      List<CopyTask> tasks = plan.tasks();
+      if (destination.kind() == StoreKind.S3 && plan.splitObjects() > 0) {
+        uploads.putAll(openUploads(jsc, settings, tasks));
+        tasks = withUploadIds(tasks, uploads);
+      }
+
+      int slices = slices(tasks.size(), config.copy().streamsPerTask(), jsc.defaultParallelism());
       jsc.setJobGroup("COPY", "COPY: " + plan.ranges() + " ranges of " + plan.objects() + " objects", true);
-      JavaRDD<RangeResult> ranges = jsc.parallelize(plan.tasks(), slices)
+      JavaRDD<RangeResult> ranges = jsc.parallelize(tasks, slices)
           .mapPartitions(new CopyRangesFunction(settings))
           .persist(StorageLevel.MEMORY_AND_DISK_SER());
       long copyStart = System.nanoTime();
@@ -71,25 +105,82 @@ public final class MigrationJob {
       double copySeconds = (System.nanoTime() - copyStart) / 1e9;
 
       jsc.setJobGroup("COMMIT", "COMMIT: complete or abort each object", true);
-      JavaRDD<ObjectResult> committed = ranges
+      JavaRDD<ObjectResult> objects = ranges
           .mapToPair(r -> new Tuple2<>(r.object().key(), PartTally.of(r)))
           .reduceByKey(PartTally::merge)
           .values()
           .map(new CommitFunction(settings))
           .persist(StorageLevel.MEMORY_AND_DISK_SER());
-      committed.count();
-      JavaRDD<ObjectResult> objects = committed.union(jsc.parallelize(planning.rejected(), 1));
+      objects.count();
+      committed = true;
 
       ReportWriter writer = new ReportWriter(spark, config.reportPath(), config.jobName(), runId);
-      RunSummary summary = writer.write(new ReportWriter.RunInfo(config.jobName(), runId, config.source().describe(),
-          root.toString(), started, planning.listing().selected(), plan.skippedObjects(), plan.splitObjects(),
-          planning.listing().pages(), copySeconds), ranges, objects);
+      RunSummary summary = writer.write(new ReportWriter.RunInfo(config.jobName(), runId, source.describe(),
+          destination.describe(), started, planning.listing().selected(), plan.skippedObjects(), plan.splitObjects(),
+          planning.listing().pages(), copySeconds), ranges, objects.union(jsc.parallelize(planning.rejected(), 1)));
       ranges.unpersist();
-      committed.unpersist();
+      objects.unpersist();
       Console.printSummary(summary, out);
       return summary;
     } finally {
-      Files.deleteIfExists(marker);
+      if (!committed) abortUploads(destination, uploads, out);
+      if (marker != null) Files.deleteIfExists(marker);
+    }
+  }
+
+  /**
+   * OPEN: one multipart upload per split object, opened on the executors (a HEAD of the source for its metadata,
+   * then CreateMultipartUpload), so a bucket with many large objects does not wait on the driver.
+   */
+  private static Map<SourceObject, String> openUploads(JavaSparkContext jsc, CopySettings settings, List<CopyTask> tasks) {
+    List<SourceObject> split = new ArrayList<>();
+    for (CopyTask task : tasks) {
+      for (RangeTask range : task.ranges()) if (!range.wholeObject() && range.partNumber() == 1) split.add(range.object());
+    }
+    jsc.setJobGroup("OPEN", "OPEN: " + split.size() + " multipart uploads", true);
+    int slices = Math.max(1, Math.min(split.size(), jsc.defaultParallelism() * 4));
+    Map<SourceObject, String> opened = new LinkedHashMap<>();
+    List<Tuple2<SourceObject, String>> results = jsc.parallelize(split, slices).mapPartitions(new OpenUploadFunction(settings)).collect();
+    List<String> errors = new ArrayList<>();
+    for (Tuple2<SourceObject, String> r : results) {
+      if (r._2().startsWith(OpenUploadFunction.FAILED)) {
+        errors.add(r._1().key() + ": " + r._2().substring(OpenUploadFunction.FAILED.length()));
+      } else {
+        opened.put(r._1(), r._2());
+      }
+    }
+    if (!errors.isEmpty()) {
+      abortUploads(settings.destination(), opened, null);
+      throw new IllegalStateException("cannot open multipart uploads at " + settings.destination().describe() + ": "
+          + String.join("; ", errors.subList(0, Math.min(3, errors.size()))));
+    }
+    return opened;
+  }
+
+  private static List<CopyTask> withUploadIds(List<CopyTask> tasks, Map<SourceObject, String> uploads) {
+    List<CopyTask> out = new ArrayList<>(tasks.size());
+    for (CopyTask task : tasks) {
+      List<RangeTask> ranges = new ArrayList<>(task.ranges().size());
+      for (RangeTask r : task.ranges()) ranges.add(r.wholeObject() ? r : r.withUploadId(uploads.get(r.object())));
+      out.add(new CopyTask(task.id(), ranges));
+    }
+    return out;
+  }
+
+  /** The run ended before its commit: no upload it opened may stay open (they hold storage and are invisible). */
+  private static void abortUploads(DestinationConfig destination, Map<SourceObject, String> uploads, PrintStream out) {
+    if (uploads.isEmpty()) return;
+    S3Destination bucket = new S3Destination(S3Clients.control(destination.endpoint()), destination);
+    int failed = 0;
+    for (Map.Entry<SourceObject, String> e : uploads.entrySet()) {
+      try {
+        bucket.abortUpload(e.getKey(), e.getValue());
+      } catch (RuntimeException ex) {
+        failed++;
+      }
+    }
+    if (out != null) {
+      out.printf("ABORT %d open multipart uploads%s%n", uploads.size(), failed == 0 ? "" : " (" + failed + " aborts failed)");
     }
   }
 
@@ -101,10 +192,20 @@ public final class MigrationJob {
   }
 
   /**
-   * The destination must exist (or be creatable), be writable, and (on a cluster) be the same shared directory on
-   * every executor: a marker file written here must be visible there.
+   * A directory destination must exist (or be creatable), be writable, and (on a cluster) be the same shared
+   * directory on every executor: a marker file written here must be visible there. A bucket must answer HEAD.
    */
-  private static Path preflight(Path root, String runId, JavaSparkContext jsc) throws JobFailure {
+  private static Path preflight(DestinationConfig destination, String runId, JavaSparkContext jsc) throws JobFailure {
+    if (destination.kind() == StoreKind.S3) {
+      try {
+        new S3Destination(S3Clients.control(destination.endpoint()), destination).checkBucket();
+      } catch (RuntimeException e) {
+        throw new JobFailure("the destination bucket " + destination.describe() + " cannot be used: " + S3Errors.describe(e)
+            + " (check ferry.destination.bucket, endpoint and credentials)");
+      }
+      return null;
+    }
+    Path root = Path.of(destination.path());
     try {
       Files.createDirectories(root);
     } catch (IOException e) {

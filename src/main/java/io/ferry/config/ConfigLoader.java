@@ -76,8 +76,8 @@ public final class ConfigLoader {
       problem("job.name", jobName, "must be a non-empty name of letters, digits, '.', '_' or '-' (it names the report folder)");
     }
     SourceConfig source = source();
-    DestinationConfig destination = destination();
-    PlanConfig plan = plan();
+    DestinationConfig destination = destination(source);
+    PlanConfig plan = plan(destination);
     CopyConfig copy = copy();
     String reportPath = string("report.path");
     if (reportPath.isBlank()) problem("report.path", reportPath, "must be a local path or s3a://bucket/prefix");
@@ -87,15 +87,33 @@ public final class ConfigLoader {
   }
 
   private SourceConfig source() {
-    String type = string("source.type");
-    if (!type.equals("s3")) problem("source.type", type, "must be s3 (an S3-compatible bucket)");
+    StoreKind kind = kind("source.type", StoreKind.S3);
     String bucket = string("source.bucket");
-    if (bucket.isBlank()) {
-      problems.add("ferry.source.bucket is not set: name the bucket to copy from, e.g. source.bucket = \"media-archive\"");
-    }
     String prefix = string("source.prefix");
-    if (prefix.startsWith("/")) problem("source.prefix", prefix, "must not start with '/' (keys have no leading slash)");
-    return new SourceConfig(endpoint("source"), bucket, prefix, stringList("source.includes"), stringList("source.excludes"));
+    String path = string("source.path");
+    S3EndpointConfig endpoint = kind == StoreKind.S3 ? endpoint("source") : S3EndpointConfig.withKeys("", "us-east-1", "", "");
+    if (kind == StoreKind.S3) {
+      if (bucket.isBlank()) {
+        problems.add("ferry.source.bucket is not set: name the bucket to copy from, e.g. source.bucket = \"media-archive\"");
+      }
+      if (prefix.startsWith("/")) problem("source.prefix", prefix, "must not start with '/' (keys have no leading slash)");
+    } else if (path.isBlank()) {
+      problems.add("ferry.source.path is not set: name the directory to copy from, e.g. source.path = \"/mnt/nfs/exports\"");
+    }
+    return new SourceConfig(kind, endpoint, bucket, prefix, path, stringList("source.includes"), stringList("source.excludes"));
+  }
+
+  /** s3 or file; a bad value is a problem, and validation goes on as if it were {@code fallback}. */
+  private StoreKind kind(String key, StoreKind fallback) {
+    String type = string(key);
+    return switch (type) {
+      case "s3" -> StoreKind.S3;
+      case "file" -> StoreKind.FILE;
+      default -> {
+        problem(key, type, "must be s3 (an S3-compatible bucket) or file (a local, NFS or block-volume directory)");
+        yield fallback;
+      }
+    };
   }
 
   private S3EndpointConfig endpoint(String side) {
@@ -110,40 +128,75 @@ public final class ConfigLoader {
         side + ".credentials.type", S3EndpointConfig.CredentialsType.class, S3EndpointConfig.CredentialsType.STATIC);
     String keyId = string(side + ".credentials.access-key-id");
     Secret secret = new Secret(string(side + ".credentials.secret-access-key"));
-    if (credentialsType == S3EndpointConfig.CredentialsType.STATIC) {
-      String env = side.equals("source") ? "SRC" : "DST";
-      if (keyId.isBlank()) {
-        problems.add("ferry." + side + ".credentials.access-key-id is empty: set it, e.g. access-key-id = ${?" + env
-            + "_ACCESS_KEY_ID}, or set credentials.type = default-chain to use the AWS SDK's credential chain");
+    Secret apiKey = new Secret(string(side + ".credentials.api-key"));
+    String tokenUrl = string(side + ".credentials.token-url");
+    String env = side.equals("source") ? "SRC" : "DST";
+    switch (credentialsType) {
+      case STATIC -> {
+        if (keyId.isBlank()) {
+          problems.add("ferry." + side + ".credentials.access-key-id is empty: set it, e.g. access-key-id = ${?" + env
+              + "_ACCESS_KEY_ID}, or set credentials.type = default-chain to use the AWS SDK's credential chain");
+        }
+        if (secret.isEmpty()) {
+          problems.add("ferry." + side + ".credentials.secret-access-key is empty: set it, e.g. secret-access-key = ${?" + env
+              + "_SECRET_ACCESS_KEY} (never write the secret itself in the file), or set credentials.type = default-chain");
+        }
       }
-      if (secret.isEmpty()) {
-        problems.add("ferry." + side + ".credentials.secret-access-key is empty: set it, e.g. secret-access-key = ${?" + env
-            + "_SECRET_ACCESS_KEY} (never write the secret itself in the file), or set credentials.type = default-chain");
+      case IBM_IAM -> {
+        if (apiKey.isEmpty()) {
+          problems.add("ferry." + side + ".credentials.api-key is empty: credentials.type = ibm-iam needs an IBM Cloud API key,"
+              + " e.g. api-key = ${?" + env + "_IBM_API_KEY}");
+        }
+        if (!tokenUrl.matches("https?://\\S+")) problem(side + ".credentials.token-url", tokenUrl, "must be an http(s) URL");
       }
+      case DEFAULT_CHAIN -> { }
     }
     S3EndpointConfig.ChecksumMode checksumMode = enumValue(
         side + ".checksum-mode", S3EndpointConfig.ChecksumMode.class, S3EndpointConfig.ChecksumMode.WHEN_REQUIRED);
-    return new S3EndpointConfig(endpoint, region, pathStyle, credentialsType, keyId, secret, checksumMode);
+    return new S3EndpointConfig(endpoint, region, pathStyle, credentialsType, keyId, secret, apiKey, tokenUrl, checksumMode);
   }
 
-  private DestinationConfig destination() {
-    String type = string("destination.type");
+  private DestinationConfig destination(SourceConfig source) {
+    StoreKind kind = kind("destination.type", StoreKind.FILE);
     String path = string("destination.path");
-    switch (type) {
-      case "file" -> {
-        if (path.isBlank()) {
-          problems.add("ferry.destination.path is not set: name the directory to copy into, e.g. destination.path = \"/mnt/nfs/migrated\"");
-        }
-      }
-      case "s3" -> problem("destination.type", type,
-          "is not available in this version: a bucket destination arrives with bucket-to-bucket copies; use file");
-      default -> problem("destination.type", type, "must be file (a local, NFS or block-volume path)");
+    String bucket = string("destination.bucket");
+    String prefix = string("destination.prefix");
+    S3EndpointConfig endpoint = kind == StoreKind.S3 ? endpoint("destination") : S3EndpointConfig.withKeys("", "us-east-1", "", "");
+    String sse = string("destination.server-side-encryption");
+    DestinationConfig.ServerSideCopy serverSideCopy = enumValue("destination.server-side-copy",
+        DestinationConfig.ServerSideCopy.class, DestinationConfig.ServerSideCopy.AUTO);
+    java.util.Map<String, String> tags = new java.util.TreeMap<>();
+    try {
+      for (var e : config.getConfig(ROOT + ".destination.tags").entrySet()) tags.put(e.getKey(), String.valueOf(e.getValue().unwrapped()));
+    } catch (com.typesafe.config.ConfigException e) {
+      problem("destination.tags", "", "must be an object of tag names and values, e.g. tags { project = \"archive\" }");
     }
-    return new DestinationConfig(path);
+    if (kind == StoreKind.FILE) {
+      if (path.isBlank()) {
+        problems.add("ferry.destination.path is not set: name the directory to copy into, e.g. destination.path = \"/mnt/nfs/migrated\"");
+      }
+    } else {
+      if (bucket.isBlank()) {
+        problems.add("ferry.destination.bucket is not set: name the bucket to copy into, e.g. destination.bucket = \"media-archive-copy\"");
+      }
+      if (prefix.startsWith("/")) problem("destination.prefix", prefix, "must not start with '/' (keys have no leading slash)");
+      if (!List.of("", "AES256", "aws:kms").contains(sse)) {
+        problem("destination.server-side-encryption", sse, "must be empty (the bucket's default), AES256 or aws:kms");
+      }
+      if (serverSideCopy == DestinationConfig.ServerSideCopy.ALWAYS && source.kind() != StoreKind.S3) {
+        problem("destination.server-side-copy", "always", "needs a bucket source; set it to auto or never for a file source");
+      }
+    }
+    return new DestinationConfig(kind, path, endpoint, bucket, prefix, string("destination.storage-class"), sse,
+        string("destination.kms-key-id"), serverSideCopy, tags);
   }
 
-  private PlanConfig plan() {
+  private PlanConfig plan(DestinationConfig destination) {
     long partSize = bytes("plan.part-size", () -> 64L << 20);
+    if (destination.kind() == StoreKind.S3 && partSize < MIN_MULTIPART_PART) {
+      problem("plan.part-size", partSize, "is too small for a bucket destination: S3 multipart parts must be at least 5MiB"
+          + " (except the last); set ferry.plan.part-size to 5MiB or more");
+    }
     long bundleSize = bytes("plan.bundle-size", () -> 128L << 20);
     int bundleObjects = integer("plan.bundle-objects", 128);
     if (partSize < 1) problem("plan.part-size", partSize, "must be at least 1 byte (64MiB is a good start)");
@@ -249,7 +302,7 @@ public final class ConfigLoader {
     for (Map.Entry<String, ConfigValue> e : reference.getConfig(ROOT).entrySet()) known.add(e.getKey());
     for (Map.Entry<String, ConfigValue> e : config.getConfig(ROOT).entrySet()) {
       String key = e.getKey();
-      if (known.contains(key)) continue;
+      if (known.contains(key) || key.startsWith("destination.tags.")) continue;
       String where = " (" + e.getValue().origin().description() + ")";
       Optional<String> suggestion = nearest(key, known);
       problems.add("ferry." + key + where + " is not a Ferry setting"

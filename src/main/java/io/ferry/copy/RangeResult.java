@@ -7,9 +7,13 @@ import java.util.Objects;
 /**
  * What happened to one range: one row of the ranges dataset.
  *
- * @param firstByteNanos from sending the (last) request to its first byte, -1 when no byte was asked for
+ * @param bytes bytes of the range now at the destination (the length when OK)
+ * @param payloadBytes bytes that passed through the executor (0 for a server-side copy)
+ * @param firstByteNanos from sending the (last) request to its first byte, -1 when no byte passed through
  * @param attempts requests made, 1 when the first one succeeded
- * @param crc32c CRC32C of the range's bytes as written, 8 hex digits
+ * @param crc32c CRC32C of the bytes that passed through, 8 hex digits
+ * @param uploadId the multipart upload ("" for a whole object or a file)
+ * @param etag the part's (or whole object's) ETag at a bucket destination, "" for a file
  */
 public record RangeResult(
     SourceObject object,
@@ -20,6 +24,7 @@ public record RangeResult(
     long offset,
     long length,
     long bytes,
+    long payloadBytes,
     long startedAtMillis,
     long finishedAtMillis,
     long firstByteNanos,
@@ -30,7 +35,9 @@ public record RangeResult(
     String host,
     Status status,
     String error,
-    String crc32c)
+    String crc32c,
+    String uploadId,
+    String etag)
     implements Serializable {
 
   public enum Status { OK, FAILED }
@@ -44,9 +51,11 @@ public record RangeResult(
     Objects.requireNonNull(status, "status is null");
     Objects.requireNonNull(error, "error is null");
     Objects.requireNonNull(crc32c, "crc32c is null");
+    Objects.requireNonNull(uploadId, "uploadId is null");
+    Objects.requireNonNull(etag, "etag is null");
   }
 
-  /** Megabytes (10^6 bytes) per second over the range's duration; 0 for an empty range. */
+  /** Megabytes (10^6 bytes) per second delivered over the range's duration; 0 for an empty range. */
   public double megabytesPerSecond() {
     return durationNanos <= 0 || bytes == 0 ? 0.0 : bytes / 1e6 / (durationNanos / 1e9);
   }

@@ -5,10 +5,16 @@ import io.ferry.plan.SourceObject;
 import java.io.IOException;
 import java.io.InputStream;
 
-/** Where a range's bytes come from. Implementations do not retry: {@link RangeCopier} does. */
+/** Where a range's bytes come from (a bucket, a directory). Implementations do not retry: {@link RangeCopier} does. */
 public interface RangeSource {
   /** Opens the bytes of {@code range} of {@code object}; the stream must deliver exactly {@code range.length()} bytes. */
   InputStream open(SourceObject object, ByteRange range) throws IOException;
+
+  /** The metadata to carry to a bucket destination, read from a stream {@link #open} returned (no extra request). */
+  ObjectMetadata metadataOf(InputStream opened, SourceObject object);
+
+  /** The metadata of an object, with a request of its own where needed (before a multipart upload is opened). */
+  ObjectMetadata metadata(SourceObject object) throws IOException;
 
   /** Gives up a stream that failed part-way without draining it (a stalled body would stall the close too). */
   default void discard(InputStream in) {
@@ -19,6 +25,6 @@ public interface RangeSource {
     }
   }
 
-  /** How the bytes travel, for the dataset (e.g. "get"). */
-  String method();
+  /** How the bytes are read, for the dataset: "get" or "read". */
+  String verb();
 }

@@ -2,7 +2,6 @@ package io.ferry.demo;
 
 import io.ferry.Ferry;
 import io.ferry.config.S3EndpointConfig;
-import io.ferry.config.Secret;
 import io.ferry.source.S3Clients;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,8 +32,7 @@ public final class Demo {
     int code;
     try (S3ProxyProcess server = S3ProxyProcess.start(work.resolve("s3-data"), identity, secret)) {
       System.out.println("Demo S3 server (S3Proxy, SigV4) at " + server.endpoint() + "; seeding bucket ferry-demo ...");
-      S3EndpointConfig endpoint = new S3EndpointConfig(server.endpoint(), "us-east-1", true,
-          S3EndpointConfig.CredentialsType.STATIC, identity, new Secret(secret), S3EndpointConfig.ChecksumMode.WHEN_REQUIRED);
+      S3EndpointConfig endpoint = S3EndpointConfig.withKeys(server.endpoint(), "us-east-1", identity, secret);
       S3Client s3 = S3Clients.control(endpoint);
       long seedStart = System.nanoTime();
       Map<String, String> digests = SeedData.upload(s3, "ferry-demo", SeedData.mix(largeBytes, smallCount));

@@ -72,16 +72,17 @@ public final class ReportWriter {
         functions.sum(functions.when(functions.col("status").equalTo("OK"), 1).otherwise(0)),
         functions.coalesce(functions.sum("bytes"), functions.lit(0L)),
         functions.coalesce(functions.sum(functions.greatest(functions.col("attempts").minus(1), functions.lit(0))), functions.lit(0L)),
-        functions.coalesce(functions.sum(functions.when(functions.col("length").gt(0), functions.col("attempts")).otherwise(0)), functions.lit(0L)),
-        functions.coalesce(functions.max("mb_per_s"), functions.lit(0.0))).first();
+        functions.coalesce(functions.max("mb_per_s"), functions.lit(0.0)),
+        functions.coalesce(functions.sum("payload_bytes"), functions.lit(0L))).first();
     Row counts = objects.agg(
         functions.count(functions.lit(1)),
         functions.sum(functions.when(functions.col("status").equalTo("COPIED"), 1).otherwise(0)),
         functions.sum(functions.when(functions.col("status").equalTo("FAILED"), 1).otherwise(0)),
-        functions.coalesce(functions.sum("size"), functions.lit(0L))).first();
+        functions.coalesce(functions.sum("size"), functions.lit(0L)),
+        functions.coalesce(functions.sum(functions.when(functions.col("status").equalTo("COPIED"), functions.col("size")).otherwise(0L)), functions.lit(0L))).first();
     long rangeCount = totals.getLong(0);
     long rangesOk = rangeCount == 0 ? 0 : totals.getLong(1);
-    long bytesCopied = totals.getLong(2);
+    long bytesCopied = counts.getLong(4); // bytes of objects now complete at the destination
     Dataset<Row> measured = ranges.filter(functions.col("bytes").gt(0));
     double[] q = measured.isEmpty() ? new double[] {0, 0, 0}
         : measured.stat().approxQuantile("mb_per_s", new double[] {0.5, 0.9, 0.99}, 0.001);
@@ -101,17 +102,19 @@ public final class ReportWriter {
     double copySeconds = info.copyStageSeconds();
     Map<String, Long> requests = new LinkedHashMap<>();
     requests.put("list", info.listPages());
-    requests.put("get", totals.getLong(4));
+    for (Row r : ranges.groupBy("method").agg(functions.sum("attempts")).orderBy("method").collectAsList()) {
+      requests.put(r.getString(0), r.getLong(1));
+    }
     long planned = counts.getLong(0);
     long copied = planned == 0 ? 0 : counts.getLong(1);
     long failed = planned == 0 ? 0 : counts.getLong(2);
     return new RunSummary(RunSummary.NAME, RunSummary.VERSION, info.job(), info.run(), info.source(), info.destination(),
         info.startedAt().toString(), finished.toString(), wall,
         new RunSummary.Objects(info.listed(), planned, copied, info.skippedUnchanged(), failed),
-        new RunSummary.Bytes(counts.getLong(3), bytesCopied),
+        new RunSummary.Bytes(counts.getLong(3), bytesCopied, totals.getLong(5)),
         new RunSummary.Ranges(rangeCount, rangesOk, rangeCount - rangesOk, totals.getLong(3), info.splitObjects()),
         new RunSummary.Throughput(copySeconds > 0 ? bytesCopied / 1e6 / copySeconds : 0, copySeconds, q[0], q[1], q[2],
-            totals.getDouble(5), ttfb[0]),
+            totals.getDouble(4), ttfb[0]),
         requests, stragglers, failures, runDirectory);
   }
 

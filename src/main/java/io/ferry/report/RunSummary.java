@@ -31,7 +31,8 @@ public record RunSummary(
 
   public record Objects(long listed, long planned, long copied, long skippedUnchanged, long failed) {}
 
-  public record Bytes(long planned, long copied) {}
+  /** @param throughExecutors payload that passed through Spark executors (less than copied when copies stayed server-side) */
+  public record Bytes(long planned, long copied, long throughExecutors) {}
 
   public record Ranges(long total, long ok, long failed, long retries, long splitObjects) {}
 

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -72,6 +73,11 @@ public final class S3Clients {
             .socketTimeout(key.socketTimeout())
             .connectionAcquisitionTimeout(Duration.ofMinutes(5)));
     if (!e.endpoint().isEmpty()) builder.endpointOverride(URI.create(e.endpoint()));
+    if (e.credentialsType() == S3EndpointConfig.CredentialsType.IBM_IAM) {
+      IbmIamTokens tokens = new IbmIamTokens(e.tokenUrl(), e.apiKey(), java.time.Clock.systemUTC());
+      builder.overrideConfiguration(o -> o.retryStrategy(key.sdkRetries() ? AwsRetryStrategy.standardRetryStrategy() : AwsRetryStrategy.doNotRetry())
+          .addExecutionInterceptor(new BearerTokenInterceptor(tokens)));
+    }
     return builder.build();
   }
 
@@ -79,6 +85,8 @@ public final class S3Clients {
     return switch (e.credentialsType()) {
       case STATIC -> StaticCredentialsProvider.create(AwsBasicCredentials.create(e.accessKeyId(), e.secretAccessKey().reveal()));
       case DEFAULT_CHAIN -> DefaultCredentialsProvider.builder().build();
+      // Unsigned requests; BearerTokenInterceptor adds "Authorization: Bearer <IAM token>".
+      case IBM_IAM -> AnonymousCredentialsProvider.create();
     };
   }
 }

@@ -1,8 +1,12 @@
 package io.ferry.spark;
 
 import io.ferry.config.CopyConfig;
+import io.ferry.config.DestinationConfig;
 import io.ferry.config.SourceConfig;
 import java.io.Serializable;
 
-/** All an executor needs to copy and commit: serializable settings only, never a client. */
-public record CopySettings(SourceConfig source, String destinationRoot, String runId, CopyConfig copy) implements Serializable {}
+/**
+ * All an executor needs to copy and commit: serializable settings only, never a client. Paths are absolute, as the
+ * driver resolved them.
+ */
+public record CopySettings(SourceConfig source, DestinationConfig destination, String runId, CopyConfig copy) implements Serializable {}

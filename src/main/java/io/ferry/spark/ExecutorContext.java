@@ -1,8 +1,19 @@
 package io.ferry.spark;
 
+import io.ferry.config.StoreKind;
 import io.ferry.copy.Backoff;
+import io.ferry.copy.CopyMethod;
+import io.ferry.copy.ObjectCommitter;
+import io.ferry.copy.PartTally;
 import io.ferry.copy.RangeCopier;
+import io.ferry.copy.RangeSource;
+import io.ferry.copy.RangeTransfer;
+import io.ferry.copy.ServerSideCopy;
+import io.ferry.copy.StreamToBucket;
+import io.ferry.copy.StreamToFile;
 import io.ferry.destination.FileDestination;
+import io.ferry.destination.S3Destination;
+import io.ferry.source.FileRangeSource;
 import io.ferry.source.S3Clients;
 import io.ferry.source.S3RangeSource;
 import java.net.InetAddress;
@@ -11,18 +22,63 @@ import java.nio.file.Path;
 import org.apache.spark.SparkEnv;
 
 /** Builds the executor-side parts from {@link CopySettings}; clients come from the per-JVM cache. */
-final class ExecutorContext {
+public final class ExecutorContext {
   private ExecutorContext() {}
 
-  static FileDestination destination(CopySettings settings) {
-    return new FileDestination(Path.of(settings.destinationRoot()), settings.runId());
+  public static RangeSource source(CopySettings s) {
+    if (s.source().kind() == StoreKind.FILE) return new FileRangeSource(Path.of(s.source().path()));
+    return new S3RangeSource(S3Clients.data(s.source().endpoint(), s.copy().streamsPerTask(), s.copy().stallTimeout()),
+        s.source().bucket());
   }
 
-  static RangeCopier copier(CopySettings settings) {
-    var copy = settings.copy();
-    var client = S3Clients.data(settings.source().endpoint(), copy.streamsPerTask(), copy.stallTimeout());
-    return new RangeCopier(new S3RangeSource(client, settings.source().bucket()), destination(settings), copy.retries(),
-        new Backoff(copy.backoff(), copy.maxBackoff()), copy.bufferSize(), executorId(), host());
+  public static FileDestination fileDestination(CopySettings s) {
+    return new FileDestination(Path.of(s.destination().path()), s.runId());
+  }
+
+  public static S3Destination s3Destination(CopySettings s) {
+    return new S3Destination(S3Clients.data(s.destination().endpoint(), s.copy().streamsPerTask(), s.copy().stallTimeout()),
+        s.destination());
+  }
+
+  static RangeCopier copier(CopySettings s) {
+    RangeSource source = source(s);
+    RangeTransfer transfer = switch (CopyMethod.choose(s.source(), s.destination())) {
+      case STREAM_TO_FILE -> new StreamToFile(source, fileDestination(s), s.copy().bufferSize());
+      case STREAM_TO_BUCKET -> new StreamToBucket(source, s3Destination(s));
+      case SERVER_SIDE_COPY -> new ServerSideCopy(s3Destination(s), s.source().bucket());
+    };
+    return new RangeCopier(range -> transfer, s.copy().retries(), new Backoff(s.copy().backoff(), s.copy().maxBackoff()),
+        executorId(), host());
+  }
+
+  static ObjectCommitter committer(CopySettings s) {
+    if (s.destination().kind() == StoreKind.FILE) {
+      FileDestination files = fileDestination(s);
+      return new ObjectCommitter() {
+        @Override
+        public void commit(PartTally o) throws Exception {
+          files.commit(o.object());
+        }
+
+        @Override
+        public void abort(PartTally o) throws Exception {
+          files.abort(o.object());
+        }
+      };
+    }
+    S3Destination bucket = s3Destination(s);
+    return new ObjectCommitter() {
+      @Override
+      public void commit(PartTally o) {
+        // A whole object was written by its one PutObject/CopyObject; a multipart one becomes visible now.
+        if (!o.uploadId().isEmpty()) bucket.completeUpload(o.object(), o.uploadId(), o.partEtags());
+      }
+
+      @Override
+      public void abort(PartTally o) {
+        if (!o.uploadId().isEmpty()) bucket.abortUpload(o.object(), o.uploadId());
+      }
+    };
   }
 
   static String executorId() {

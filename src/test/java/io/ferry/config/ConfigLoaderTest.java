@@ -68,8 +68,10 @@ class ConfigLoaderTest {
         """);
     assertThat(c.jobName()).isEqualTo("cos-to-nfs");
     assertThat(c.source().endpoint()).isEqualTo(new S3EndpointConfig("https://s3.jp-tok.cloud-object-storage.appdomain.cloud",
-        "jp-tok", false, S3EndpointConfig.CredentialsType.DEFAULT_CHAIN, "", new Secret(""), S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED));
-    assertThat(c.source()).isEqualTo(new SourceConfig(c.source().endpoint(), "media", "2018/", List.of("**/*.mp4"), List.of("**/*.tmp")));
+        "jp-tok", false, S3EndpointConfig.CredentialsType.DEFAULT_CHAIN, "", new Secret(""), new Secret(""),
+        "https://iam.cloud.ibm.com/identity/token", S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED));
+    assertThat(c.source()).isEqualTo(SourceConfig.bucket(c.source().endpoint(), "media", "2018/", List.of("**/*.mp4"), List.of("**/*.tmp")));
+    assertThat(c.destination()).isEqualTo(DestinationConfig.directory("/mnt/nfs/out"));
     assertThat(c.plan()).isEqualTo(new PlanConfig(16L << 20, 32L << 20, 7));
     assertThat(c.copy()).isEqualTo(new CopyConfig(3, 2, Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(10), false, 256 << 10));
     assertThat(c.reportPath()).isEqualTo("s3a://reports/ferry");
@@ -118,9 +120,64 @@ class ConfigLoaderTest {
   }
 
   @Test
-  void aBucketDestinationIsNotAvailableYet() {
-    assertThat(problems(MINIMAL + "ferry.destination.type = s3"))
-        .singleElement().asString().contains("ferry.destination.type = s3").contains("use file");
+  void aBucketDestinationHasItsOwnEndpointCredentialsAndWriteSettings() {
+    MigrationConfig c = load(MINIMAL + """
+        ferry.destination {
+          type = s3, endpoint = "http://other:9000", region = eu-de, path-style = false, bucket = copy, prefix = "moved/"
+          credentials { type = ibm-iam, api-key = "iam-api-key-value", token-url = "http://127.0.0.1:1/token" }
+          checksum-mode = when-supported
+          storage-class = GLACIER_IR, server-side-encryption = "aws:kms", kms-key-id = key-1, server-side-copy = never
+          tags { project = archive, "migrated-by" = ferry }
+        }
+        """);
+    DestinationConfig d = c.destination();
+    assertThat(d.kind()).isEqualTo(StoreKind.S3);
+    assertThat(d.endpoint()).isEqualTo(new S3EndpointConfig("http://other:9000", "eu-de", false,
+        S3EndpointConfig.CredentialsType.IBM_IAM, "", new Secret(""), new Secret("iam-api-key-value"), "http://127.0.0.1:1/token",
+        S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED));
+    assertThat(List.of(d.bucket(), d.prefix(), d.storageClass(), d.serverSideEncryption(), d.kmsKeyId()))
+        .containsExactly("copy", "moved/", "GLACIER_IR", "aws:kms", "key-1");
+    assertThat(d.serverSideCopy()).isEqualTo(DestinationConfig.ServerSideCopy.NEVER);
+    assertThat(d.tags()).containsExactly(Map.entry("migrated-by", "ferry"), Map.entry("project", "archive"));
+    assertThat(d.toString()).doesNotContain("iam-api-key-value");
+  }
+
+  @Test
+  void aBucketDestinationNeedsPartsOfAtLeastFiveMebibytes() {
+    assertThat(problems(MINIMAL + """
+        ferry.destination { type = s3, bucket = copy, credentials { access-key-id = a, secret-access-key = b } }
+        ferry.plan.part-size = 3MiB
+        """)).containsExactly("ferry.plan.part-size = 3MiB (String: 6) is too small for a bucket destination: S3 multipart"
+        + " parts must be at least 5MiB (except the last); set ferry.plan.part-size to 5MiB or more");
+  }
+
+  @Test
+  void aFileSourceNeedsAPathAndServerSideCopyNeedsABucketSource() {
+    assertThat(problems("""
+        ferry.source.type = file
+        ferry.destination { type = s3, bucket = copy, server-side-copy = always, credentials { access-key-id = a, secret-access-key = b } }
+        """)).containsExactlyInAnyOrder(
+        "ferry.source.path is not set: name the directory to copy from, e.g. source.path = \"/mnt/nfs/exports\"",
+        "ferry.destination.server-side-copy = always (String: 2) needs a bucket source; set it to auto or never for a file source");
+    assertThat(problems(MINIMAL + "ferry.destination.type = tape"))
+        .singleElement().asString().startsWith("ferry.destination.type = tape (String: 5) must be s3");
+  }
+
+  @Test
+  void serverSideCopyIsChosenForTheSameServiceAndIdentity() {
+    S3EndpointConfig a = S3EndpointConfig.withKeys("http://s3.local:9000/", "us-east-1", "id", "secret");
+    S3EndpointConfig sameService = S3EndpointConfig.withKeys("HTTP://s3.local:9000", "us-east-1", "id", "secret");
+    S3EndpointConfig otherKeys = S3EndpointConfig.withKeys("http://s3.local:9000", "us-east-1", "id2", "secret");
+    S3EndpointConfig otherHost = S3EndpointConfig.withKeys("http://s3.other:9000", "us-east-1", "id", "secret");
+    SourceConfig source = SourceConfig.bucket(a, "src", "", List.of("**"), List.of());
+    java.util.function.BiFunction<S3EndpointConfig, DestinationConfig.ServerSideCopy, Boolean> serverSide = (endpoint, mode) ->
+        new DestinationConfig(StoreKind.S3, "", endpoint, "dst", "", "", "", "", mode, Map.of()).serverSideCopyFrom(source);
+    assertThat(serverSide.apply(sameService, DestinationConfig.ServerSideCopy.AUTO)).isTrue();
+    assertThat(serverSide.apply(otherKeys, DestinationConfig.ServerSideCopy.AUTO)).isFalse();
+    assertThat(serverSide.apply(otherHost, DestinationConfig.ServerSideCopy.AUTO)).isFalse();
+    assertThat(serverSide.apply(otherHost, DestinationConfig.ServerSideCopy.ALWAYS)).isTrue();
+    assertThat(serverSide.apply(sameService, DestinationConfig.ServerSideCopy.NEVER)).isFalse();
+    assertThat(DestinationConfig.directory("/x").serverSideCopyFrom(source)).isFalse();
   }
 
   @Test

@@ -1,7 +1,6 @@
 package io.ferry.support;
 
 import io.ferry.config.S3EndpointConfig;
-import io.ferry.config.Secret;
 import io.ferry.demo.S3ProxyProcess;
 import io.ferry.source.S3Clients;
 import java.nio.file.Path;
@@ -70,8 +69,7 @@ public final class S3Backend implements AutoCloseable {
 
   /** The same credentials at another address (a proxy in front of this server). */
   public S3EndpointConfig endpointConfig(String address) {
-    return new S3EndpointConfig(address, "us-east-1", true, S3EndpointConfig.CredentialsType.STATIC, identity,
-        new Secret(secret), S3EndpointConfig.ChecksumMode.WHEN_REQUIRED);
+    return S3EndpointConfig.withKeys(address, "us-east-1", identity, secret);
   }
 
   public S3Client client() {

@@ -1,0 +1,15 @@
+package io.ferry.copy;
+
+import java.io.Serializable;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** The object metadata a copy carries over: the standard content headers and user metadata (x-amz-meta-*). */
+public record ObjectMetadata(String contentType, String contentEncoding, String contentDisposition, String cacheControl,
+    Map<String, String> userMetadata) implements Serializable {
+  public static final ObjectMetadata NONE = new ObjectMetadata(null, null, null, null, Map.of());
+
+  public ObjectMetadata {
+    userMetadata = new TreeMap<>(userMetadata == null ? Map.of() : userMetadata);
+  }
+}

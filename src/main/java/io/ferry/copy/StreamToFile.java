@@ -1,0 +1,70 @@
+package io.ferry.copy;
+
+import io.ferry.destination.FileDestination;
+import io.ferry.plan.RangeTask;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+
+/** Reads a range and writes it with positioned writes into the object's temp file. Resumes at the last byte written. */
+public final class StreamToFile implements RangeTransfer {
+  private final RangeSource source;
+  private final FileDestination destination;
+  private final int bufferSize;
+
+  public StreamToFile(RangeSource source, FileDestination destination, int bufferSize) {
+    this.source = source;
+    this.destination = destination;
+    this.bufferSize = bufferSize;
+  }
+
+  @Override
+  public String method() {
+    return source.verb() + "+write";
+  }
+
+  @Override
+  public boolean resumable() {
+    return true;
+  }
+
+  @Override
+  public String destination(RangeTask task) throws Exception {
+    return destination.finalPath(task.object()).toString();
+  }
+
+  @Override
+  public String attempt(RangeTask task, Progress progress) throws Exception {
+    try (FileDestination.RangeSink sink = destination.open(task)) {
+      long done = progress.bytes();
+      if (done == task.range().length()) return "";
+      byte[] buffer = new byte[(int) Math.min(bufferSize, task.range().length())];
+      progress.requestStarted();
+      InputStream in = source.open(task.object(), task.range().skip(done));
+      try (InputStream metered = new MeteredInputStream(in, progress, task.range().length() - done)) {
+        long position = task.range().offset() + done;
+        for (int n; (n = metered.read(buffer, 0, buffer.length)) > 0; ) {
+          try {
+            sink.write(ByteBuffer.wrap(buffer, 0, n), position);
+          } catch (IOException e) {
+            throw new LocalWriteException(e);
+          }
+          position += n;
+        }
+      } catch (Exception e) {
+        source.discard(in);
+        throw e;
+      }
+      return "";
+    }
+  }
+
+  /** The destination filesystem refused a write (disk full, I/O error): not a network fault, never retried. */
+  public static final class LocalWriteException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    LocalWriteException(IOException cause) {
+      super("write failed: " + cause.getMessage(), cause);
+    }
+  }
+}
