@@ -86,8 +86,8 @@ public final class ReportWriter {
     Dataset<Row> measured = ranges.filter(functions.col("bytes").gt(0));
     double[] q = measured.isEmpty() ? new double[] {0, 0, 0}
         : measured.stat().approxQuantile("mb_per_s", new double[] {0.5, 0.9, 0.99}, 0.001);
-    double[] ttfb = measured.isEmpty() ? new double[] {0}
-        : measured.stat().approxQuantile("first_byte_ms", new double[] {0.5}, 0.001);
+    Dataset<Row> timed = measured.filter(functions.col("first_byte_ms").isNotNull()); // server-side copies have no first byte
+    double[] ttfb = timed.isEmpty() ? new double[] {0} : timed.stat().approxQuantile("first_byte_ms", new double[] {0.5}, 0.001);
     List<RunSummary.Straggler> stragglers = new ArrayList<>();
     for (Row r : ranges.orderBy(functions.col("duration_ms").desc()).limit(5).collectAsList()) {
       stragglers.add(new RunSummary.Straggler(r.getAs("key"), r.<Integer>getAs("part"), r.<Long>getAs("bytes"),

@@ -20,6 +20,7 @@ public final class FaultyProxy implements AutoCloseable {
   private final AtomicInteger resets = new AtomicInteger();
   private final AtomicInteger connections = new AtomicInteger();
   private volatile long cutAfterBytes = Long.MAX_VALUE;
+  private volatile long cutUploadsAfterBytes = Long.MAX_VALUE;
   private volatile int cutEveryNthConnection = 1;
 
   public FaultyProxy(int targetPort) throws IOException {
@@ -40,8 +41,14 @@ public final class FaultyProxy implements AutoCloseable {
     this.cutEveryNthConnection = nth;
   }
 
+  /** Resets every new connection once the client has sent {@code bytes} request bytes on it (a rejected upload). */
+  public void resetUploadsAfter(long bytes) {
+    this.cutUploadsAfterBytes = bytes;
+  }
+
   public void passThrough() {
     this.cutAfterBytes = Long.MAX_VALUE;
+    this.cutUploadsAfterBytes = Long.MAX_VALUE;
   }
 
   public int resets() {
@@ -56,7 +63,7 @@ public final class FaultyProxy implements AutoCloseable {
         upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort));
         int number = connections.incrementAndGet();
         long limit = number % cutEveryNthConnection == 0 ? cutAfterBytes : Long.MAX_VALUE;
-        pump(client, upstream, Long.MAX_VALUE, "up");
+        pump(client, upstream, cutUploadsAfterBytes, "up");
         pump(upstream, client, limit, "down");
       } catch (IOException e) {
         // closed
@@ -74,7 +81,8 @@ public final class FaultyProxy implements AutoCloseable {
             out.write(buffer, 0, (int) Math.max(0, limit - total));
             out.flush();
             resets.incrementAndGet();
-            to.setSoLinger(true, 0); // close with RST
+            to.setSoLinger(true, 0); // close both sides with RST
+            from.setSoLinger(true, 0);
             to.close();
             from.close();
             return;

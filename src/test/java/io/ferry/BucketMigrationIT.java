@@ -1,0 +1,240 @@
+package io.ferry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ferry.demo.SeedData;
+import io.ferry.report.RunSummary;
+import io.ferry.support.Buckets;
+import io.ferry.support.FaultyProxy;
+import io.ferry.support.Jobs;
+import io.ferry.support.LocalSpark;
+import io.ferry.support.S3Backend;
+import io.ferry.support.Trees;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+
+/**
+ * Bucket → bucket across two providers (two S3Proxy servers with their own credentials), inside one service
+ * (server-side copies), and files → bucket; every copy compared by content, metadata compared, and a failing copy
+ * leaves no object and no open multipart upload.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BucketMigrationIT {
+  private static final long MIB = 1L << 20;
+  @TempDir static Path work;
+  private S3Backend providerA;
+  private S3Backend providerB;
+  private SparkSession spark;
+  private Map<String, String> source;
+  private long sourceBytes;
+
+  @BeforeAll
+  void start() throws Exception {
+    providerA = S3Backend.start(work.resolve("a"));
+    providerB = S3Backend.start(work.resolve("b"));
+    spark = LocalSpark.start("BucketMigrationIT");
+    List<SeedData.Spec> specs = new ArrayList<>(SeedData.mix(24 * MIB + 3, 20));
+    specs.add(new SeedData.Spec("boundary/part", 8 * MIB, 8));
+    specs.add(new SeedData.Spec("boundary/part-plus-1", 8 * MIB + 1, 9));
+    source = new TreeMap<>(SeedData.upload(providerA.client(), "src", specs));
+    sourceBytes = specs.stream().mapToLong(SeedData.Spec::size).sum();
+    S3Client a = providerA.client();
+    byte[] page = "<html>héllo</html>".getBytes(StandardCharsets.UTF_8);
+    a.putObject(b -> b.bucket("src").key("meta/page.html").contentType("text/html; charset=utf-8").contentEncoding("identity")
+        .contentDisposition("inline; filename=\"page.html\"").cacheControl("max-age=60").metadata(Map.of("owner", "ferry-team")),
+        RequestBody.fromBytes(page));
+    source.put("meta/page.html", sha(page));
+    // a multipart source object with metadata, copied as parts
+    String upload = a.createMultipartUpload(b -> b.bucket("src").key("meta/big.bin").contentType("application/x-custom")
+        .cacheControl("no-cache").metadata(Map.of("checksum-note", "seeded"))).uploadId();
+    byte[] part1 = new byte[(int) (6 * MIB)];
+    byte[] part2 = new byte[(int) (5 * MIB + 7)];
+    new java.util.Random(5).nextBytes(part1);
+    new java.util.Random(6).nextBytes(part2);
+    String e1 = a.uploadPart(b -> b.bucket("src").key("meta/big.bin").uploadId(upload).partNumber(1), RequestBody.fromBytes(part1)).eTag();
+    String e2 = a.uploadPart(b -> b.bucket("src").key("meta/big.bin").uploadId(upload).partNumber(2), RequestBody.fromBytes(part2)).eTag();
+    a.completeMultipartUpload(b -> b.bucket("src").key("meta/big.bin").uploadId(upload).multipartUpload(CompletedMultipartUpload.builder()
+        .parts(CompletedPart.builder().partNumber(1).eTag(e1).build(), CompletedPart.builder().partNumber(2).eTag(e2).build()).build()));
+    byte[] big = new byte[part1.length + part2.length];
+    System.arraycopy(part1, 0, big, 0, part1.length);
+    System.arraycopy(part2, 0, big, part1.length, part2.length);
+    source.put("meta/big.bin", sha(big));
+    sourceBytes += page.length + big.length;
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    if (spark != null) spark.stop();
+    if (providerA != null) providerA.close();
+    if (providerB != null) providerB.close();
+  }
+
+  private static String sha(byte[] bytes) {
+    return java.util.HexFormat.of().formatHex(SeedData.sha256().digest(bytes));
+  }
+
+  private String destination(S3Backend to, String endpoint, String bucket, String prefix, String extra) {
+    return """
+        ferry.destination {
+          type = s3
+          endpoint = "%s"
+          bucket = %s
+          prefix = "%s"
+          credentials { access-key-id = "%s", secret-access-key = "%s" }
+        }
+        %s
+        """.formatted(endpoint, bucket, prefix, to.identity(), to.secret(), extra);
+  }
+
+  private RunSummary migrate(String hocon) throws Exception {
+    var config = io.ferry.config.ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString(hocon),
+        Map.of("ferry.source.credentials.secret-access-key", providerA.secret()));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    RunSummary summary = MigrationJob.run(config, spark, new PrintStream(out, true, StandardCharsets.UTF_8));
+    assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain(providerA.secret()).doesNotContain(providerB.secret());
+    return summary;
+  }
+
+  private Dataset<Row> ranges(RunSummary summary) {
+    return spark.read().parquet(summary.reportPath() + "/ranges.parquet");
+  }
+
+  private static void assertSameMetadata(S3Client from, String fromBucket, S3Client to, String toBucket, String toPrefix, String key) {
+    HeadObjectResponse a = from.headObject(b -> b.bucket(fromBucket).key(key));
+    HeadObjectResponse b = to.headObject(h -> h.bucket(toBucket).key(toPrefix + key));
+    assertThat(List.of(String.valueOf(b.contentType()), String.valueOf(b.contentEncoding()), String.valueOf(b.contentDisposition()),
+        String.valueOf(b.cacheControl()), b.metadata().toString()))
+        .as("metadata of " + key)
+        .containsExactly(String.valueOf(a.contentType()), String.valueOf(a.contentEncoding()), String.valueOf(a.contentDisposition()),
+            String.valueOf(a.cacheControl()), a.metadata().toString());
+  }
+
+  @Test
+  void toAnotherProviderEveryObjectIsStreamedAndPartsAreUploadedInParallel() throws Exception {
+    providerB.client().createBucket(b -> b.bucket("dst"));
+    String hocon = Jobs.hocon(providerA.endpoint(), providerA.identity(), "src", work.resolve("unused"), work.resolve("reports"),
+        destination(providerB, providerB.endpoint(), "dst", "copy/", ""));
+    RunSummary summary = migrate(hocon);
+
+    assertThat(summary.succeeded()).isTrue();
+    assertThat(Buckets.digests(providerB.client(), "dst", "copy/")).isEqualTo(source);
+    assertThat(Buckets.openUploads(providerB.client(), "dst")).isZero();
+    assertSameMetadata(providerA.client(), "src", providerB.client(), "dst", "copy/", "meta/page.html");
+    assertSameMetadata(providerA.client(), "src", providerB.client(), "dst", "copy/", "meta/big.bin");
+
+    Dataset<Row> ranges = ranges(summary);
+    assertThat(ranges.select("method").distinct().collectAsList()).extracting(r -> r.getString(0)).containsExactly("get+upload");
+    Row sums = ranges.agg(functions.sum("bytes"), functions.sum("payload_bytes")).first();
+    assertThat(sums.getLong(0)).isEqualTo(sourceBytes);
+    assertThat(sums.getLong(1)).isEqualTo(sourceBytes);
+    // 24 MiB + 3 → 4 parts, 8 MiB + 1 → 2, 11 MiB + 7 → 2 (8 MiB parts); everything else whole
+    assertThat(ranges.filter("parts > 1").count()).isEqualTo(8);
+    assertThat(ranges.filter("parts > 1 and etag = ''").count()).isZero();
+
+    // A rerun finds every object at the destination and copies nothing.
+    RunSummary again = migrate(hocon);
+    assertThat(again.objects().skippedUnchanged()).isEqualTo(source.size());
+    assertThat(again.objects().copied()).isZero();
+  }
+
+  @Test
+  void insideOneServiceCopiesStayServerSideWithNoBytesThroughExecutors() throws Exception {
+    providerA.client().createBucket(b -> b.bucket("same"));
+    RunSummary summary = migrate(Jobs.hocon(providerA.endpoint(), providerA.identity(), "src", work.resolve("unused"),
+        work.resolve("reports"), destination(providerA, providerA.endpoint(), "same", "", "")));
+
+    assertThat(summary.succeeded()).isTrue();
+    assertThat(summary.bytes().copied()).isEqualTo(sourceBytes);
+    assertThat(summary.bytes().throughExecutors()).isZero();
+    assertThat(Buckets.digests(providerA.client(), "same", "")).isEqualTo(source);
+    assertThat(Buckets.openUploads(providerA.client(), "same")).isZero();
+    assertSameMetadata(providerA.client(), "src", providerA.client(), "same", "", "meta/page.html");
+    assertSameMetadata(providerA.client(), "src", providerA.client(), "same", "", "meta/big.bin");
+    Dataset<Row> ranges = ranges(summary);
+    assertThat(ranges.filter("method != 'server-side-copy' or payload_bytes != 0").count()).isZero();
+    assertThat(ranges.filter("parts > 1").count()).isEqualTo(8);
+  }
+
+  @Test
+  void filesUploadToABucketWithPositionedReads() throws Exception {
+    Path files = work.resolve("upload");
+    Map<String, String> expected = new TreeMap<>();
+    for (int i = 0; i < 30; i++) {
+      byte[] bytes = new byte[(int) (i == 0 ? 10 * MIB + 11 : 1000 + i * 997)];
+      new java.util.Random(i).nextBytes(bytes);
+      Path file = files.resolve(i % 3 == 0 ? "deep/dir/file-" + i + ".bin" : "file-" + i + ".bin");
+      Files.createDirectories(file.getParent());
+      Files.write(file, bytes);
+      expected.put(files.relativize(file).toString(), sha(bytes));
+    }
+    Files.writeString(files.resolve("notes.txt"), "plain text");
+    expected.put("notes.txt", sha("plain text".getBytes(StandardCharsets.UTF_8)));
+    providerB.client().createBucket(b -> b.bucket("from-files"));
+    RunSummary summary = migrate("""
+        ferry {
+          job.name = upload
+          source { type = file, path = "%s" }
+          plan.part-size = 5MiB
+          report.path = "%s"
+        }
+        """.formatted(files, work.resolve("reports")) + destination(providerB, providerB.endpoint(), "from-files", "", ""));
+    assertThat(summary.succeeded()).isTrue();
+    assertThat(Buckets.digests(providerB.client(), "from-files", "")).isEqualTo(expected);
+    assertThat(Buckets.openUploads(providerB.client(), "from-files")).isZero();
+    assertThat(ranges(summary).filter("method = 'read+upload'").count()).isEqualTo(3 + 30);
+    assertThat(providerB.client().headObject(b -> b.bucket("from-files").key("notes.txt")).contentType()).startsWith("text/plain");
+  }
+
+  @Test
+  void aCopyThatFailsMidWayLeavesNoObjectAndNoOpenUpload() throws Exception {
+    providerB.client().createBucket(b -> b.bucket("flaky"));
+    try (FaultyProxy proxy = new FaultyProxy(Integer.parseInt(providerB.endpoint().replaceAll(".*:", "")))) {
+      proxy.resetUploadsAfter(3 * MIB); // every connection dies once 3 MiB have been sent: no 8 MiB part gets through
+      RunSummary summary = migrate(Jobs.hocon(providerA.endpoint(), providerA.identity(), "src", work.resolve("unused"),
+          work.resolve("reports"), destination(providerB, proxy.endpoint(), "flaky", "", "ferry.copy.retries = 1")));
+      proxy.passThrough();
+      assertThat(summary.succeeded()).isFalse();
+      List<String> failed = summary.failures().stream().map(RunSummary.Failure::key).toList();
+      assertThat(failed).contains("video/raw footage 2018.bin", "boundary/part-plus-1", "boundary/part", "meta/big.bin");
+      Map<String, String> landed = Buckets.digests(providerB.client(), "flaky", "");
+      assertThat(landed.keySet()).doesNotContainAnyElementsOf(failed);
+      landed.forEach((key, digest) -> assertThat(digest).as(key).isEqualTo(source.get(key)));
+      assertThat(landed).containsKey("empty.txt");
+      assertThat(Buckets.openUploads(providerB.client(), "flaky")).isZero();
+    }
+  }
+
+  @Test
+  void aMissingDestinationBucketEndsTheJobBeforeAnyUpload() throws Exception {
+    Path conf = Jobs.file(work.resolve("conf"), "missing.conf", Jobs.hocon(providerA.endpoint(), providerA.identity(), "src",
+        work.resolve("unused"), work.resolve("reports"), destination(providerB, providerB.endpoint(), "no-such-bucket", "", "")));
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = Ferry.run(new String[] {"migrate", conf.toString(), "-Dferry.source.credentials.secret-access-key=" + providerA.secret()},
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertThat(code).isEqualTo(Ferry.JOB_FAILED);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("the destination bucket s3://no-such-bucket/").contains("404")
+        .doesNotContain(providerB.secret());
+    assertThat(Trees.digests(work.resolve("unused"))).isEmpty();
+  }
+}
