@@ -9,6 +9,7 @@ import io.ferry.support.FaultyProxy;
 import io.ferry.support.Jobs;
 import io.ferry.support.LocalSpark;
 import io.ferry.support.S3Backend;
+import io.ferry.support.TokenServer;
 import io.ferry.support.Trees;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -236,5 +237,30 @@ class BucketMigrationIT {
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("the destination bucket s3://no-such-bucket/").contains("404")
         .doesNotContain(providerB.secret());
     assertThat(Trees.digests(work.resolve("unused"))).isEmpty();
+  }
+
+  @Test
+  void ibmIamCredentialsSendABearerTokenFromTheTokenEndpoint() throws Exception {
+    try (TokenServer iam = new TokenServer("iam-api-key-for-test");
+        S3Backend cos = S3Backend.startWithoutAuthentication(work.resolve("cos"));
+        FaultyProxy sniffer = new FaultyProxy(Integer.parseInt(cos.endpoint().replaceAll(".*:", "")))) {
+      cos.client().createBucket(b -> b.bucket("iam-dst"));
+      RunSummary summary = migrate(Jobs.hocon(providerA.endpoint(), providerA.identity(), "src", work.resolve("unused"),
+          work.resolve("reports"), """
+              ferry.source.prefix = "meta/"
+              ferry.destination {
+                type = s3
+                endpoint = "%s"
+                bucket = iam-dst
+                credentials { type = ibm-iam, api-key = "iam-api-key-for-test", token-url = "%s" }
+              }
+              """.formatted(sniffer.endpoint(), iam.url())));
+      assertThat(summary.succeeded()).isTrue();
+      assertThat(Buckets.digests(cos.client(), "iam-dst", "")).containsEntry("page.html", source.get("meta/page.html"))
+          .containsEntry("big.bin", source.get("meta/big.bin"));
+      assertThat(iam.issued()).isPositive();
+      assertThat(sniffer.requests()).containsIgnoringCase("authorization: Bearer token-").doesNotContain("AWS4-HMAC-SHA256")
+          .doesNotContain("iam-api-key-for-test");
+    }
   }
 }

@@ -49,7 +49,7 @@ public final class S3ProxyProcess implements AutoCloseable {
 
   /**
    * As {@link #start(Path, String, String)}, with a jclouds backend: {@code filesystem-nio2} (objects as files) or
-   * {@code transient-nio2} (in memory, which also holds keys a filesystem cannot, such as "a" beside "a/b").
+   * {@code transient-nio2} (in memory). A null {@code identity} starts it without authentication.
    */
   public static S3ProxyProcess start(Path dataDirectory, String identity, String credential, String backend) throws IOException {
     Files.createDirectories(dataDirectory);
@@ -59,9 +59,13 @@ public final class S3ProxyProcess implements AutoCloseable {
       Path properties = dataDirectory.resolveSibling(dataDirectory.getFileName() + ".s3proxy.properties");
       Properties p = new Properties();
       p.setProperty("s3proxy.endpoint", "http://127.0.0.1:" + port);
-      p.setProperty("s3proxy.authorization", "aws-v2-or-v4");
-      p.setProperty("s3proxy.identity", identity);
-      p.setProperty("s3proxy.credential", credential);
+      if (identity == null) {
+        p.setProperty("s3proxy.authorization", "none"); // a stand-in for services that authorize by other means (IAM tokens)
+      } else {
+        p.setProperty("s3proxy.authorization", "aws-v2-or-v4");
+        p.setProperty("s3proxy.identity", identity);
+        p.setProperty("s3proxy.credential", credential);
+      }
       p.setProperty("jclouds.provider", backend);
       p.setProperty("jclouds.filesystem.basedir", dataDirectory.toAbsolutePath().toString());
       try (var out = Files.newOutputStream(properties)) {

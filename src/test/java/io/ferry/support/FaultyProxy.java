@@ -22,6 +22,7 @@ public final class FaultyProxy implements AutoCloseable {
   private volatile long cutAfterBytes = Long.MAX_VALUE;
   private volatile long cutUploadsAfterBytes = Long.MAX_VALUE;
   private volatile int cutEveryNthConnection = 1;
+  private final StringBuffer requests = new StringBuffer();
 
   public FaultyProxy(int targetPort) throws IOException {
     this.targetPort = targetPort;
@@ -49,6 +50,11 @@ public final class FaultyProxy implements AutoCloseable {
   public void passThrough() {
     this.cutAfterBytes = Long.MAX_VALUE;
     this.cutUploadsAfterBytes = Long.MAX_VALUE;
+  }
+
+  /** The request bytes clients sent (headers and bodies, as ISO-8859-1 text, first 64 KiB of each read). */
+  public String requests() {
+    return requests.toString();
   }
 
   public int resets() {
@@ -86,6 +92,9 @@ public final class FaultyProxy implements AutoCloseable {
             to.close();
             from.close();
             return;
+          }
+          if (direction.equals("up") && requests.length() < (8 << 20)) {
+            requests.append(new String(buffer, 0, Math.min(n, 65536), java.nio.charset.StandardCharsets.ISO_8859_1));
           }
           out.write(buffer, 0, n);
           total += n;

@@ -51,6 +51,12 @@ public final class S3Backend implements AutoCloseable {
     return new S3Backend(proxy, proxy.endpoint(), "test-identity", secret);
   }
 
+  /** S3Proxy without authentication: a stand-in for a service reached with IBM IAM bearer tokens. */
+  public static S3Backend startWithoutAuthentication(Path work) throws Exception {
+    S3ProxyProcess proxy = S3ProxyProcess.start(work.resolve("s3-open"), null, null, "filesystem-nio2");
+    return new S3Backend(proxy, proxy.endpoint(), "anonymous", "unused-secret-" + Long.toHexString(System.nanoTime()));
+  }
+
   public String endpoint() {
     return endpoint;
   }
@@ -73,7 +79,10 @@ public final class S3Backend implements AutoCloseable {
   }
 
   public S3Client client() {
-    return S3Clients.control(endpointConfig());
+    return identity.equals("anonymous")
+        ? S3Client.builder().region(software.amazon.awssdk.regions.Region.US_EAST_1).endpointOverride(java.net.URI.create(endpoint))
+            .forcePathStyle(true).credentialsProvider(software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider.create()).build()
+        : S3Clients.control(endpointConfig());
   }
 
   @Override
