@@ -80,9 +80,10 @@ final class Console {
     out.printf(Locale.ROOT, "  bytes        %s copied in %.1f s of copying: %.1f MB/s aggregate%s%n", bytes(s.bytes().copied()),
         s.throughput().copyStageSeconds(), s.throughput().aggregateMBps(),
         s.bytes().throughExecutors() == s.bytes().copied() ? "" : "; " + bytes(s.bytes().throughExecutors()) + " through executors");
-    out.printf(Locale.ROOT, "  ranges       %d (%d objects split), %d retries; range MB/s p50 %.1f, p90 %.1f, p99 %.1f; first byte p50 %.1f ms%n",
+    out.printf(Locale.ROOT, "  ranges       %d (%d objects split), %d retries; range MB/s p50 %.1f, p90 %.1f, p99 %.1f%s%n",
         s.ranges().total(), s.ranges().splitObjects(), s.ranges().retries(), s.throughput().rangeP50MBps(),
-        s.throughput().rangeP90MBps(), s.throughput().rangeP99MBps(), s.throughput().firstByteP50Ms());
+        s.throughput().rangeP90MBps(), s.throughput().rangeP99MBps(), s.bytes().throughExecutors() == 0 ? ""
+            : String.format(Locale.ROOT, "; first byte p50 %.1f ms", s.throughput().firstByteP50Ms()));
     out.printf("  report       %s/report.html (datasets: ranges.parquet, ranges.csv, objects.parquet, objects.csv, summary.json)%n",
         s.reportPath());
     if (!s.failures().isEmpty()) {

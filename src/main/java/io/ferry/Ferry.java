@@ -109,10 +109,14 @@ public final class Ferry {
   }
 
   private static int migrate(MigrationConfig config, PrintStream out) throws Exception {
-    SparkConf conf = new SparkConf();
-    SparkSession.Builder builder = SparkSession.builder().appName("ferry " + config.jobName());
-    if (!conf.contains("spark.master")) builder.master(config.sparkMaster());
-    SparkSession spark = builder.getOrCreate();
+    SparkSession spark;
+    if (SparkSession.getDefaultSession().isDefined()) {
+      spark = SparkSession.getDefaultSession().get(); // embedded (the demo, tests): the session that is already running
+    } else {
+      SparkSession.Builder builder = SparkSession.builder().appName("ferry " + config.jobName());
+      if (!new SparkConf().contains("spark.master")) builder.master(config.sparkMaster());
+      spark = builder.getOrCreate();
+    }
     RunSummary summary = MigrationJob.run(config, spark, out);
     return summary.succeeded() ? OK : SOME_FAILED;
   }

@@ -15,8 +15,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The embedded default: starts an S3 server (S3Proxy in a child JVM), seeds it with sample data, runs a real
- * migration bucket → local directory on local Spark, checks every file against its source by SHA-256, and says
- * where the report is. {@code jobs/demo.sh} runs it.
+ * migration bucket → local directory on local Spark, then bucket → bucket on the same server (server-side copies),
+ * checks every copy against its source by SHA-256, and says where the reports are. {@code jobs/demo.sh} runs it.
  */
 public final class Demo {
   private Demo() {}
@@ -39,6 +39,7 @@ public final class Demo {
       System.out.printf("Seeded %d objects (largest %d MiB) in %.1f s%n", digests.size(), largeBytes >> 20,
           (System.nanoTime() - seedStart) / 1e9);
 
+      // 1. bucket -> local directory
       Path conf = work.resolve("demo.conf");
       Files.writeString(conf, """
           # Written by the demo: bucket -> local directory on local Spark.
@@ -60,9 +61,21 @@ public final class Demo {
           }
           """.formatted(server.endpoint(), identity, work.resolve("migrated"), work.resolve("reports")));
       System.out.println("Job file: " + conf);
-      code = Ferry.run(new String[] {"migrate", conf.toString(), "-Dferry.source.credentials.secret-access-key=" + secret},
-          System.out, System.err);
+      String secretOverride = "-Dferry.source.credentials.secret-access-key=" + secret;
+      code = Ferry.run(new String[] {"migrate", conf.toString(), secretOverride}, System.out, System.err);
       if (code == Ferry.OK) code = verify(work.resolve("migrated"), digests);
+
+      // 2. bucket -> another bucket of the same service: server-side copies, no bytes through Spark
+      if (code == Ferry.OK) {
+        s3.createBucket(b -> b.bucket("ferry-demo-copy"));
+        System.out.println();
+        System.out.println("Second job: the same bucket into bucket ferry-demo-copy on the same server (server-side copy)");
+        code = Ferry.run(new String[] {"migrate", conf.toString(), secretOverride,
+            "-Dferry.job.name=demo-bucket", "-Dferry.destination.type=s3", "-Dferry.destination.endpoint=" + server.endpoint(),
+            "-Dferry.destination.bucket=ferry-demo-copy", "-Dferry.destination.credentials.access-key-id=" + identity,
+            "-Dferry.destination.credentials.secret-access-key=" + secret}, System.out, System.err);
+        if (code == Ferry.OK) code = verifyBucket(s3, "ferry-demo-copy", digests);
+      }
     }
     S3Clients.closeAll();
     System.exit(code);
@@ -78,6 +91,24 @@ public final class Demo {
       }
     }
     System.out.printf("Verified: %d of %d files byte-identical to their source objects (SHA-256)%n", digests.size() - bad, digests.size());
+    return bad == 0 ? Ferry.OK : Ferry.SOME_FAILED;
+  }
+
+  private static int verifyBucket(S3Client s3, String bucket, Map<String, String> digests) throws IOException {
+    int bad = 0;
+    for (Map.Entry<String, String> e : digests.entrySet()) {
+      MessageDigest sha = SeedData.sha256();
+      try (InputStream in = s3.getObject(b -> b.bucket(bucket).key(e.getKey()))) {
+        byte[] buffer = new byte[1 << 20];
+        for (int n; (n = in.read(buffer)) > 0; ) sha.update(buffer, 0, n);
+      }
+      if (!HexFormat.of().formatHex(sha.digest()).equals(e.getValue())) {
+        System.out.println("MISMATCH s3://" + bucket + "/" + e.getKey());
+        bad++;
+      }
+    }
+    System.out.printf("Verified: %d of %d objects in s3://%s byte-identical to their sources (SHA-256)%n",
+        digests.size() - bad, digests.size(), bucket);
     return bad == 0 ? Ferry.OK : Ferry.SOME_FAILED;
   }
 

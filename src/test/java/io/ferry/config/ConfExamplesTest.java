@@ -25,10 +25,14 @@ class ConfExamplesTest {
   @MethodSource("examples")
   void exampleValidates(Path example) {
     // Credentials come from the environment in the examples; stand in for it here.
-    MigrationConfig config = ConfigLoader.load(example, Map.of(
-        "ferry.source.credentials.access-key-id", "EXAMPLEKEYID",
-        "ferry.source.credentials.secret-access-key", "example-secret"));
-    assertThat(config.source().bucket()).isNotBlank();
-    assertThat(config.destination().path()).startsWith("/");
+    Map<String, String> environment = new java.util.HashMap<>();
+    for (String side : List.of("source", "destination")) {
+      environment.put("ferry." + side + ".credentials.access-key-id", "EXAMPLEKEYID");
+      environment.put("ferry." + side + ".credentials.secret-access-key", "example-secret");
+      environment.put("ferry." + side + ".credentials.api-key", "example-api-key");
+    }
+    MigrationConfig config = ConfigLoader.load(example, environment);
+    assertThat(config.source().kind() == StoreKind.S3 ? config.source().bucket() : config.source().path()).isNotBlank();
+    assertThat(config.destination().kind() == StoreKind.S3 ? config.destination().bucket() : config.destination().path()).isNotBlank();
   }
 }
