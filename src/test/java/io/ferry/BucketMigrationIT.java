@@ -135,7 +135,7 @@ class BucketMigrationIT {
   void toAnotherProviderEveryObjectIsStreamedAndPartsAreUploadedInParallel() throws Exception {
     providerB.client().createBucket(b -> b.bucket("dst"));
     String hocon = Jobs.hocon(providerA.endpoint(), providerA.identity(), "src", work.resolve("unused"), work.resolve("reports"),
-        destination(providerB, providerB.endpoint(), "dst", "copy/", ""));
+        destination(providerB, providerB.endpoint(), "dst", "copy/", "ferry.destination.storage-class = STANDARD_IA"));
     RunSummary summary = migrate(hocon);
 
     assertThat(summary.succeeded()).isTrue();
@@ -143,6 +143,9 @@ class BucketMigrationIT {
     assertThat(Buckets.openUploads(providerB.client(), "dst")).isZero();
     assertSameMetadata(providerA.client(), "src", providerB.client(), "dst", "copy/", "meta/page.html");
     assertSameMetadata(providerA.client(), "src", providerB.client(), "dst", "copy/", "meta/big.bin");
+    for (String key : List.of("copy/meta/page.html", "copy/meta/big.bin")) {
+      assertThat(providerB.client().headObject(b -> b.bucket("dst").key(key)).storageClassAsString()).as(key).isEqualTo("STANDARD_IA");
+    }
 
     Dataset<Row> ranges = ranges(summary);
     assertThat(ranges.select("method").distinct().collectAsList()).extracting(r -> r.getString(0)).containsExactly("get+upload");
@@ -262,5 +265,23 @@ class BucketMigrationIT {
       assertThat(sniffer.requests()).containsIgnoringCase("authorization: Bearer token-").doesNotContain("AWS4-HMAC-SHA256")
           .doesNotContain("iam-api-key-for-test");
     }
+  }
+
+  @Test
+  void planIsADryRunThatCountsRequestsByKind() throws Exception {
+    providerA.client().createBucket(b -> b.bucket("planned"));
+    Path conf = Jobs.file(work.resolve("conf"), "plan.conf", Jobs.hocon(providerA.endpoint(), providerA.identity(), "src",
+        work.resolve("unused"), work.resolve("reports"), destination(providerA, providerA.endpoint(), "planned", "", "")));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int code = Ferry.run(new String[] {"plan", conf.toString(), "-Dferry.source.credentials.secret-access-key=" + providerA.secret()},
+        new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+    String text = out.toString(StandardCharsets.UTF_8);
+    assertThat(code).as(text).isZero();
+    // 3 split objects (8 parts) and every other object whole
+    assertThat(text).contains("objects   " + source.size() + " to copy (3 split into ranges)")
+        .contains("method server-side-copy")
+        .contains((source.size() - 3) + " CopyObject, 8 UploadPartCopy, 3 CreateMultipartUpload + CompleteMultipartUpload");
+    assertThat(providerA.client().listObjectsV2(b -> b.bucket("planned")).contents()).isEmpty();
+    assertThat(Buckets.openUploads(providerA.client(), "planned")).isZero();
   }
 }

@@ -18,7 +18,8 @@ public final class S3Errors {
   public static boolean isRetryable(Throwable t) {
     if (t instanceof AwsServiceException e) {
       int status = e.statusCode();
-      return status == 408 || status == 429 || status >= 500
+      // 501 Not Implemented (a feature the store lacks, e.g. tagging) never succeeds on a retry.
+      return status == 408 || status == 429 || status == 500 || status == 502 || status == 503 || status == 504
           || "SlowDown".equals(code(e)) || "RequestTimeout".equals(code(e)) || "RequestTimeTooSkewed".equals(code(e));
     }
     if (t instanceof SdkClientException e) {
