@@ -150,6 +150,24 @@ class BadInputIT {
   }
 
   @Test
+  void aStalledStreamIsAbandonedAfterTheStallTimeoutAndResumed() throws Exception {
+    Path destination = work.resolve("stalls");
+    proxy.stallAfter(MIB + 777, 3); // every third connection goes silent after ~1 MiB of response
+    int before = proxy.stalls();
+    Run run;
+    try {
+      run = ferry("stalls", Jobs.hocon(proxy.endpoint(), s3.identity(), "faulty", destination, work.resolve("reports"),
+          "ferry.copy { retries = 8, stall-timeout = 1s }"), secret());
+    } finally {
+      proxy.passThrough();
+    }
+    assertThat(run.code()).as(run.out() + run.err()).isEqualTo(Ferry.OK);
+    assertThat(proxy.stalls()).isGreaterThan(before);
+    assertThat(run.out()).containsPattern("ranges +\\d+ \\(1 objects split\\), [1-9]\\d* retries");
+    assertThat(Trees.digests(destination)).isEqualTo(new TreeMap<>(faulty));
+  }
+
+  @Test
   void anObjectThatKeepsFailingIsAbortedAndTheRestIsCopied() throws Exception {
     Path destination = work.resolve("failing");
     Files.createDirectories(destination);

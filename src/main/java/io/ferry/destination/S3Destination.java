@@ -93,12 +93,12 @@ public final class S3Destination implements BucketSink {
     if (!config.kmsKeyId().isEmpty()) request.ssekmsKeyId(config.kmsKeyId());
     if (!config.tags().isEmpty()) request.tagging(tagging());
     String type = metadata.contentType() == null ? "application/octet-stream" : metadata.contentType();
-    return unquote(client.putObject(request.build(), RequestBody.fromContentProvider(provider(body), length, type)).eTag());
+    return S3Lister.unquote(client.putObject(request.build(), RequestBody.fromContentProvider(provider(body), length, type)).eTag());
   }
 
   @Override
   public String uploadPart(SourceObject object, String uploadId, int partNumber, Body body, long length) {
-    return unquote(client.uploadPart(b -> b.bucket(config.bucket()).key(key(object)).uploadId(uploadId).partNumber(partNumber)
+    return S3Lister.unquote(client.uploadPart(b -> b.bucket(config.bucket()).key(key(object)).uploadId(uploadId).partNumber(partNumber)
         .contentLength(length), RequestBody.fromContentProvider(provider(body), length, "application/octet-stream")).eTag());
   }
 
@@ -113,12 +113,12 @@ public final class S3Destination implements BucketSink {
     if (!config.serverSideEncryption().isEmpty()) request.serverSideEncryption(config.serverSideEncryption());
     if (!config.kmsKeyId().isEmpty()) request.ssekmsKeyId(config.kmsKeyId());
     if (!config.tags().isEmpty()) request.taggingDirective(TaggingDirective.REPLACE).tagging(tagging());
-    return unquote(client.copyObject(request.build()).copyObjectResult().eTag());
+    return S3Lister.unquote(client.copyObject(request.build()).copyObjectResult().eTag());
   }
 
   @Override
   public String copyPart(SourceObject object, String sourceBucket, String uploadId, int partNumber, ByteRange range) {
-    return unquote(client.uploadPartCopy(b -> {
+    return S3Lister.unquote(client.uploadPartCopy(b -> {
       b.sourceBucket(sourceBucket).sourceKey(object.key()).destinationBucket(config.bucket()).destinationKey(key(object))
           .uploadId(uploadId).partNumber(partNumber).copySourceRange(range.httpRange());
       if (!object.etag().isEmpty()) b.copySourceIfMatch("\"" + object.etag() + "\"");
@@ -139,11 +139,5 @@ public final class S3Destination implements BucketSink {
         throw new UncheckedIOException(e);
       }
     };
-  }
-
-  /** ETags compared and passed on without quotes: stores differ in whether they quote them. */
-  static String unquote(String etag) {
-    if (etag == null) return "";
-    return etag.length() >= 2 && etag.startsWith("\"") && etag.endsWith("\"") ? etag.substring(1, etag.length() - 1) : etag;
   }
 }

@@ -52,7 +52,8 @@ public final class S3Lister {
     return new Counts(listed, selected, markers, filtered, pages);
   }
 
-  static String unquote(String etag) {
+  /** ETags compared and passed on without quotes: stores differ in whether they quote them. */
+  public static String unquote(String etag) {
     if (etag == null) return "";
     return etag.length() >= 2 && etag.startsWith("\"") && etag.endsWith("\"") ? etag.substring(1, etag.length() - 1) : etag;
   }

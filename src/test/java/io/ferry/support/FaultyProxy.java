@@ -18,9 +18,11 @@ public final class FaultyProxy implements AutoCloseable {
   private final ServerSocket server;
   private final int targetPort;
   private final AtomicInteger resets = new AtomicInteger();
+  private final AtomicInteger stalls = new AtomicInteger();
   private final AtomicInteger connections = new AtomicInteger();
   private volatile long cutAfterBytes = Long.MAX_VALUE;
   private volatile long cutUploadsAfterBytes = Long.MAX_VALUE;
+  private volatile boolean stall;
   private volatile int cutEveryNthConnection = 1;
   private final StringBuffer requests = new StringBuffer();
 
@@ -42,12 +44,22 @@ public final class FaultyProxy implements AutoCloseable {
     this.cutEveryNthConnection = nth;
   }
 
+  /**
+   * Every {@code nth} new connection stops delivering response bytes after {@code bytes} (it stays open, silent), as
+   * a stuck server or a black-holed route does.
+   */
+  public void stallAfter(long bytes, int nth) {
+    this.stall = true;
+    resetAfter(bytes, nth);
+  }
+
   /** Resets every new connection once the client has sent {@code bytes} request bytes on it (a rejected upload). */
   public void resetUploadsAfter(long bytes) {
     this.cutUploadsAfterBytes = bytes;
   }
 
   public void passThrough() {
+    this.stall = false;
     this.cutAfterBytes = Long.MAX_VALUE;
     this.cutUploadsAfterBytes = Long.MAX_VALUE;
   }
@@ -55,6 +67,10 @@ public final class FaultyProxy implements AutoCloseable {
   /** The request bytes clients sent (headers and bodies, as ISO-8859-1 text, first 64 KiB of each read). */
   public String requests() {
     return requests.toString();
+  }
+
+  public int stalls() {
+    return stalls.get();
   }
 
   public int resets() {
@@ -70,7 +86,7 @@ public final class FaultyProxy implements AutoCloseable {
         int number = connections.incrementAndGet();
         long limit = number % cutEveryNthConnection == 0 ? cutAfterBytes : Long.MAX_VALUE;
         pump(client, upstream, cutUploadsAfterBytes, "up");
-        pump(upstream, client, limit, "down");
+        pump(upstream, client, limit, stall && limit != Long.MAX_VALUE ? "stall" : "down");
       } catch (IOException e) {
         // closed
       }
@@ -86,6 +102,18 @@ public final class FaultyProxy implements AutoCloseable {
           if (total + n > limit) {
             out.write(buffer, 0, (int) Math.max(0, limit - total));
             out.flush();
+            if (direction.equals("stall")) {
+              stalls.incrementAndGet();
+              while (!to.isClosed() && !server.isClosed()) {
+                try {
+                  Thread.sleep(100); // silent until the client gives up and hangs up
+                } catch (InterruptedException e) {
+                  return;
+                }
+                if (to.isClosed() || from.isClosed()) break; // the request pump closes both when the client hangs up
+              }
+              return;
+            }
             resets.incrementAndGet();
             to.setSoLinger(true, 0); // close both sides with RST
             from.setSoLinger(true, 0);
