@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Ferry's benchmark against rclone, AWS CLI v2 and s3cmd, with a raw parallel ranged-GET reader as the limit.
+# Two S3Proxy endpoints on loopback (source A, destination B), optionally behind a userspace WAN emulator
+# (per-connection bandwidth cap and one-way delay). Every copy is verified by SHA-256. Results are appended to
+# bench/results/results.csv and rendered to bench/results/results.md.
+#
+#   bench/run.sh                                   # everything (long: workloads x tasks x modes x tools)
+#   FERRY_BENCH_WORKLOADS=large FERRY_BENCH_MODES=wan FERRY_BENCH_TASKS=files bench/run.sh
+#   FERRY_BENCH_SCALE=0.1 bench/run.sh             # a tenth of the sizes, for a quick look
+# See io.ferry.bench.Bench for every variable.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../jobs/env.sh"
+for tool in rclone s3cmd; do
+  command -v "$tool" >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq rclone awscli s3cmd; break; }
+done
+[ -x /usr/bin/aws ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq awscli
+ferry_build
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+ferry_java io.ferry.bench.Bench "$FERRY_HOME"
