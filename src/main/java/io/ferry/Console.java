@@ -11,14 +11,7 @@ final class Console {
   private Console() {}
 
   static String bytes(long bytes) {
-    String[] units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    double value = bytes;
-    int unit = 0;
-    while (value >= 1024 && unit < units.length - 1) {
-      value /= 1024;
-      unit++;
-    }
-    return unit == 0 ? bytes + " B" : String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
+    return io.ferry.report.Units.bytes(bytes);
   }
 
   /** Prints tasks done, % of bytes (by finished tasks' share), MB/s and ETA every few seconds until closed. */

@@ -98,11 +98,11 @@ public final class MigrationJob {
       JavaRDD<RangeResult> ranges = jsc.parallelize(tasks, slices)
           .mapPartitions(new CopyRangesFunction(settings))
           .persist(StorageLevel.MEMORY_AND_DISK_SER());
-      long copyStart = System.nanoTime();
+      long copyStart = System.currentTimeMillis();
       try (Console.Progress progress = Console.progress(jsc, "COPY", plan.bytes(), out)) {
         ranges.count();
       }
-      double copySeconds = (System.nanoTime() - copyStart) / 1e9;
+      long copyEnd = System.currentTimeMillis();
 
       jsc.setJobGroup("COMMIT", "COMMIT: complete or abort each object", true);
       JavaRDD<ObjectResult> objects = ranges
@@ -117,7 +117,7 @@ public final class MigrationJob {
       ReportWriter writer = new ReportWriter(spark, config.reportPath(), config.jobName(), runId);
       RunSummary summary = writer.write(new ReportWriter.RunInfo(config.jobName(), runId, source.describe(),
           destination.describe(), started, planning.listing().selected(), plan.skippedObjects(), plan.splitObjects(),
-          planning.listing().pages(), copySeconds), ranges, objects.union(jsc.parallelize(planning.rejected(), 1)));
+          planning.listing().pages(), copyStart, copyEnd), ranges, objects.union(jsc.parallelize(planning.rejected(), 1)));
       ranges.unpersist();
       objects.unpersist();
       Console.printSummary(summary, out);

@@ -2,8 +2,6 @@ package io.ferry.report;
 
 import java.util.List;
 import java.util.Locale;
-import org.apache.spark.sql.Row;
-import scala.Tuple2;
 
 /** A self-contained report page (inline SVG, no scripts, no network): what users open after a run. */
 final class HtmlReport {
@@ -12,7 +10,7 @@ final class HtmlReport {
 
   private HtmlReport() {}
 
-  static String render(RunSummary s, List<double[]> timeline, List<Row> executors, Tuple2<double[], long[]> histogram) {
+  static String render(RunSummary s, RunStats stats) {
     StringBuilder h = new StringBuilder();
     h.append("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Ferry run ").append(esc(s.run()))
         .append("</title><style>body{font:14px system-ui,sans-serif;margin:24px;color:#222;max-width:900px}"
@@ -27,21 +25,23 @@ final class HtmlReport {
         + "<th>aggregate MB/s</th><th>ranges</th><th>retries</th><th>range MB/s p50 / p90 / p99</th><th>first byte p50 ms</th></tr><tr>");
     h.append(td(s.objects().copied())).append(td(s.objects().skippedUnchanged()))
         .append("<td class=\"").append(s.objects().failed() > 0 ? "bad" : "").append("\">").append(s.objects().failed()).append("</td>")
-        .append(td(s.bytes().copied())).append(td(fmt(s.throughput().aggregateMBps()))).append(td(s.ranges().total()))
+        .append(td(s.bytes().copied() + " (" + io.ferry.report.Units.bytes(s.bytes().copied()) + ")")).append(td(fmt(s.throughput().aggregateMBps()))).append(td(s.ranges().total()))
         .append(td(s.ranges().retries()))
         .append(td(fmt(s.throughput().rangeP50MBps()) + " / " + fmt(s.throughput().rangeP90MBps()) + " / " + fmt(s.throughput().rangeP99MBps())))
         .append(td(fmt(s.throughput().firstByteP50Ms()))).append("</tr></table>");
 
-    h.append("<h2>Throughput over time</h2>").append(lineChart(timeline));
+    h.append("<h2>Throughput over time</h2>").append(lineChart(stats.timeline()));
     h.append("<h2>Executors</h2><table><tr><th class=l>executor</th><th class=l>host</th><th>ranges</th><th>bytes</th>"
-        + "<th>busy s</th><th>range MB/s p50</th></tr>");
-    for (Row r : executors) {
-      h.append("<tr><td class=l>").append(esc(r.getString(0))).append("</td><td class=l>").append(esc(r.getString(1)))
-          .append("</td>").append(td(r.getLong(2))).append(td(r.isNullAt(3) ? 0 : r.getLong(3)))
-          .append(td(fmt(r.isNullAt(4) ? 0 : r.getDouble(4) / 1000))).append(td(fmt(r.isNullAt(5) ? 0 : r.getDouble(5)))).append("</tr>");
+        + "<th>busy s</th><th>MB/s while busy</th></tr>");
+    for (var e : stats.executors().entrySet()) {
+      var x = e.getValue();
+      double busy = x.busyNanos / 1e9;
+      h.append("<tr><td class=l>").append(esc(e.getKey())).append("</td><td class=l>").append(esc(x.host)).append("</td>")
+          .append(td(x.ranges)).append(td(x.bytes)).append(td(fmt(busy))).append(td(fmt(busy > 0 ? x.bytes / 1e6 / busy : 0)))
+          .append("</tr>");
     }
     h.append("</table>");
-    h.append("<h2>Range throughput (MB/s)</h2>").append(histogramChart(histogram));
+    h.append("<h2>Range throughput (MB/s)</h2>").append(histogramChart(stats.histogram(20)));
     h.append("<h2>Slowest ranges</h2><table><tr><th class=l>key</th><th>part</th><th>bytes</th><th>s</th><th>MB/s</th>"
         + "<th class=l>executor</th><th>attempts</th></tr>");
     for (RunSummary.Straggler r : s.stragglers()) {
@@ -77,11 +77,11 @@ final class HtmlReport {
         + "<path d=\"" + path + "\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\"/></svg>";
   }
 
-  private static String histogramChart(Tuple2<double[], long[]> histogram) {
-    double[] edges = histogram._1();
-    long[] counts = histogram._2();
-    long max = 1;
-    for (long c : counts) max = Math.max(max, c);
+  private static String histogramChart(double[][] histogram) {
+    double[] edges = histogram[0];
+    double[] counts = histogram[1];
+    double max = 1;
+    for (double c : counts) max = Math.max(max, c);
     StringBuilder bars = new StringBuilder();
     double barWidth = (WIDTH - 60) / (double) Math.max(1, counts.length);
     for (int i = 0; i < counts.length; i++) {
@@ -89,9 +89,9 @@ final class HtmlReport {
       bars.append("<rect x=\"").append(fmt(40 + i * barWidth + 1)).append("\" y=\"").append(fmt(HEIGHT - 30 - height))
           .append("\" width=\"").append(fmt(barWidth - 2)).append("\" height=\"").append(fmt(height))
           .append("\" fill=\"#2ca02c\"><title>").append(fmt(edges[i])).append("–").append(fmt(edges[i + 1]))
-          .append(" MB/s: ").append(counts[i]).append(" ranges</title></rect>");
+          .append(" MB/s: ").append((long) counts[i]).append(" ranges</title></rect>");
     }
-    return svgOpen() + axes("MB/s: " + fmt(edges[0]) + " – " + fmt(edges[edges.length - 1]), "ranges, max " + max) + bars + "</svg>";
+    return svgOpen() + axes("MB/s: " + fmt(edges[0]) + " – " + fmt(edges[edges.length - 1]), "ranges, max " + (long) max) + bars + "</svg>";
   }
 
   private static String svgOpen() {

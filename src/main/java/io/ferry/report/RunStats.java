@@ -1,0 +1,219 @@
+package io.ferry.report;
+
+import io.ferry.copy.ObjectResult;
+import io.ferry.copy.RangeResult;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Everything the summary and the HTML report need, gathered in one pass over the results on the cluster (one Spark
+ * job for ranges, one for objects, instead of a job per statistic). Mergeable: {@link #add} per row on the
+ * executors, {@link #merge} across partitions. Bounded: percentiles and the histogram come from a bottom-k sample
+ * of at most {@link #SAMPLE} ranges (exact below that), the timeline has a fixed number of buckets.
+ */
+public final class RunStats implements Serializable {
+  private static final long serialVersionUID = 1L;
+  static final int SAMPLE = 8192;
+  static final int SLOWEST = 5;
+  static final int FAILURES = 20;
+
+  /** One sampled range: its sample key (a hash), MB/s and time to first byte (ms, NaN when none). */
+  record Sampled(long sampleKey, double mbps, double firstByteMs) implements Serializable {}
+
+  /** Per executor: ranges, bytes, busy time, host. */
+  static final class ExecutorStats implements Serializable {
+    private static final long serialVersionUID = 1L;
+    String host = "";
+    long ranges;
+    long bytes;
+    long busyNanos;
+  }
+
+  // ranges
+  long ranges;
+  long rangesOk;
+  long retries;
+  long bytes;
+  long payloadBytes;
+  double maxMbps;
+  final TreeMap<String, Long> requestsByMethod = new TreeMap<>();
+  final TreeMap<String, ExecutorStats> executors = new TreeMap<>();
+  final List<Sampled> sample = new ArrayList<>();
+  final List<RangeResult> slowest = new ArrayList<>();
+  // timeline: bytes per bucket of the copy stage, each range's bytes spread evenly over its duration
+  final long timelineStartMillis;
+  final long bucketMillis;
+  final double[] timeline;
+  // objects
+  long objects;
+  long objectsCopied;
+  long objectsFailed;
+  long objectBytes;
+  long objectBytesCopied;
+  final List<ObjectResult> failures = new ArrayList<>();
+
+  public RunStats(long timelineStartMillis, long timelineEndMillis, int buckets) {
+    this.timelineStartMillis = timelineStartMillis;
+    int count = Math.max(1, buckets);
+    this.bucketMillis = Math.max(100, (timelineEndMillis - timelineStartMillis + count - 1) / count);
+    this.timeline = new double[count + 1];
+  }
+
+  public RunStats add(RangeResult r) {
+    ranges++;
+    if (r.status() == RangeResult.Status.OK) rangesOk++;
+    retries += Math.max(0, r.attempts() - 1);
+    bytes += r.bytes();
+    payloadBytes += r.payloadBytes();
+    maxMbps = Math.max(maxMbps, r.megabytesPerSecond());
+    requestsByMethod.merge(r.method(), (long) r.attempts(), Long::sum);
+    ExecutorStats e = executors.computeIfAbsent(r.executorId(), k -> new ExecutorStats());
+    e.host = r.host();
+    e.ranges++;
+    e.bytes += r.bytes();
+    e.busyNanos += r.durationNanos();
+    if (r.bytes() > 0) {
+      long key = mix(r.object().key().hashCode() * 31L + r.partNumber());
+      sample.add(new Sampled(key, r.megabytesPerSecond(), r.firstByteNanos() < 0 ? Double.NaN : r.firstByteNanos() / 1e6));
+      trimSample();
+      spread(r);
+    }
+    slowest.add(r);
+    trimSlowest();
+    return this;
+  }
+
+  public RunStats add(ObjectResult o) {
+    objects++;
+    objectBytes += o.object().size();
+    if (o.status() == ObjectResult.Status.COPIED) {
+      objectsCopied++;
+      objectBytesCopied += o.object().size();
+    } else if (o.status() == ObjectResult.Status.FAILED) {
+      objectsFailed++;
+      failures.add(o);
+      failures.sort(Comparator.comparing(f -> f.object().key()));
+      if (failures.size() > FAILURES) failures.remove(failures.size() - 1);
+    }
+    return this;
+  }
+
+  public RunStats merge(RunStats other) {
+    ranges += other.ranges;
+    rangesOk += other.rangesOk;
+    retries += other.retries;
+    bytes += other.bytes;
+    payloadBytes += other.payloadBytes;
+    maxMbps = Math.max(maxMbps, other.maxMbps);
+    other.requestsByMethod.forEach((k, v) -> requestsByMethod.merge(k, v, Long::sum));
+    other.executors.forEach((k, v) -> executors.merge(k, v, (x, y) -> {
+      x.ranges += y.ranges;
+      x.bytes += y.bytes;
+      x.busyNanos += y.busyNanos;
+      x.host = x.host.isEmpty() ? y.host : x.host;
+      return x;
+    }));
+    sample.addAll(other.sample);
+    trimSample();
+    slowest.addAll(other.slowest);
+    trimSlowest();
+    for (int i = 0; i < timeline.length && i < other.timeline.length; i++) timeline[i] += other.timeline[i];
+    objects += other.objects;
+    objectsCopied += other.objectsCopied;
+    objectsFailed += other.objectsFailed;
+    objectBytes += other.objectBytes;
+    objectBytesCopied += other.objectBytesCopied;
+    failures.addAll(other.failures);
+    failures.sort(Comparator.comparing(f -> f.object().key()));
+    while (failures.size() > FAILURES) failures.remove(failures.size() - 1);
+    return this;
+  }
+
+  /** The q-quantile (0..1) of the sampled ranges' MB/s, 0 when nothing moved. */
+  public double rateQuantile(double q) {
+    return quantile(sampled().stream().mapToDouble(Sampled::mbps).sorted().toArray(), q);
+  }
+
+  /** The bottom-k sample: the {@link #SAMPLE} sampled ranges with the smallest keys (all of them below that). */
+  List<Sampled> sampled() {
+    List<Sampled> sorted = new ArrayList<>(sample);
+    sorted.sort(Comparator.comparingLong(Sampled::sampleKey));
+    return sorted.subList(0, Math.min(SAMPLE, sorted.size()));
+  }
+
+  /** The q-quantile of time to first byte in ms over sampled ranges that have one, 0 when none. */
+  public double firstByteQuantile(double q) {
+    return quantile(sampled().stream().mapToDouble(Sampled::firstByteMs).filter(d -> !Double.isNaN(d)).sorted().toArray(), q);
+  }
+
+  static double quantile(double[] sorted, double q) {
+    if (sorted.length == 0) return 0;
+    int index = (int) Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+    return sorted[index];
+  }
+
+  /** Timeline points (seconds since the copy stage began, MB/s). */
+  public List<double[]> timeline() {
+    int last = timeline.length - 1;
+    while (last > 0 && timeline[last] == 0) last--;
+    List<double[]> points = new ArrayList<>();
+    for (int b = 0; b <= last; b++) points.add(new double[] {b * bucketMillis / 1000.0, timeline[b] / 1e6 / (bucketMillis / 1000.0)});
+    return points;
+  }
+
+  /** A histogram of sampled range MB/s: edges (buckets + 1) and counts. */
+  public double[][] histogram(int buckets) {
+    List<Sampled> sampled = sampled();
+    double max = sampled.stream().mapToDouble(Sampled::mbps).max().orElse(1);
+    double width = Math.max(max, 1e-9) / buckets;
+    double[] edges = new double[buckets + 1];
+    double[] counts = new double[buckets];
+    for (int i = 0; i <= buckets; i++) edges[i] = i * width;
+    for (Sampled s : sampled) counts[(int) Math.min(buckets - 1, s.mbps() / width)]++;
+    return new double[][] {edges, counts};
+  }
+
+  public List<RangeResult> slowest() {
+    return slowest;
+  }
+
+  public List<ObjectResult> failures() {
+    return failures;
+  }
+
+  public Map<String, ExecutorStats> executors() {
+    return executors;
+  }
+
+  private void spread(RangeResult r) {
+    long from = r.startedAtMillis() - timelineStartMillis;
+    long to = Math.max(from + 1, r.finishedAtMillis() - timelineStartMillis);
+    double perMilli = r.bytes() / (double) (to - from);
+    for (long b = Math.max(0, from / bucketMillis); b * bucketMillis < to && b < timeline.length; b++) {
+      long overlap = Math.min(to, (b + 1) * bucketMillis) - Math.max(from, b * bucketMillis);
+      if (overlap > 0) timeline[(int) b] += overlap * perMilli;
+    }
+  }
+
+  private void trimSample() {
+    if (sample.size() <= SAMPLE * 2) return;
+    sample.sort(Comparator.comparingLong(Sampled::sampleKey));
+    sample.subList(SAMPLE, sample.size()).clear();
+  }
+
+  private void trimSlowest() {
+    slowest.sort(Comparator.comparingLong(RangeResult::durationNanos).reversed());
+    if (slowest.size() > SLOWEST) slowest.subList(SLOWEST, slowest.size()).clear();
+  }
+
+  /** A 64-bit mix (SplitMix64's finalizer): sample keys spread evenly whatever the key hashes are. */
+  static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+    return z ^ (z >>> 31);
+  }
+}

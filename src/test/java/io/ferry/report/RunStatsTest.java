@@ -1,0 +1,75 @@
+package io.ferry.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.ferry.copy.ObjectResult;
+import io.ferry.copy.RangeResult;
+import io.ferry.plan.SourceObject;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RunStatsTest {
+  private static RangeResult range(String key, int part, long bytes, long startMillis, long durationMillis, int attempts, String executor) {
+    return new RangeResult(new SourceObject(key, key, bytes * 10, "e", 0), "/d/" + key, 0, part, 10, 0, bytes, bytes, bytes,
+        startMillis, startMillis + durationMillis, 5_000_000, durationMillis * 1_000_000, attempts, "get+write", executor, "h",
+        RangeResult.Status.OK, "", "00000000", "", "");
+  }
+
+  @Test
+  void oneRangeMovingOneMegabytePerSecondForTwoSecondsFillsTheTimelineEvenly() {
+    RunStats s = new RunStats(0, 10_000, 100); // 100 ms buckets... at least 100 ms
+    s.add(range("a", 1, 2_000_000, 1_000, 2_000, 1, "0"));
+    List<double[]> timeline = s.timeline();
+    assertThat(timeline.get(5)[1]).isZero();
+    assertThat(timeline.get(15)[1]).isCloseTo(1.0, within(1e-9)); // MB/s inside the range
+    double total = timeline.stream().mapToDouble(p -> p[1] * 0.1).sum();
+    assertThat(total).isCloseTo(2.0, within(1e-9)); // MB over the whole timeline
+  }
+
+  @Test
+  void mergingPartitionsGivesTheSameStatisticsAsOnePass() {
+    RunStats whole = new RunStats(0, 60_000, 120);
+    RunStats left = new RunStats(0, 60_000, 120);
+    RunStats right = new RunStats(0, 60_000, 120);
+    for (int i = 1; i <= 100; i++) {
+      RangeResult r = range("k" + i, i, i * 1_000_000L, i * 100L, 1_000, i % 7 == 0 ? 3 : 1, i % 2 == 0 ? "0" : "1");
+      whole.add(r);
+      (i <= 37 ? left : right).add(r);
+    }
+    RunStats merged = left.merge(right);
+    assertThat(merged.rateQuantile(0.5)).isEqualTo(whole.rateQuantile(0.5)).isCloseTo(50.0, within(1e-9));
+    assertThat(merged.rateQuantile(0.99)).isCloseTo(99.0, within(1e-9));
+    assertThat(merged.retries).isEqualTo(whole.retries).isEqualTo(14 * 2);
+    assertThat(merged.bytes).isEqualTo(5050 * 1_000_000L);
+    assertThat(merged.slowest()).hasSize(5);
+    assertThat(merged.executors()).containsOnlyKeys("0", "1");
+    assertThat(merged.executors().get("0").ranges).isEqualTo(50);
+    assertThat(merged.requestsByMethod).containsEntry("get+write", 100L + 14 * 2);
+    assertThat(merged.timeline()).hasSameSizeAs(whole.timeline());
+    for (int b = 0; b < whole.timeline().size(); b++) {
+      assertThat(merged.timeline().get(b)[1]).isCloseTo(whole.timeline().get(b)[1], within(1e-6));
+    }
+  }
+
+  @Test
+  void failuresAreTheFirstTwentyByKey() {
+    RunStats s = new RunStats(0, 0, 0);
+    for (int i = 30; i > 0; i--) {
+      s.add(new ObjectResult(new SourceObject(String.format("k%02d", i), "x", 1, "", 0), "", 1, 0, ObjectResult.Status.FAILED, "e"));
+    }
+    s.add(new ObjectResult(new SourceObject("ok", "ok", 5, "", 0), "", 1, 5, ObjectResult.Status.COPIED, ""));
+    assertThat(s.failures()).hasSize(20).first().satisfies(f -> assertThat(f.object().key()).isEqualTo("k01"));
+    assertThat(s.objectsFailed).isEqualTo(30);
+    assertThat(s.objectBytesCopied).isEqualTo(5);
+  }
+
+  @Test
+  void theSampleIsBoundedAndQuantilesComeFromIt() {
+    RunStats s = new RunStats(0, 1_000, 10);
+    for (int i = 0; i < 3 * RunStats.SAMPLE; i++) s.add(range("k" + i, 1, 1_000_000, 0, 1_000, 1, "0"));
+    assertThat(s.sampled()).hasSize(RunStats.SAMPLE);
+    assertThat(s.rateQuantile(0.5)).isCloseTo(1.0, within(1e-9));
+    assertThat(s.firstByteQuantile(0.5)).isCloseTo(5.0, within(1e-9));
+  }
+}
