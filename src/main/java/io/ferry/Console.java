@@ -77,6 +77,10 @@ final class Console {
         s.ranges().total(), s.ranges().splitObjects(), s.ranges().retries(), s.throughput().rangeP50MBps(),
         s.throughput().rangeP90MBps(), s.throughput().rangeP99MBps(), s.bytes().throughExecutors() == 0 ? ""
             : String.format(Locale.ROOT, "; first byte p50 %.1f ms", s.throughput().firstByteP50Ms()));
+    StringBuilder stages = new StringBuilder();
+    s.stageSeconds().forEach((stage, seconds) -> stages.append(stages.length() == 0 ? "" : ", ")
+        .append(String.format(Locale.ROOT, "%s %.1f s", stage, seconds)));
+    out.printf("  stages       %s%n", stages);
     out.printf("  report       %s/report.html (datasets: ranges.parquet, ranges.csv, objects.parquet, objects.csv, summary.json)%n",
         s.reportPath());
     if (!s.failures().isEmpty()) {

@@ -74,12 +74,15 @@ public final class MigrationJob {
     SourceConfig source = absolute(config.source());
     DestinationConfig destination = absolute(config.destination());
     CopySettings settings = new CopySettings(source, destination, runId, config.copy());
+    Stopwatch stages = new Stopwatch();
     Path marker = preflight(destination, runId, jsc);
+    stages.lap("preflight");
     Map<SourceObject, String> uploads = new LinkedHashMap<>();
     boolean committed = false;
     try {
       out.printf("Ferry %s run %s: %s -> %s%n", config.jobName(), runId, source.describe(), destination.describe());
       Planning.Result planning = Planning.plan(config, source, destination, runId);
+      stages.lap("list+plan");
       CopyPlan plan = planning.plan();
       CopyMethod method = CopyMethod.choose(source, destination);
       out.printf("LIST  %d objects listed, %d selected, %d skipped unchanged, %d rejected%n",
@@ -91,6 +94,7 @@ public final class MigrationJob {
       if (destination.kind() == StoreKind.S3 && plan.splitObjects() > 0) {
         uploads.putAll(openUploads(jsc, settings, tasks));
         tasks = withUploadIds(tasks, uploads);
+        stages.lap("open");
       }
 
       int slices = slices(tasks.size(), config.copy().streamsPerTask(), jsc.defaultParallelism());
@@ -103,6 +107,7 @@ public final class MigrationJob {
         ranges.count();
       }
       long copyEnd = System.currentTimeMillis();
+      stages.lap("copy");
 
       jsc.setJobGroup("COMMIT", "COMMIT: complete or abort each object", true);
       JavaRDD<ObjectResult> objects = ranges
@@ -113,11 +118,12 @@ public final class MigrationJob {
           .persist(StorageLevel.MEMORY_AND_DISK_SER());
       objects.count();
       committed = true;
+      stages.lap("commit");
 
       ReportWriter writer = new ReportWriter(spark, config.reportPath(), config.jobName(), runId);
       RunSummary summary = writer.write(new ReportWriter.RunInfo(config.jobName(), runId, source.describe(),
           destination.describe(), started, planning.listing().selected(), plan.skippedObjects(), plan.splitObjects(),
-          planning.listing().pages(), copyStart, copyEnd), ranges, objects.union(jsc.parallelize(planning.rejected(), 1)));
+          planning.listing().pages(), copyStart, copyEnd, stages), ranges, objects.union(jsc.parallelize(planning.rejected(), 1)));
       ranges.unpersist();
       objects.unpersist();
       Console.printSummary(summary, out);
@@ -181,6 +187,22 @@ public final class MigrationJob {
     }
     if (out != null) {
       out.printf("ABORT %d open multipart uploads%s%n", uploads.size(), failed == 0 ? "" : " (" + failed + " aborts failed)");
+    }
+  }
+
+  /** Seconds per stage of the run, in order, for the summary: where the wall time went. */
+  public static final class Stopwatch {
+    private final Map<String, Double> laps = new LinkedHashMap<>();
+    private long last = System.nanoTime();
+
+    public void lap(String stage) {
+      long now = System.nanoTime();
+      laps.put(stage, Math.round((now - last) / 1e6) / 1000.0);
+      last = now;
+    }
+
+    public Map<String, Double> laps() {
+      return laps;
     }
   }
 

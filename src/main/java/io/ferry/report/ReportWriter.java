@@ -29,7 +29,8 @@ import org.apache.spark.sql.SparkSession;
 public final class ReportWriter {
   /** What the run knows beyond its results. */
   public record RunInfo(String job, String run, String source, String destination, Instant startedAt, long listed,
-      long skippedUnchanged, long splitObjects, long listPages, long copyStartMillis, long copyEndMillis) {}
+      long skippedUnchanged, long splitObjects, long listPages, long copyStartMillis, long copyEndMillis,
+      io.ferry.MigrationJob.Stopwatch stages) {}
 
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   private static final int TIMELINE_BUCKETS = 120;
@@ -56,6 +57,7 @@ public final class ReportWriter {
     int slices = Math.max(1, Math.min(ranges.getNumPartitions(), 16));
     write("ranges", spark.createDataFrame(ranges.map(r -> Datasets.rangeRow(job, run, r)), Datasets.RANGES).coalesce(slices));
     write("objects", spark.createDataFrame(objects.map(o -> Datasets.objectRow(job, run, o)), Datasets.OBJECTS).coalesce(slices));
+    info.stages().lap("report");
     RunSummary summary = summarize(info, stats);
     writeText("summary.json", JSON.writeValueAsString(summary));
     writeText("report.html", HtmlReport.render(summary, stats));
@@ -88,7 +90,7 @@ public final class ReportWriter {
         new RunSummary.Ranges(s.ranges, s.rangesOk, s.ranges - s.rangesOk, s.retries, info.splitObjects()),
         new RunSummary.Throughput(copySeconds > 0 ? s.objectBytesCopied / 1e6 / copySeconds : 0, copySeconds,
             s.rateQuantile(0.5), s.rateQuantile(0.9), s.rateQuantile(0.99), s.maxMbps, s.firstByteQuantile(0.5)),
-        requests, stragglers, failures, runDirectory);
+        requests, info.stages().laps(), stragglers, failures, runDirectory);
   }
 
   private void writeText(String name, String text) throws IOException {
