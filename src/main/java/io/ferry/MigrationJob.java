@@ -239,6 +239,7 @@ public final class MigrationJob {
     } catch (IOException e) {
       throw new JobFailure("ferry.destination.path = " + root + " is not writable: " + S3Errors.describe(e));
     }
+    if (jsc.isLocal()) return marker; // local mode: the executors are this JVM, which just wrote the marker
     String markerPath = marker.toString();
     int probes = Math.max(1, jsc.defaultParallelism());
     jsc.setJobGroup("PREFLIGHT", "PREFLIGHT: is the destination shared with every executor?", true);

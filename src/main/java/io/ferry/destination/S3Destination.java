@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.ContentStreamProvider;
@@ -65,10 +66,7 @@ public final class S3Destination implements BucketSink {
     CreateMultipartUploadRequest.Builder request = CreateMultipartUploadRequest.builder().bucket(config.bucket()).key(key(object))
         .contentType(metadata.contentType()).contentEncoding(metadata.contentEncoding())
         .contentDisposition(metadata.contentDisposition()).cacheControl(metadata.cacheControl()).metadata(metadata.userMetadata());
-    if (!config.storageClass().isEmpty()) request.storageClass(config.storageClass());
-    if (!config.serverSideEncryption().isEmpty()) request.serverSideEncryption(config.serverSideEncryption());
-    if (!config.kmsKeyId().isEmpty()) request.ssekmsKeyId(config.kmsKeyId());
-    if (!config.tags().isEmpty()) request.tagging(tagging());
+    applyWriteSettings(request::storageClass, request::serverSideEncryption, request::ssekmsKeyId, request::tagging);
     return client.createMultipartUpload(request.build()).uploadId();
   }
 
@@ -88,10 +86,7 @@ public final class S3Destination implements BucketSink {
     PutObjectRequest.Builder request = PutObjectRequest.builder().bucket(config.bucket()).key(key(object)).contentLength(length)
         .contentType(metadata.contentType()).contentEncoding(metadata.contentEncoding())
         .contentDisposition(metadata.contentDisposition()).cacheControl(metadata.cacheControl()).metadata(metadata.userMetadata());
-    if (!config.storageClass().isEmpty()) request.storageClass(config.storageClass());
-    if (!config.serverSideEncryption().isEmpty()) request.serverSideEncryption(config.serverSideEncryption());
-    if (!config.kmsKeyId().isEmpty()) request.ssekmsKeyId(config.kmsKeyId());
-    if (!config.tags().isEmpty()) request.tagging(tagging());
+    applyWriteSettings(request::storageClass, request::serverSideEncryption, request::ssekmsKeyId, request::tagging);
     String type = metadata.contentType() == null ? "application/octet-stream" : metadata.contentType();
     return S3Lister.unquote(client.putObject(request.build(), RequestBody.fromContentProvider(provider(body), length, type)).eTag());
   }
@@ -109,10 +104,8 @@ public final class S3Destination implements BucketSink {
         .destinationBucket(config.bucket()).destinationKey(key(object))
         .metadataDirective(MetadataDirective.COPY);
     if (!object.etag().isEmpty()) request.copySourceIfMatch("\"" + object.etag() + "\"");
-    if (!config.storageClass().isEmpty()) request.storageClass(config.storageClass());
-    if (!config.serverSideEncryption().isEmpty()) request.serverSideEncryption(config.serverSideEncryption());
-    if (!config.kmsKeyId().isEmpty()) request.ssekmsKeyId(config.kmsKeyId());
-    if (!config.tags().isEmpty()) request.taggingDirective(TaggingDirective.REPLACE).tagging(tagging());
+    applyWriteSettings(request::storageClass, request::serverSideEncryption, request::ssekmsKeyId,
+        tagging -> request.taggingDirective(TaggingDirective.REPLACE).tagging(tagging));
     return S3Lister.unquote(client.copyObject(request.build()).copyObjectResult().eTag());
   }
 
@@ -123,6 +116,15 @@ public final class S3Destination implements BucketSink {
           .uploadId(uploadId).partNumber(partNumber).copySourceRange(range.httpRange());
       if (!object.etag().isEmpty()) b.copySourceIfMatch("\"" + object.etag() + "\"");
     }).copyPartResult().eTag());
+  }
+
+  /** The destination's storage class, encryption and tags, on whichever request writes an object. */
+  private void applyWriteSettings(Consumer<String> storageClass, Consumer<String> encryption, Consumer<String> kmsKeyId,
+      Consumer<String> tagging) {
+    if (!config.storageClass().isEmpty()) storageClass.accept(config.storageClass());
+    if (!config.serverSideEncryption().isEmpty()) encryption.accept(config.serverSideEncryption());
+    if (!config.kmsKeyId().isEmpty()) kmsKeyId.accept(config.kmsKeyId());
+    if (!config.tags().isEmpty()) tagging.accept(tagging());
   }
 
   private String tagging() {
