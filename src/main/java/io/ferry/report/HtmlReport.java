@@ -85,7 +85,7 @@ final class HtmlReport {
     StringBuilder bars = new StringBuilder();
     double barWidth = (WIDTH - 60) / (double) Math.max(1, counts.length);
     for (int i = 0; i < counts.length; i++) {
-      double height = counts[i] / (double) max * (HEIGHT - 50);
+      double height = counts[i] / max * (HEIGHT - 50);
       bars.append("<rect x=\"").append(fmt(40 + i * barWidth + 1)).append("\" y=\"").append(fmt(HEIGHT - 30 - height))
           .append("\" width=\"").append(fmt(barWidth - 2)).append("\" height=\"").append(fmt(height))
           .append("\" fill=\"#2ca02c\"><title>").append(fmt(edges[i])).append("–").append(fmt(edges[i + 1]))
