@@ -27,7 +27,7 @@ public final class ExecutorContext {
 
   public static RangeSource source(CopySettings s) {
     if (s.source().kind() == StoreKind.FILE) return new FileRangeSource(Path.of(s.source().path()));
-    return new S3RangeSource(S3Clients.data(s.source().endpoint(), s.copy().streamsPerTask(), s.copy().stallTimeout()),
+    return new S3RangeSource(S3Clients.data(s.source().endpoint(), connections(s), s.copy().stallTimeout()),
         s.source().bucket());
   }
 
@@ -36,8 +36,19 @@ public final class ExecutorContext {
   }
 
   public static S3Destination s3Destination(CopySettings s) {
-    return new S3Destination(S3Clients.data(s.destination().endpoint(), s.copy().streamsPerTask(), s.copy().stallTimeout()),
+    return new S3Destination(S3Clients.data(s.destination().endpoint(), connections(s), s.copy().stallTimeout()),
         s.destination());
+  }
+
+  /**
+   * The connection pool of the one client an executor JVM shares between its concurrent tasks: every task slot runs
+   * streams-per-task streams, so a pool of only streams-per-task connections would make the tasks queue for it.
+   */
+  static int connections(CopySettings s) {
+    SparkEnv env = SparkEnv.get();
+    int slots = env == null ? Runtime.getRuntime().availableProcessors()
+        : env.conf().getInt("spark.executor.cores", Runtime.getRuntime().availableProcessors());
+    return s.copy().streamsPerTask() * Math.max(1, slots);
   }
 
   static RangeCopier copier(CopySettings s) {
