@@ -53,7 +53,7 @@ final class Planning {
     }
     Predicate<SourceObject> unchanged = config.copy().skipUnchanged() ? unchanged(destination, runId) : o -> false;
     Path root = destination.kind() == StoreKind.FILE ? Path.of(destination.path()) : null;
-    return triage(listed, counts, config.plan(), root, unchanged);
+    return triage(listed, counts, config.plan(), root, destination.prefix(), unchanged);
   }
 
   /**
@@ -80,10 +80,11 @@ final class Planning {
   /**
    * Sorts listed objects into the plan and the rejected. With a directory destination ({@code root} not null):
    * unsafe keys, and keys that are also prefixes of other keys ("a" beside "a/b"), which a filesystem cannot hold
-   * both of. A bucket holds any key.
+   * both of. With a bucket destination ({@code root} null): keys longer than S3's 1,024 bytes once
+   * {@code keyPrefix} is prepended.
    */
   static Result triage(List<SourceObject> listed, S3Lister.Counts counts, PlanConfig planConfig, Path root,
-      Predicate<SourceObject> unchanged) {
+      String keyPrefix, Predicate<SourceObject> unchanged) {
     Set<String> directories = new HashSet<>();
     if (root != null) {
       for (SourceObject o : listed) {
@@ -94,7 +95,7 @@ final class Planning {
     List<ObjectResult> rejected = new ArrayList<>();
     CopyPlanner planner = new CopyPlanner(planConfig, unchanged);
     for (SourceObject o : listed) {
-      String reason = root == null ? null : reject(o, root, directories);
+      String reason = root == null ? rejectKey(o, keyPrefix) : reject(o, root, directories);
       if (reason == null) {
         planner.add(o);
       } else {
@@ -102,6 +103,15 @@ final class Planning {
       }
     }
     return new Result(planner.finish(), rejected, counts);
+  }
+
+  /** S3's longest key, in UTF-8 bytes. */
+  static final int MAX_KEY_BYTES = 1024;
+
+  private static String rejectKey(SourceObject o, String keyPrefix) {
+    int bytes = (keyPrefix + o.relativeKey()).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    return bytes <= MAX_KEY_BYTES ? null
+        : "the destination key would be " + bytes + " bytes long with ferry.destination.prefix, over S3's 1,024: not copied";
   }
 
   private static String reject(SourceObject o, Path root, Set<String> directories) {

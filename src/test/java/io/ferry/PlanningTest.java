@@ -24,7 +24,7 @@ class PlanningTest {
     List<SourceObject> listed = List.of(object("a"), object("a/b"), object("a/c/d"), object("a/c"), object("../escape"),
         object("x//y"), object("ok.txt"));
     Planning.Result result = Planning.triage(listed, new S3Lister.Counts(7, 7, 0, 0, 1), new PlanConfig(100, 100, 100),
-        Path.of("/dest"), o -> false);
+        Path.of("/dest"), "", o -> false);
     Map<String, String> rejected = new TreeMap<>();
     for (ObjectResult r : result.rejected()) rejected.put(r.object().relativeKey(), r.error());
     assertThat(rejected.keySet()).containsExactly("../escape", "a", "a/c", "x//y");
@@ -34,5 +34,18 @@ class PlanningTest {
     List<String> planned = result.plan().tasks().stream().map(CopyTask::ranges).flatMap(List::stream)
         .map(r -> r.object().relativeKey()).toList();
     assertThat(planned).containsExactly("a/b", "a/c/d", "ok.txt");
+  }
+
+  @Test
+  void aBucketHoldsAnyKeyUpToOneThousandTwentyFourBytesWithThePrefix() {
+    String fits = "k".repeat(1024 - "dst/".length());
+    List<SourceObject> listed = List.of(object("a"), object("a/b"), object("../odd"), object(fits), object(fits + "x"));
+    Planning.Result result = Planning.triage(listed, new S3Lister.Counts(5, 5, 0, 0, 1), new PlanConfig(100, 100, 100),
+        null, "dst/", o -> false);
+    assertThat(result.rejected()).singleElement().satisfies(r -> {
+      assertThat(r.object().relativeKey()).isEqualTo(fits + "x");
+      assertThat(r.error()).startsWith("the destination key would be 1025 bytes long");
+    });
+    assertThat(result.plan().objects()).isEqualTo(4);
   }
 }
