@@ -1,6 +1,7 @@
 package io.ferry;
 
 import io.ferry.report.RunSummary;
+import io.ferry.report.Units;
 import java.io.PrintStream;
 import java.util.Locale;
 import org.apache.spark.SparkStageInfo;
@@ -9,10 +10,6 @@ import org.apache.spark.api.java.JavaSparkContext;
 /** What the driver prints: a progress line while copying, and the run summary at the end. */
 final class Console {
   private Console() {}
-
-  static String bytes(long bytes) {
-    return io.ferry.report.Units.bytes(bytes);
-  }
 
   /** Prints tasks done, % of bytes (by finished tasks' share), MB/s and ETA every few seconds until closed. */
   static Progress progress(JavaSparkContext jsc, String group, long totalBytes, PrintStream out) {
@@ -46,7 +43,7 @@ final class Console {
             double rate = totalBytes * fraction / 1e6 / seconds;
             String eta = fraction > 0 ? String.format(Locale.ROOT, "%.0fs", seconds / fraction - seconds) : "?";
             out.printf(Locale.ROOT, "%s  %d/%d tasks (%.0f%% of %s), %.1f MB/s, ETA %s%n", group, done, total,
-                fraction * 100, bytes(totalBytes), rate, eta);
+                fraction * 100, Units.bytes(totalBytes), rate, eta);
           }
         } catch (InterruptedException e) {
           // closed
@@ -70,9 +67,9 @@ final class Console {
     out.printf("  destination  %s%n", s.destination());
     out.printf("  objects      %d copied, %d skipped unchanged, %d failed (of %d listed)%n", s.objects().copied(),
         s.objects().skippedUnchanged(), s.objects().failed(), s.objects().listed());
-    out.printf(Locale.ROOT, "  bytes        %s copied in %.1f s of copying: %.1f MB/s aggregate%s%n", bytes(s.bytes().copied()),
+    out.printf(Locale.ROOT, "  bytes        %s copied in %.1f s of copying: %.1f MB/s aggregate%s%n", Units.bytes(s.bytes().copied()),
         s.throughput().copyStageSeconds(), s.throughput().aggregateMBps(),
-        s.bytes().throughExecutors() == s.bytes().copied() ? "" : "; " + bytes(s.bytes().throughExecutors()) + " through executors");
+        s.bytes().throughExecutors() == s.bytes().copied() ? "" : "; " + Units.bytes(s.bytes().throughExecutors()) + " through executors");
     out.printf(Locale.ROOT, "  ranges       %d (%d objects split), %d retries; range MB/s p50 %.1f, p90 %.1f, p99 %.1f%s%n",
         s.ranges().total(), s.ranges().splitObjects(), s.ranges().retries(), s.throughput().rangeP50MBps(),
         s.throughput().rangeP90MBps(), s.throughput().rangeP99MBps(), s.bytes().throughExecutors() == 0 ? ""

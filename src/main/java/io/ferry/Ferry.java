@@ -93,7 +93,7 @@ public final class Ferry {
     out.printf("Plan for %s: %s -> %s%n", config.jobName(), source.describe(), destination.describe());
     out.printf("  objects   %d to copy (%d split into ranges), %d skipped unchanged, %d rejected, %d listed%n",
         plan.objects(), plan.splitObjects(), plan.skippedObjects(), result.rejected().size(), result.listing().listed());
-    out.printf("  bytes     %s (%d)%n", Console.bytes(plan.bytes()), plan.bytes());
+    out.printf("  bytes     %s (%d)%n", io.ferry.report.Units.bytes(plan.bytes()), plan.bytes());
     out.printf("  ranges    %d in %d tasks; method %s%n", plan.ranges(), plan.tasks().size(), method.name().toLowerCase().replace('_', '-'));
     String read = source.kind() == io.ferry.config.StoreKind.S3 ? "GET" : "file reads";
     String requests = switch (method) {

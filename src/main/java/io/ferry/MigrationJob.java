@@ -88,7 +88,7 @@ public final class MigrationJob {
       out.printf("LIST  %d objects listed, %d selected, %d skipped unchanged, %d rejected%n",
           planning.listing().listed(), planning.listing().selected(), plan.skippedObjects(), planning.rejected().size());
       out.printf("PLAN  %d objects, %s in %d ranges (%d objects split), %d tasks; method %s%n", plan.objects(),
-          Console.bytes(plan.bytes()), plan.ranges(), plan.splitObjects(), plan.tasks().size(), method.name().toLowerCase().replace('_', '-'));
+          io.ferry.report.Units.bytes(plan.bytes()), plan.ranges(), plan.splitObjects(), plan.tasks().size(), method.name().toLowerCase().replace('_', '-'));
 
       List<CopyTask> tasks = plan.tasks();
       if (destination.kind() == StoreKind.S3 && plan.splitObjects() > 0) {

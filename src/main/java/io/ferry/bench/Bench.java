@@ -84,7 +84,6 @@ public final class Bench {
     double scale = Double.parseDouble(System.getenv().getOrDefault("FERRY_BENCH_SCALE", "1.0"));
     double wanMbps = Double.parseDouble(System.getenv().getOrDefault("FERRY_BENCH_WAN_MBPS", "40"));
     long wanDelay = Long.parseLong(System.getenv().getOrDefault("FERRY_BENCH_WAN_DELAY_MS", "10"));
-    Demo.class.getName(); // the demo's helpers are used for hashing
     Files.createDirectories(work);
     Path csv = Path.of(System.getenv().getOrDefault("FERRY_BENCH_RESULTS", home.resolve("bench/results/results.csv").toString()));
     Files.createDirectories(csv.getParent());
@@ -127,7 +126,7 @@ public final class Bench {
     String bucket = "src-" + workload;
     String dstBucket = "dst-" + workload + "-" + tool + "-" + mode + "-" + System.nanoTime() % 100000;
     Path dir = work.resolve("out").resolve(mode + "-" + workload + "-" + tool);
-    deleteTree(work.resolve("out"));
+    Demo.deleteTree(work.resolve("out"));
     Files.createDirectories(dir);
     boolean toFiles = task.equals("files");
     boolean same = task.equals("same");
@@ -306,13 +305,6 @@ public final class Bench {
       Files.writeString(p, s);
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
-    }
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root)) return;
-    try (var paths = Files.walk(root)) {
-      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
     }
   }
 

@@ -121,7 +121,8 @@ public final class Demo {
     return HexFormat.of().formatHex(sha.digest());
   }
 
-  static void deleteTree(Path root) throws IOException {
+  /** Deletes a directory tree, if it exists. */
+  public static void deleteTree(Path root) throws IOException {
     if (!Files.exists(root)) return;
     try (var paths = Files.walk(root)) {
       for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
