@@ -2,69 +2,72 @@ package io.ferry.report;
 
 import io.ferry.copy.ObjectResult;
 import io.ferry.copy.RangeResult;
-import java.sql.Timestamp;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
+import java.util.List;
+import java.util.function.Function;
 
 /**
- * The schemas of the two datasets a run writes, and the mapping of results into their rows. A public format.
- * In {@code ranges}: {@code bytes} reached the destination, {@code payload_bytes} passed through the executor (0 for a
- * server-side copy), {@code method} says how (get+write, get+upload, read+upload, server-side-copy).
+ * The two datasets a run writes, as data: each column's name, type, nullability and how to read it from a result.
+ * A public format (Parquet + CSV, see {@link DatasetFiles}). In {@code ranges}: {@code bytes} reached the
+ * destination, {@code payload_bytes} passed through the executor (0 for a server-side copy), {@code method} says how
+ * (get+write, get+upload, read+upload, server-side-copy).
  */
 public final class Datasets {
   private Datasets() {}
 
-  public static final StructType RANGES = new StructType()
-      .add("job", DataTypes.StringType, false)
-      .add("run", DataTypes.StringType, false)
-      .add("key", DataTypes.StringType, false)
-      .add("destination", DataTypes.StringType, false)
-      .add("task", DataTypes.IntegerType, false)
-      .add("part", DataTypes.IntegerType, false)
-      .add("parts", DataTypes.IntegerType, false)
-      .add("offset", DataTypes.LongType, false)
-      .add("length", DataTypes.LongType, false)
-      .add("bytes", DataTypes.LongType, false)
-      .add("payload_bytes", DataTypes.LongType, false)
-      .add("started_at", DataTypes.TimestampType, false)
-      .add("finished_at", DataTypes.TimestampType, false)
-      .add("first_byte_ms", DataTypes.DoubleType, true)
-      .add("duration_ms", DataTypes.DoubleType, false)
-      .add("mb_per_s", DataTypes.DoubleType, false)
-      .add("attempts", DataTypes.IntegerType, false)
-      .add("method", DataTypes.StringType, false)
-      .add("executor", DataTypes.StringType, false)
-      .add("host", DataTypes.StringType, false)
-      .add("status", DataTypes.StringType, false)
-      .add("error", DataTypes.StringType, false)
-      .add("crc32c", DataTypes.StringType, false)
-      .add("etag", DataTypes.StringType, false)
-      .add("object_size", DataTypes.LongType, false);
+  /** Column types; timestamps are epoch milliseconds (Parquet TIMESTAMP(MILLIS, UTC), CSV ISO-8601 in UTC). */
+  public enum Type { STRING, INT, LONG, DOUBLE, TIMESTAMP }
 
-  public static final StructType OBJECTS = new StructType()
-      .add("job", DataTypes.StringType, false)
-      .add("run", DataTypes.StringType, false)
-      .add("key", DataTypes.StringType, false)
-      .add("destination", DataTypes.StringType, false)
-      .add("size", DataTypes.LongType, false)
-      .add("etag", DataTypes.StringType, false)
-      .add("last_modified", DataTypes.TimestampType, false)
-      .add("parts", DataTypes.IntegerType, false)
-      .add("bytes", DataTypes.LongType, false)
-      .add("status", DataTypes.StringType, false)
-      .add("error", DataTypes.StringType, false);
+  /** One column. {@code value} returns a String, Integer, Long (also for TIMESTAMP) or Double; null only if nullable. */
+  public record Column<T>(String name, Type type, boolean nullable, Function<T, Object> value) {}
 
-  public static Row rangeRow(String job, String run, RangeResult r) {
-    return RowFactory.create(job, run, r.object().key(), r.destination(), r.taskId(), r.partNumber(), r.partCount(),
-        r.offset(), r.length(), r.bytes(), r.payloadBytes(), new Timestamp(r.startedAtMillis()), new Timestamp(r.finishedAtMillis()),
-        r.firstByteNanos() < 0 ? null : r.firstByteNanos() / 1e6, r.durationNanos() / 1e6, r.megabytesPerSecond(),
-        r.attempts(), r.method(), r.executorId(), r.host(), r.status().name(), r.error(), r.crc32c(), r.etag(), r.object().size());
+  /** A dataset: its name (the directory under the run's report) and its columns in order. */
+  public record Table<T>(String name, List<Column<T>> columns) {}
+
+  private static <T> Column<T> col(String name, Type type, Function<T, Object> value) {
+    return new Column<>(name, type, false, value);
   }
 
-  public static Row objectRow(String job, String run, ObjectResult o) {
-    return RowFactory.create(job, run, o.object().key(), o.destination(), o.object().size(), o.object().etag(),
-        new Timestamp(o.object().lastModifiedMillis()), o.parts(), o.bytes(), o.status().name(), o.error());
+  public static Table<RangeResult> ranges(String job, String run) {
+    return new Table<>("ranges", List.of(
+        col("job", Type.STRING, r -> job),
+        col("run", Type.STRING, r -> run),
+        col("key", Type.STRING, r -> r.object().key()),
+        col("destination", Type.STRING, RangeResult::destination),
+        col("task", Type.INT, RangeResult::taskId),
+        col("part", Type.INT, RangeResult::partNumber),
+        col("parts", Type.INT, RangeResult::partCount),
+        col("offset", Type.LONG, RangeResult::offset),
+        col("length", Type.LONG, RangeResult::length),
+        col("bytes", Type.LONG, RangeResult::bytes),
+        col("payload_bytes", Type.LONG, RangeResult::payloadBytes),
+        col("started_at", Type.TIMESTAMP, RangeResult::startedAtMillis),
+        col("finished_at", Type.TIMESTAMP, RangeResult::finishedAtMillis),
+        new Column<>("first_byte_ms", Type.DOUBLE, true, r -> r.firstByteNanos() < 0 ? null : r.firstByteNanos() / 1e6),
+        col("duration_ms", Type.DOUBLE, r -> r.durationNanos() / 1e6),
+        col("mb_per_s", Type.DOUBLE, RangeResult::megabytesPerSecond),
+        col("attempts", Type.INT, RangeResult::attempts),
+        col("method", Type.STRING, RangeResult::method),
+        col("executor", Type.STRING, RangeResult::executorId),
+        col("host", Type.STRING, RangeResult::host),
+        col("status", Type.STRING, r -> r.status().name()),
+        col("error", Type.STRING, RangeResult::error),
+        col("crc32c", Type.STRING, RangeResult::crc32c),
+        col("etag", Type.STRING, RangeResult::etag),
+        col("object_size", Type.LONG, r -> r.object().size())));
+  }
+
+  public static Table<ObjectResult> objects(String job, String run) {
+    return new Table<>("objects", List.of(
+        col("job", Type.STRING, o -> job),
+        col("run", Type.STRING, o -> run),
+        col("key", Type.STRING, o -> o.object().key()),
+        col("destination", Type.STRING, ObjectResult::destination),
+        col("size", Type.LONG, o -> o.object().size()),
+        col("etag", Type.STRING, o -> o.object().etag()),
+        col("last_modified", Type.TIMESTAMP, o -> o.object().lastModifiedMillis()),
+        col("parts", Type.INT, ObjectResult::parts),
+        col("bytes", Type.LONG, ObjectResult::bytes),
+        col("status", Type.STRING, o -> o.status().name()),
+        col("error", Type.STRING, ObjectResult::error)));
   }
 }

@@ -15,16 +15,17 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import io.ferry.spark.WriteDatasetFunction;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SaveMode;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.util.SerializableConfiguration;
 
 /**
- * REPORT: writes the ranges and objects datasets (Parquet + CSV), gathers the run's statistics on the cluster in one
- * pass per result set ({@link RunStats}; no per-range rows are collected), and writes {@code summary.json} and
- * {@code report.html} beside them.
+ * REPORT: writes the ranges and objects datasets (Parquet + CSV, {@link DatasetFiles}) on the executors and gathers
+ * the run's statistics from the same pass ({@link RunStats}; no per-range rows are collected): one Spark job per
+ * dataset. Then {@code summary.json} and {@code report.html} beside them.
  */
 public final class ReportWriter {
   /** What the run knows beyond its results. */
@@ -51,12 +52,19 @@ public final class ReportWriter {
     String job = info.job();
     String run = info.run();
     spark.sparkContext().setJobGroup("REPORT", "REPORT: statistics and the ranges and objects datasets", false);
-    RunStats stats = ranges.aggregate(new RunStats(info.copyStartMillis(), info.copyEndMillis(), TIMELINE_BUCKETS),
-        RunStats::add, RunStats::merge);
-    stats.merge(objects.aggregate(new RunStats(0, 0, 0), RunStats::add, RunStats::merge));
-    int slices = Math.max(1, Math.min(ranges.getNumPartitions(), 16));
-    write("ranges", spark.createDataFrame(ranges.map(r -> Datasets.rangeRow(job, run, r)), Datasets.RANGES).coalesce(slices));
-    write("objects", spark.createDataFrame(objects.map(o -> Datasets.objectRow(job, run, o)), Datasets.OBJECTS).coalesce(slices));
+    Configuration hadoop = spark.sparkContext().hadoopConfiguration();
+    String directory = FileSystem.get(URI.create(runDirectory), hadoop).makeQualified(new Path(runDirectory)).toString();
+    Broadcast<SerializableConfiguration> conf = SerializableConfiguration.broadcast(spark.sparkContext());
+    RunStats stats = ranges.coalesce(slices(ranges))
+        .mapPartitionsWithIndex(WriteDatasetFunction.ranges(job, run, directory, conf, info.copyStartMillis(), info.copyEndMillis(),
+            TIMELINE_BUCKETS), false)
+        .reduce(RunStats::merge);
+    stats.merge(objects.coalesce(slices(objects))
+        .mapPartitionsWithIndex(WriteDatasetFunction.objects(job, run, directory, conf), false)
+        .reduce(RunStats::merge));
+    DatasetFiles.markDone(Datasets.ranges(job, run), directory, hadoop);
+    DatasetFiles.markDone(Datasets.objects(job, run), directory, hadoop);
+    conf.destroy();
     info.stages().lap("report");
     RunSummary summary = summarize(info, stats);
     writeText("summary.json", JSON.writeValueAsString(summary));
@@ -64,9 +72,9 @@ public final class ReportWriter {
     return summary;
   }
 
-  private void write(String name, Dataset<Row> rows) {
-    rows.write().mode(SaveMode.ErrorIfExists).parquet(runDirectory + "/" + name + ".parquet");
-    rows.write().mode(SaveMode.ErrorIfExists).option("header", "true").csv(runDirectory + "/" + name + ".csv");
+  /** A part file per partition, at most 16 per dataset: one for a small run, a few writers in parallel for a big one. */
+  private static int slices(JavaRDD<?> rdd) {
+    return Math.max(1, Math.min(rdd.getNumPartitions(), 16));
   }
 
   private RunSummary summarize(RunInfo info, RunStats s) {

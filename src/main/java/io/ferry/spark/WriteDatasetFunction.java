@@ -1,0 +1,67 @@
+package io.ferry.spark;
+
+import io.ferry.copy.ObjectResult;
+import io.ferry.copy.RangeResult;
+import io.ferry.report.DatasetFiles;
+import io.ferry.report.Datasets;
+import io.ferry.report.RunStats;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.api.java.function.Function2;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.SerializableConfiguration;
+
+/**
+ * REPORT, on the executors: one partition of results written as one part of its dataset (Parquet and CSV in one pass,
+ * {@link DatasetFiles}) while the run's statistics are gathered from the same rows ({@link RunStats}); the driver
+ * merges one small {@code RunStats} per partition.
+ */
+public final class WriteDatasetFunction<T> implements Function2<Integer, Iterator<T>, Iterator<RunStats>> {
+  private static final long serialVersionUID = 1L;
+
+  private enum Kind { RANGES, OBJECTS }
+
+  private final Kind kind;
+  private final String job;
+  private final String run;
+  private final String runDirectory;
+  private final Broadcast<SerializableConfiguration> conf;
+  private final long timelineStartMillis;
+  private final long timelineEndMillis;
+  private final int timelineBuckets;
+
+  private WriteDatasetFunction(Kind kind, String job, String run, String runDirectory, Broadcast<SerializableConfiguration> conf,
+      long timelineStartMillis, long timelineEndMillis, int timelineBuckets) {
+    this.kind = kind;
+    this.job = job;
+    this.run = run;
+    this.runDirectory = runDirectory;
+    this.conf = conf;
+    this.timelineStartMillis = timelineStartMillis;
+    this.timelineEndMillis = timelineEndMillis;
+    this.timelineBuckets = timelineBuckets;
+  }
+
+  /** The ranges dataset, with the copy stage's timeline ({@code buckets} buckets from start to end). */
+  public static WriteDatasetFunction<RangeResult> ranges(String job, String run, String runDirectory,
+      Broadcast<SerializableConfiguration> conf, long copyStartMillis, long copyEndMillis, int buckets) {
+    return new WriteDatasetFunction<>(Kind.RANGES, job, run, runDirectory, conf, copyStartMillis, copyEndMillis, buckets);
+  }
+
+  public static WriteDatasetFunction<ObjectResult> objects(String job, String run, String runDirectory,
+      Broadcast<SerializableConfiguration> conf) {
+    return new WriteDatasetFunction<>(Kind.OBJECTS, job, run, runDirectory, conf, 0, 0, 0);
+  }
+
+  @Override
+  @SuppressWarnings("unchecked") // the factories tie Kind to T
+  public Iterator<RunStats> call(Integer part, Iterator<T> rows) throws Exception {
+    RunStats stats = new RunStats(timelineStartMillis, timelineEndMillis, timelineBuckets);
+    if (kind == Kind.RANGES) {
+      DatasetFiles.writePart(Datasets.ranges(job, run), (Iterator<RangeResult>) rows, runDirectory, part, conf.value().value(), stats::add);
+    } else {
+      DatasetFiles.writePart(Datasets.objects(job, run), (Iterator<ObjectResult>) rows, runDirectory, part, conf.value().value(), stats::add);
+    }
+    return List.of(stats).iterator();
+  }
+}
