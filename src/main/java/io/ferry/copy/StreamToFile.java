@@ -51,6 +51,11 @@ public final class StreamToFile implements RangeTransfer {
           }
           position += n;
         }
+        try {
+          sink.flush();
+        } catch (IOException e) {
+          throw new LocalWriteException(e);
+        }
       } catch (Exception e) {
         source.discard(in);
         throw e;

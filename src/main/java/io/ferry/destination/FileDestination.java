@@ -137,6 +137,14 @@ public final class FileDestination {
       while (buffer.hasRemaining()) at += channel.write(buffer, at);
     }
 
+    /**
+     * Pushes what was written to disk now (fdatasync), so a range's disk writes overlap the other ranges' network
+     * reads instead of piling up for the commit's fsync; a deferred write error (a full disk) shows up here.
+     */
+    public void flush() throws IOException {
+      channel.force(false);
+    }
+
     @Override
     public void close() throws IOException {
       channel.close();
