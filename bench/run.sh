@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ferry's benchmark against rclone, AWS CLI v2 and s3cmd, with a raw parallel ranged-GET reader as the limit.
+# Ferry's benchmark against rclone, AWS CLI v2, s3cmd and Hadoop DistCp, with a raw parallel ranged-GET reader as the limit.
 # Two S3Proxy endpoints on loopback (source A, destination B), optionally behind a userspace WAN emulator
 # (per-connection bandwidth cap and one-way delay). Every copy is verified by SHA-256. Results are appended to
 # bench/results/results.csv and rendered to bench/results/results.md.
@@ -14,6 +14,12 @@ for tool in rclone s3cmd; do
   command -v "$tool" >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq rclone awscli s3cmd; break; }
 done
 [ -x /usr/bin/aws ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq awscli
+if [ ! -f "$FERRY_HOME/target/distcp/commons-cli.jar" ]; then # a peer, not a dependency of Ferry
+  hadoop_version=$(sed -n 's:.*<hadoop.version>\(.*\)</hadoop.version>.*:\1:p' "$FERRY_HOME/pom.xml")
+  for artifact in "org.apache.hadoop:hadoop-distcp:$hadoop_version" commons-cli:commons-cli:1.9.0; do # DistCp needs unshaded commons-cli
+    (cd "$FERRY_HOME" && mvn -B -q dependency:copy -Dartifact="$artifact" -Dmdep.stripVersion=true -DoutputDirectory=target/distcp)
+  done
+fi
 FERRY_CDS=1 ferry_build # the class-data archive, recorded here so that no timed run records it
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 ferry_java io.ferry.bench.Bench "$FERRY_HOME"

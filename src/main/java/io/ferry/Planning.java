@@ -33,9 +33,9 @@ import software.amazon.awssdk.core.exception.SdkException;
  * destination (unsafe keys; a key that is also a prefix of other keys), skips unchanged ones and plans the rest. No
  * Spark here, so the {@code plan} command (a dry run) needs no cluster.
  */
-final class Planning {
+public final class Planning {
   /** The plan, the objects set aside with their reasons, and what the listing saw. */
-  record Result(CopyPlan plan, List<ObjectResult> rejected, S3Lister.Counts listing) {}
+  public record Result(CopyPlan plan, List<ObjectResult> rejected, S3Lister.Counts listing) {}
 
   private Planning() {}
 
@@ -83,7 +83,7 @@ final class Planning {
    * both of. With a bucket destination ({@code root} null): keys longer than S3's 1,024 bytes once
    * {@code keyPrefix} is prepended.
    */
-  static Result triage(List<SourceObject> listed, S3Lister.Counts counts, PlanConfig planConfig, Path root,
+  public static Result triage(List<SourceObject> listed, S3Lister.Counts counts, PlanConfig planConfig, Path root,
       String keyPrefix, Predicate<SourceObject> unchanged) {
     Set<String> directories = new HashSet<>();
     if (root != null) {

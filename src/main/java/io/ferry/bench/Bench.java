@@ -30,14 +30,21 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * a CSV and a markdown table.
  *
  * <p>Selection by environment: FERRY_BENCH_WORKLOADS (large,small,mixed), FERRY_BENCH_TASKS (files,other,same),
- * FERRY_BENCH_MODES (direct,wan), FERRY_BENCH_TOOLS (ferry,raw,rclone,rclone-tuned,aws,aws-tuned,s3cmd),
- * FERRY_BENCH_SCALE (1.0 = the sizes of issue 4), FERRY_BENCH_WAN_MBPS (40), FERRY_BENCH_WAN_DELAY_MS (10),
+ * FERRY_BENCH_MODES (direct,wan), FERRY_BENCH_TOOLS (raw,ferry,rclone,rclone-tuned,aws,aws-tuned,s3cmd,distcp,
+ * distcp-tuned; a Ferry variant is written ferry@key=value@..., e.g. ferry@copy.streams-per-task=4@heap=512m, keys
+ * under ferry. and heap for the JVM's -Xmx), FERRY_BENCH_SCALE (1.0 = the sizes of issue 4; the workload huge, one
+ * FERRY_BENCH_HUGE_MIB (4096) object, is not scaled), FERRY_BENCH_WAN_MBPS (40), FERRY_BENCH_WAN_DELAY_MS (10),
  * FERRY_BENCH_RESULTS (the CSV; default bench/results/results.csv).
  */
 public final class Bench {
   private static final long MIB = 1L << 20;
   private static final String ID = "bench";
   private static final String SECRET = "bench-secret-key";
+  static final String HEADER = "when,session,mode,workload,task,tool,bytes,objects,wall_s,sync_s,mb_per_s,mb_per_s_with_sync,"
+      + "objects_per_s,cpu_s,cpu_s_per_gb,max_rss_mib,inner_mb_per_s,verified,note";
+  /** One bench invocation: ratios in the table compare rows of the same session only. */
+  private final String session = java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss").withZone(java.time.ZoneOffset.UTC)
+      .format(Instant.now());
 
   private final Path home;
   private final Path work;
@@ -77,6 +84,9 @@ public final class Bench {
     mixed.add(new SeedData.Spec("mixed/big.bin", gib, 3));
     for (int i = 0; i < (int) (1000 * scale); i++) mixed.add(new SeedData.Spec(String.format("mixed/%02d/m-%05d", i % 10, i), MIB, 5000 + i));
     w.put("mixed", mixed);
+    // not scaled: the memory target is a 4 GiB object copied by a 512 MiB heap (tool ferry@heap=512m)
+    long huge = Long.parseLong(System.getenv().getOrDefault("FERRY_BENCH_HUGE_MIB", "4096")) * MIB;
+    w.put("huge", List.of(new SeedData.Spec("huge/h.bin", huge, 4)));
     return w;
   }
 
@@ -88,7 +98,7 @@ public final class Bench {
     Path csv = Path.of(System.getenv().getOrDefault("FERRY_BENCH_RESULTS", home.resolve("bench/results/results.csv").toString()));
     Files.createDirectories(csv.getParent());
     if (!Files.exists(csv)) {
-      Files.writeString(csv, "when,mode,workload,task,tool,bytes,objects,wall_s,sync_s,mb_per_s,mb_per_s_with_sync,cpu_s,cpu_s_per_gb,max_rss_mib,verified,note\n");
+      Files.writeString(csv, HEADER + "\n");
     }
     try (S3ProxyProcess sa = S3ProxyProcess.start(work.resolve("a-data"), ID, SECRET);
         S3ProxyProcess sb = S3ProxyProcess.start(work.resolve("b-data"), ID, SECRET);
@@ -111,7 +121,7 @@ public final class Bench {
         for (String workload : digests.keySet()) {
           long bytes = all.get(workload).stream().mapToLong(SeedData.Spec::size).sum();
           for (String task : select("FERRY_BENCH_TASKS", "files,other,same")) {
-            for (String tool : select("FERRY_BENCH_TOOLS", "raw,ferry,rclone,rclone-tuned,aws,aws-tuned,s3cmd")) {
+            for (String tool : select("FERRY_BENCH_TOOLS", "raw,ferry,rclone,rclone-tuned,aws,aws-tuned,s3cmd,distcp,distcp-tuned")) {
               runOne(mode, endpoints, workload, task, tool, bytes, digests.get(workload), csv);
             }
           }
@@ -143,6 +153,9 @@ public final class Bench {
     write(awsConfig, "[default]\n" + (tool.equals("aws-tuned")
         ? "s3 =\n  max_concurrent_requests = 32\n  multipart_chunksize = 64MB\n  multipart_threshold = 64MB\n" : ""));
     env.put("AWS_CONFIG_FILE", awsConfig.toString());
+    for (String override : overrides(tool)) {
+      if (override.startsWith("heap=")) env.put("FERRY_DRIVER_OPTS", "-Xmx" + override.substring(5));
+    }
     Measured m = measure(command, env);
     double sync = 0;
     if (toFiles && !tool.equals("raw")) {
@@ -159,12 +172,23 @@ public final class Bench {
       Map<String, String> actual = toFiles ? fileDigests(dir, workload) : bucketDigests(dstClient, dstBucket, workload);
       verified = actual.equals(new TreeMap<>(expected)) ? "yes" : "NO (" + actual.size() + "/" + expected.size() + " objects)";
     }
-    String note = tool.equals("ferry") ? ferryStages() : "";
+    double inner = 0;
+    String note = "";
+    if (base(tool).equals("ferry") && m.exit() == 0) {
+      double[] stage = ferryCopyStage();
+      inner = stage[1];
+      note = String.format(Locale.ROOT, "copy stage %.1f s of a %.1f s run", stage[0], stage[2]);
+    } else if (tool.equals("raw") && m.exit() == 0) {
+      String[] last = m.log().trim().lines().reduce((x, y) -> y).orElse("0 0 0").split(" ");
+      inner = Double.parseDouble(last[2]);
+      note = String.format(Locale.ROOT, "%s s of ranged GETs after the listing", last[1]);
+    }
     double mbps = bytes / 1e6 / m.wall();
     double cpuPerGb = m.cpu() / (bytes / 1e9);
-    String row = String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%d,%d,%.2f,%.2f,%.1f,%.1f,%.1f,%.2f,%d,%s,%s",
-        Instant.now(), mode, workload, task, tool, bytes, expected.size(), m.wall(), sync, mbps,
-        bytes / 1e6 / (m.wall() + sync), m.cpu(), cpuPerGb, m.maxRssKiB() / 1024, verified, note);
+    String row = String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%s,%d,%d,%.2f,%.2f,%.1f,%.1f,%.1f,%.1f,%.2f,%d,%.1f,%s,%s",
+        Instant.now(), session, mode, workload, task, tool, bytes, expected.size(), m.wall(), sync, mbps,
+        bytes / 1e6 / (m.wall() + sync), expected.size() / (m.wall() + sync), m.cpu(), cpuPerGb, m.maxRssKiB() / 1024,
+        inner, verified, note);
     Files.writeString(csv, row + "\n", java.nio.file.StandardOpenOption.APPEND);
     System.out.printf(Locale.ROOT, "%.1f s, %.1f MB/s, cpu %.1f s, rss %d MiB, verified %s%n", m.wall(), mbps, m.cpu(),
         m.maxRssKiB() / 1024, verified);
@@ -177,7 +201,7 @@ public final class Bench {
     boolean other = task.equals("other");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     String classpath = home.resolve("target/classes") + ":" + read(home.resolve("target/local-classpath.txt"));
-    return switch (tool) {
+    return switch (base(tool)) {
       case "raw" -> task.equals("same") ? null : List.of(java, "-cp", classpath, RawRangedReader.class.getName(), src, bucket, "",
           "16", "8");
       case "ferry" -> {
@@ -188,8 +212,12 @@ public final class Bench {
         write(conf, "ferry { job.name = bench, report.path = \"" + work.resolve("reports") + "\", copy.skip-unchanged = false\n"
             + "source { endpoint = \"" + src + "\", bucket = " + bucket + ", credentials { access-key-id = " + ID
             + ", secret-access-key = ${?BENCH_SECRET} } }\n" + destination + "\n}\n");
-        yield List.of("bash", home.resolve("jobs/migrate.sh").toString(), conf.toString());
+        List<String> c = new ArrayList<>(List.of("bash", home.resolve("jobs/migrate.sh").toString(), conf.toString()));
+        for (String override : overrides(tool)) if (!override.startsWith("heap=")) c.add("-Dferry." + override);
+        yield c;
       }
+      case "distcp" -> distcp(tool.endsWith("tuned"), java, src, "s3a://" + bucket + "/",
+          files ? dir.toUri().toString() : "s3a://" + dstBucket + "/", files ? null : dstBucket, dst);
       case "rclone", "rclone-tuned" -> {
         List<String> c = new ArrayList<>(List.of("rclone", "copy", "src:" + bucket,
             files ? dir.toString() : (other ? "dst:" : "src:") + dstBucket, "--s3-no-check-bucket"));
@@ -209,6 +237,45 @@ public final class Bench {
               "--access_key=" + ID, "--secret_key=" + SECRET, "cp", "--recursive", "s3://" + bucket + "/", "s3://" + dstBucket + "/");
       default -> throw new IllegalArgumentException("unknown tool " + tool);
     };
+  }
+
+  /** "ferry@plan.part-size=32MiB@heap=512m" is tool ferry with those overrides; "distcp-tuned" is distcp, tuned. */
+  static String base(String tool) {
+    String name = tool.split("@")[0];
+    return name.endsWith("-tuned") ? name.substring(0, name.length() - "-tuned".length()) : name;
+  }
+
+  static List<String> overrides(String tool) {
+    List<String> parts = Arrays.asList(tool.split("@"));
+    return parts.subList(1, parts.size());
+  }
+
+  /**
+   * Hadoop DistCp with S3A (the hadoop-distcp jar bench/run.sh fetches, with Spark's Hadoop client and hadoop-aws),
+   * under the local job runner. Defaults: one map (Hadoop's local provider forces it). Tuned: 16 maps in parallel
+   * threads ({@link ParallelLocalProvider}), more S3A threads and connections, {@code -direct} writes to a bucket.
+   */
+  private List<String> distcp(boolean tuned, String java, String srcEndpoint, String from, String to, String dstBucket,
+      String dstEndpoint) {
+    Path services = work.resolve("distcp-services/META-INF/services/org.apache.hadoop.mapreduce.protocol.ClientProtocolProvider");
+    write(services, ParallelLocalProvider.class.getName() + "\n");
+    String classpath = home.resolve("target/distcp/hadoop-distcp.jar") + ":" + home.resolve("target/distcp/commons-cli.jar") + ":" + work.resolve("distcp-services") + ":"
+        + home.resolve("target/classes") + ":" + read(home.resolve("target/local-classpath.txt"));
+    List<String> c = new ArrayList<>(List.of(java, "-Xmx2g", "-Daws.requestChecksumCalculation=WHEN_REQUIRED",
+        "-Daws.responseChecksumValidation=WHEN_REQUIRED", "-Dlog4j2.configurationFile=" + home.resolve("conf/log4j2.properties"),
+        "-cp", classpath, "org.apache.hadoop.tools.DistCp",
+        "-Dfs.s3a.endpoint=" + srcEndpoint, "-Dfs.s3a.endpoint.region=us-east-1", "-Dfs.s3a.path.style.access=true",
+        "-Dfs.s3a.connection.ssl.enabled=false",
+        "-Dfs.s3a.aws.credentials.provider=software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider",
+        "-Dhadoop.tmp.dir=" + work.resolve("distcp-tmp")));
+    if (dstBucket != null) c.add("-Dfs.s3a.bucket." + dstBucket + ".endpoint=" + dstEndpoint);
+    if (tuned) {
+      c.addAll(List.of("-Dmapreduce.framework.name=" + ParallelLocalProvider.FRAMEWORK, "-Dmapreduce.local.map.tasks.maximum=16",
+          "-Dfs.s3a.threads.max=64", "-Dfs.s3a.connection.maximum=128", "-m", "16"));
+      if (dstBucket != null) c.add("-direct");
+    }
+    c.addAll(List.of("-update", from, to));
+    return c;
   }
 
   private Measured measure(List<String> command, Map<String, String> extra) throws Exception {
@@ -244,16 +311,16 @@ public final class Bench {
         p.exitValue(), Files.readString(log));
   }
 
-  /** Where a Ferry run's time went, from its newest summary.json: the copy stage against the whole run. */
-  private String ferryStages() throws IOException {
+  /** From a Ferry run's newest summary.json: copy stage seconds, its MB/s, the run's wall seconds. */
+  private double[] ferryCopyStage() throws IOException {
     Path reports = work.resolve("reports/bench");
-    if (!Files.isDirectory(reports)) return "";
+    if (!Files.isDirectory(reports)) return new double[3];
     try (var runs = Files.list(reports)) {
       Path newest = runs.max(java.util.Comparator.comparing(Path::getFileName)).orElse(null);
-      if (newest == null || !Files.exists(newest.resolve("summary.json"))) return "";
+      if (newest == null || !Files.exists(newest.resolve("summary.json"))) return new double[3];
       var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(newest.resolve("summary.json").toFile());
-      return String.format(Locale.ROOT, "copy stage %.1f s (%.0f MB/s) of a %.1f s run", json.at("/throughput/copyStageSeconds").asDouble(),
-          json.at("/throughput/aggregateMBps").asDouble(), json.at("/wallSeconds").asDouble());
+      return new double[] {json.at("/throughput/copyStageSeconds").asDouble(), json.at("/throughput/aggregateMBps").asDouble(),
+          json.at("/wallSeconds").asDouble()};
     }
   }
 
@@ -262,7 +329,8 @@ public final class Bench {
     try (var paths = Files.walk(dir)) {
       for (Path p : paths.filter(Files::isRegularFile).toList()) {
         String name = dir.relativize(p).toString();
-        if (p.getFileName().toString().startsWith(".ferry-")) continue;
+        String file = p.getFileName().toString();
+        if (file.startsWith(".ferry-") || (file.startsWith(".") && file.endsWith(".crc"))) continue; // Hadoop's checksum files
         out.put(name.startsWith(workload + "/") ? name : workload + "/" + name, Demo.sha256(p));
       }
     }
@@ -272,6 +340,7 @@ public final class Bench {
   private static Map<String, String> bucketDigests(S3Client s3, String bucket, String workload) throws IOException {
     Map<String, String> out = new TreeMap<>();
     for (S3Object o : s3.listObjectsV2Paginator(r -> r.bucket(bucket)).contents()) {
+      if (o.key().endsWith("/") && o.size() == 0) continue; // a directory marker (S3A's mkdirs), not an object
       MessageDigest sha = SeedData.sha256();
       try (InputStream in = s3.getObject(r -> r.bucket(bucket).key(o.key()))) {
         byte[] buffer = new byte[1 << 20];
@@ -302,21 +371,51 @@ public final class Bench {
 
   private static void write(Path p, String s) {
     try {
+      Files.createDirectories(p.getParent());
       Files.writeString(p, s);
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
   }
 
-  private static void writeMarkdown(Path csv, Path md) throws IOException {
-    List<String> lines = Files.readAllLines(csv);
-    StringBuilder out = new StringBuilder("| mode | workload | task | tool | MB/s | MB/s incl. sync | wall s | CPU s/GB | peak RSS MiB | verified |\n"
-        + "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
-    for (String line : lines.subList(1, lines.size())) {
-      String[] f = line.split(",", -1);
-      out.append(String.format("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", f[1], f[2], f[3], f[4], f[9],
-          f[3].equals("files") && !f[4].equals("raw") ? f[10] : "", f[7], f[12], f[13], f[14]));
+  /**
+   * The CSV as a table, with each Ferry row compared to rows of the same session, mode, workload and task: the best
+   * verified peer by MB/s (as measured, and including the timed sync for → files, since Ferry fsyncs), and the raw
+   * reader's GET-phase rate (the limit). "inner MB/s" is Ferry's copy stage alone, or the raw reader's GET phase.
+   */
+  static void writeMarkdown(Path csv, Path md) throws IOException {
+    List<String[]> rows = new ArrayList<>();
+    for (String line : Files.readAllLines(csv).subList(1, Files.readAllLines(csv).size())) rows.add(line.split(",", -1));
+    Map<String, Double> bestPeer = new java.util.HashMap<>();
+    Map<String, Double> bestPeerSynced = new java.util.HashMap<>();
+    Map<String, Double> limit = new java.util.HashMap<>();
+    for (String[] f : rows) {
+      String group = f[1] + "|" + f[2] + "|" + f[3] + "|" + f[4];
+      String base = base(f[5]);
+      if (base.equals("raw") && !f[16].isEmpty()) limit.merge(group, Double.parseDouble(f[16]), Math::max);
+      if (!base.equals("ferry") && !base.equals("raw") && f[17].equals("yes")) {
+        bestPeer.merge(group, Double.parseDouble(f[10]), Math::max);
+        bestPeerSynced.merge(group, Double.parseDouble(f[11]), Math::max);
+      }
+    }
+    StringBuilder out = new StringBuilder("| mode | workload | task | tool | MB/s | MB/s incl. sync | objects/s | wall s | CPU s/GB "
+        + "| peak RSS MiB | inner MB/s | × best peer | × best peer incl. sync | % of limit | verified |\n"
+        + "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
+    for (String[] f : rows) {
+      String group = f[1] + "|" + f[2] + "|" + f[3] + "|" + f[4];
+      boolean files = f[4].equals("files");
+      boolean ferry = base(f[5]).equals("ferry");
+      double mbps = Double.parseDouble(f[10]);
+      String vsPeer = ferry && bestPeer.containsKey(group) ? String.format(Locale.ROOT, "%.2f", mbps / bestPeer.get(group)) : "";
+      String vsSynced = ferry && files && bestPeerSynced.containsKey(group)
+          ? String.format(Locale.ROOT, "%.2f", mbps / bestPeerSynced.get(group)) : "";
+      String vsLimit = ferry && limit.containsKey(group) ? String.format(Locale.ROOT, "%.0f%%", 100 * mbps / limit.get(group)) : "";
+      boolean inner = !f[16].isEmpty() && Double.parseDouble(f[16]) > 0;
+      out.append(String.format("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", f[2], f[3], f[4],
+          f[5].replace("@", " "), f[10], files && !f[5].equals("raw") ? f[11] : "", f[12], f[8], f[14], f[15], inner ? f[16] : "",
+          vsPeer, vsSynced, vsLimit, f[17]));
     }
     Files.writeString(md, out.toString());
   }
+
 }
