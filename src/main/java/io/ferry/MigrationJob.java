@@ -114,7 +114,7 @@ public final class MigrationJob {
           .mapToPair(r -> new Tuple2<>(r.object().key(), PartTally.of(r)))
           .reduceByKey(PartTally::merge)
           .values()
-          .map(new CommitFunction(settings))
+          .mapPartitions(new CommitFunction(settings))
           .persist(StorageLevel.MEMORY_AND_DISK_SER());
       objects.count();
       committed = true;

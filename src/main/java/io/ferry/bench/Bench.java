@@ -34,7 +34,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * distcp-tuned; a Ferry variant is written ferry@key=value@..., e.g. ferry@copy.streams-per-task=4@heap=512m, keys
  * under ferry. and heap for the JVM's -Xmx), FERRY_BENCH_SCALE (1.0 = the sizes of issue 4; the workload huge, one
  * FERRY_BENCH_HUGE_MIB (4096) object, is not scaled), FERRY_BENCH_WAN_MBPS (40), FERRY_BENCH_WAN_DELAY_MS (10),
- * FERRY_BENCH_RESULTS (the CSV; default bench/results/results.csv).
+ * FERRY_BENCH_RESULTS (the CSV; default bench/results/results.csv), FERRY_BENCH_RAW_STREAMS (32) and
+ * FERRY_BENCH_RAW_PART_MIB (32) for the raw reader. {@code Bench <home> --table <csv>} re-renders a CSV's table.
  */
 public final class Bench {
   private static final long MIB = 1L << 20;
@@ -63,6 +64,11 @@ public final class Bench {
 
   public static void main(String[] args) throws Exception {
     Path home = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
+    if (args.length > 2 && args[1].equals("--table")) { // re-render a results CSV as its markdown table
+      Path csv = Path.of(args[2]);
+      writeMarkdown(csv, csv.resolveSibling(csv.getFileName().toString().replace(".csv", ".md")));
+      return;
+    }
     Path work = home.resolve("target/bench");
     new Bench(home, work).run();
     S3Clients.closeAll();
@@ -203,7 +209,7 @@ public final class Bench {
     String classpath = home.resolve("target/classes") + ":" + read(home.resolve("target/local-classpath.txt"));
     return switch (base(tool)) {
       case "raw" -> task.equals("same") ? null : List.of(java, "-cp", classpath, RawRangedReader.class.getName(), src, bucket, "",
-          "16", "8");
+          System.getenv().getOrDefault("FERRY_BENCH_RAW_STREAMS", "32"), System.getenv().getOrDefault("FERRY_BENCH_RAW_PART_MIB", "32"));
       case "ferry" -> {
         Path conf = work.resolve("ferry-" + task + ".conf");
         String destination = files ? "destination.path = \"" + dir + "\""

@@ -5,4 +5,7 @@ public interface ObjectCommitter {
   void commit(PartTally object) throws Exception;
 
   void abort(PartTally object) throws Exception;
+
+  /** After a batch of commits (one Spark task's): whatever they deferred, such as the directories' fsyncs. */
+  default void finish() throws Exception {}
 }

@@ -79,12 +79,20 @@ public final class FileDestination {
    * renames it into place and fsyncs the directory.
    */
   public void commit(SourceObject object) throws IOException, UnsafeKeyException {
+    syncDirectory(commitUnsynced(object));
+  }
+
+  /**
+   * {@link #commit} but for the directory's fsync, which the caller owes (once per directory for a batch of commits,
+   * {@link #syncDirectory}); returns that directory.
+   */
+  public Path commitUnsynced(SourceObject object) throws IOException, UnsafeKeyException {
     Path target = finalPath(object);
     Path temp = tempPath(object);
     if (!Files.exists(temp)) {
       if (Files.isRegularFile(target) && Files.size(target) == object.size()
           && Files.getLastModifiedTime(target).toMillis() == object.lastModifiedMillis()) {
-        return; // committed already (a recomputed commit after an executor loss)
+        return target.getParent(); // committed already (a recomputed commit after an executor loss)
       }
       throw new NoSuchFileException(temp.toString(), null, "temp file is missing: no range of this object was written");
     }
@@ -104,7 +112,7 @@ public final class FileDestination {
     } catch (AtomicMoveNotSupportedException e) {
       throw new IOException("the destination filesystem cannot rename atomically: " + e.getMessage(), e);
     }
-    syncDirectory(target.getParent());
+    return target.getParent();
   }
 
   /** Removes the object's temp file, if any. Never touches the final name. */
@@ -116,7 +124,8 @@ public final class FileDestination {
     }
   }
 
-  private static void syncDirectory(Path directory) {
+  /** fsync of a directory, so the renames into it survive a crash. */
+  public static void syncDirectory(Path directory) {
     try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
       channel.force(true);
     } catch (IOException e) {

@@ -65,10 +65,16 @@ public final class ExecutorContext {
   static ObjectCommitter committer(CopySettings s) {
     if (s.destination().kind() == StoreKind.FILE) {
       FileDestination files = fileDestination(s);
+      java.util.Set<java.nio.file.Path> directories = java.util.concurrent.ConcurrentHashMap.newKeySet();
       return new ObjectCommitter() {
         @Override
         public void commit(PartTally o) throws Exception {
-          files.commit(o.object());
+          directories.add(files.commitUnsynced(o.object()));
+        }
+
+        @Override
+        public void finish() {
+          directories.forEach(FileDestination::syncDirectory); // once per directory, not once per file
         }
 
         @Override

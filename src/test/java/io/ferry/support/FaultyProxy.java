@@ -19,6 +19,7 @@ public final class FaultyProxy implements AutoCloseable {
   private final int targetPort;
   private final AtomicInteger resets = new AtomicInteger();
   private final AtomicInteger stalls = new AtomicInteger();
+  private final AtomicInteger stallBudget = new AtomicInteger();
   private final AtomicInteger connections = new AtomicInteger();
   private volatile long cutAfterBytes = Long.MAX_VALUE;
   private volatile long cutUploadsAfterBytes = Long.MAX_VALUE;
@@ -45,12 +46,14 @@ public final class FaultyProxy implements AutoCloseable {
   }
 
   /**
-   * Every {@code nth} new connection stops delivering response bytes after {@code bytes} (it stays open, silent), as
-   * a stuck server or a black-holed route does.
+   * The first {@code count} connections whose responses pass {@code bytes} stop delivering there (they stay open,
+   * silent), as a stuck server or a black-holed route does; later ones pass. Deterministic however the client pools
+   * its connections.
    */
-  public void stallAfter(long bytes, int nth) {
+  public void stallFirst(long bytes, int count) {
     this.stall = true;
-    resetAfter(bytes, nth);
+    stallBudget.set(count);
+    resetAfter(bytes, 1);
   }
 
   /** Resets every new connection once the client has sent {@code bytes} request bytes on it (a rejected upload). */
@@ -97,10 +100,14 @@ public final class FaultyProxy implements AutoCloseable {
     Thread t = new Thread(() -> {
       byte[] buffer = new byte[64 * 1024];
       long total = 0;
+      long cut = limit;
       try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
         for (int n; (n = in.read(buffer)) > 0; ) {
-          if (total + n > limit) {
-            out.write(buffer, 0, (int) Math.max(0, limit - total));
+          if (total + n > cut && direction.equals("stall") && stallBudget.getAndDecrement() <= 0) {
+            cut = Long.MAX_VALUE; // this run's stalls are spent: pass the rest
+          }
+          if (total + n > cut) {
+            out.write(buffer, 0, (int) Math.max(0, cut - total));
             out.flush();
             if (direction.equals("stall")) {
               stalls.incrementAndGet();
