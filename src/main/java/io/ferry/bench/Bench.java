@@ -160,7 +160,9 @@ public final class Bench {
         ? "s3 =\n  max_concurrent_requests = 32\n  multipart_chunksize = 64MB\n  multipart_threshold = 64MB\n" : ""));
     env.put("AWS_CONFIG_FILE", awsConfig.toString());
     for (String override : overrides(tool)) {
-      if (override.startsWith("heap=")) env.put("FERRY_DRIVER_OPTS", "-Xmx" + override.substring(5));
+      if (override.startsWith("heap=")) {
+        env.put("FERRY_DRIVER_OPTS", "-Xmx" + override.substring(5) + " " + System.getenv().getOrDefault("FERRY_BENCH_JVM_OPTS", ""));
+      }
     }
     Measured m = measure(command, env);
     double sync = 0;
@@ -305,7 +307,7 @@ public final class Bench {
       env.put("RCLONE_CONFIG_" + side + "_SECRET_ACCESS_KEY", SECRET);
       env.put("RCLONE_CONFIG_" + side + "_FORCE_PATH_STYLE", "true");
     }
-    env.put("FERRY_DRIVER_OPTS", "-Xmx2g");
+    env.put("FERRY_DRIVER_OPTS", "-Xmx2g " + System.getenv().getOrDefault("FERRY_BENCH_JVM_OPTS", "")); // e.g. a JFR recording
     env.putAll(extra);
     Process p = builder.start();
     if (!p.waitFor(30, TimeUnit.MINUTES)) {

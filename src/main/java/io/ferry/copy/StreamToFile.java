@@ -8,6 +8,13 @@ import java.nio.ByteBuffer;
 
 /** Reads a range and writes it with positioned writes into the object's temp file. Resumes at the last byte written. */
 public final class StreamToFile implements RangeTransfer {
+  /**
+   * A range at least this long is pushed to disk as soon as it is written, overlapping its disk writes with the other
+   * ranges' reads (the commit's fsync then finds little left); a smaller one is left to the commit, where a task's
+   * fsyncs run in parallel (2,000 × 256 KiB to files: copy stage 7.8 s with a flush per range, see bench/results).
+   */
+  static final long FLUSH_AT_LEAST = 8L << 20;
+
   private final RangeSource source;
   private final FileDestination destination;
   private final int bufferSize;
@@ -51,10 +58,12 @@ public final class StreamToFile implements RangeTransfer {
           }
           position += n;
         }
-        try {
-          sink.flush();
-        } catch (IOException e) {
-          throw new LocalWriteException(e);
+        if (task.range().length() >= FLUSH_AT_LEAST) {
+          try {
+            sink.flush();
+          } catch (IOException e) {
+            throw new LocalWriteException(e);
+          }
         }
       } catch (Exception e) {
         source.discard(in);
