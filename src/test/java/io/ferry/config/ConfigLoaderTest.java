@@ -38,7 +38,7 @@ class ConfigLoaderTest {
     MigrationConfig c = load(MINIMAL);
     assertThat(c.jobName()).isEqualTo("ferry");
     assertThat(c.plan()).isEqualTo(new PlanConfig(64L << 20, 128L << 20, 128));
-    assertThat(c.copy()).isEqualTo(new CopyConfig(8, 5, Duration.ofMillis(200), Duration.ofSeconds(10), Duration.ofSeconds(30), true, 1 << 20));
+    assertThat(c.copy()).isEqualTo(new CopyConfig(16, 5, Duration.ofMillis(200), Duration.ofSeconds(10), Duration.ofSeconds(30), true, 1 << 20));
     assertThat(c.source().endpoint().region()).isEqualTo("us-east-1");
     assertThat(c.source().endpoint().pathStyle()).isTrue();
     assertThat(c.source().endpoint().checksumMode()).isEqualTo(S3EndpointConfig.ChecksumMode.WHEN_REQUIRED);
