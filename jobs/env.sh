@@ -15,12 +15,12 @@ SPARK_JAVA_OPENS="--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.b
 ferry_build() {
   local jar
   jar="$FERRY_HOME/target/ferry.jar"
-  if [ ! -f "$jar" ] || [ ! -f "$FERRY_HOME/target/local-classpath.txt" ] || \
+  if [ ! -f "$jar" ] || [ ! -f "$FERRY_HOME/target/ferry-classes.jar" ] || [ ! -f "$FERRY_HOME/target/local-classpath.txt" ] || \
      [ -n "$(find "$FERRY_HOME/src/main" "$FERRY_HOME/pom.xml" -newer "$jar" -print -quit)" ]; then
     echo "Building Ferry (mvn -DskipTests package) ..." >&2
     (cd "$FERRY_HOME" && mvn -B -q -DskipTests package) || return 1
   fi
-  if [ "${FERRY_CDS:-0}" = 1 ] && ! ferry_cds_fresh; then
+  if [ "${FERRY_CDS:-0}" = 1 ] && ! ferry_cds_fresh && [ ! "$FERRY_HOME/target/cds/failed" -nt "$FERRY_HOME/target/ferry-classes.jar" ]; then
     echo "Recording the classes a run loads, for faster JVM starts (once per build, ~20 s) ..." >&2
     local archive="$FERRY_HOME/target/cds/ferry.jsa"
     mkdir -p "$FERRY_HOME/target/cds"
@@ -31,15 +31,16 @@ ferry_build() {
       rm -rf "$FERRY_HOME/target/cds/train"
     else
       rm -f "$archive.$$"
-      echo "(no archive: see target/cds/train.log; runs start without it)" >&2
+      touch "$FERRY_HOME/target/cds/failed" # not tried again until the next build
+      echo "(no archive: see target/cds/train.log; runs start without it until the next build)" >&2
     fi
   fi
 }
 
 # Is the class-data archive newer than the jar and classpath it was recorded from?
 ferry_cds_fresh() {
-  local archive="$FERRY_HOME/target/cds/ferry.jsa" jars=("$FERRY_HOME"/target/ferry-*.jar)
-  [ -f "$archive" ] && [ -z "$(find "${jars[0]}" "$FERRY_HOME/target/local-classpath.txt" -newer "$archive" -print -quit)" ]
+  local archive="$FERRY_HOME/target/cds/ferry.jsa"
+  [ -f "$archive" ] && [ -z "$(find "$FERRY_HOME/target/ferry-classes.jar" "$FERRY_HOME/target/local-classpath.txt" -newer "$archive" -print -quit)" ]
 }
 
 # Runs a main class on the local classpath (Spark from Maven, local mode). With FERRY_CDS=1 (jobs/migrate.sh and
@@ -48,15 +49,15 @@ ferry_cds_fresh() {
 ferry_java() {
   local main="$1"; shift
   export SPARK_LOCAL_IP="${SPARK_LOCAL_IP:-127.0.0.1}"
-  local jars=("$FERRY_HOME"/target/ferry-*.jar) cds=()
+  local cds=()
   if [ -n "${FERRY_CDS_DUMP:-}" ]; then
     cds=(-XX:ArchiveClassesAtExit="$FERRY_CDS_DUMP" -Xlog:cds=off -Xlog:cds+dynamic=off)
   elif [ "${FERRY_CDS:-0}" = 1 ] && ferry_cds_fresh; then
     cds=(-XX:SharedArchiveFile="$FERRY_HOME/target/cds/ferry.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off)
   fi
   # shellcheck disable=SC2086
-  exec java ${FERRY_DRIVER_OPTS:--Xmx4g} "${cds[@]}" $SPARK_JAVA_OPENS \
+  exec java ${FERRY_DRIVER_OPTS:--Xmx4g} ${cds[@]+"${cds[@]}"} $SPARK_JAVA_OPENS \
     -Dlog4j2.configurationFile="$FERRY_HOME/conf/log4j2.properties" \
     -Dferry.s3proxy.jar="$FERRY_HOME/target/s3proxy/s3proxy.jar" \
-    -cp "${jars[0]}:$(cat "$FERRY_HOME/target/local-classpath.txt")" "$main" "$@"
+    -cp "$FERRY_HOME/target/ferry-classes.jar:$(cat "$FERRY_HOME/target/local-classpath.txt")" "$main" "$@"
 }

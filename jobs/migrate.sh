@@ -7,7 +7,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 command=migrate
 if [ "${1:-}" = plan ] || [ "${1:-}" = migrate ]; then command="$1"; shift; fi
 [ $# -ge 1 ] || { echo "usage: jobs/migrate.sh [migrate|plan] <job.conf> [-Dferry.key=value ...]" >&2; exit 2; }
-export FERRY_CDS="${FERRY_CDS:-1}" # the class-data archive: see ferry_java in env.sh
+# local mode only: the class-data archive (see ferry_java in env.sh); spark-submit runs its own JVMs
+[ -n "${SPARK_HOME:-}" ] || export FERRY_CDS="${FERRY_CDS:-1}"
 ferry_build
 if [ -n "${SPARK_HOME:-}" ]; then
   exec "$SPARK_HOME/bin/spark-submit" --master "${SPARK_MASTER:-local[*]}" --class io.ferry.Ferry \

@@ -140,7 +140,7 @@ public final class Bench {
   private void runOne(String mode, Endpoints endpoints, String workload, String task, String tool, long bytes,
       Map<String, String> expected, Path csv) throws Exception {
     String bucket = "src-" + workload;
-    String dstBucket = "dst-" + workload + "-" + tool + "-" + mode + "-" + System.nanoTime() % 100000;
+    String dstBucket = "dst-" + workload + "-" + base(tool) + "-" + mode + "-" + System.nanoTime() % 100000;
     Path dir = work.resolve("out").resolve(mode + "-" + workload + "-" + tool);
     Demo.deleteTree(work.resolve("out"));
     Files.createDirectories(dir);
@@ -187,9 +187,11 @@ public final class Bench {
       inner = stage[1];
       note = String.format(Locale.ROOT, "copy stage %.1f s of a %.1f s run", stage[0], stage[2]);
     } else if (tool.equals("raw") && m.exit() == 0) {
-      String[] last = m.log().trim().lines().reduce((x, y) -> y).orElse("0 0 0").split(" ");
-      inner = Double.parseDouble(last[2]);
-      note = String.format(Locale.ROOT, "%s s of ranged GETs after the listing", last[1]);
+      java.util.regex.Matcher line = java.util.regex.Pattern.compile("(?m)^(\\d+) ([\\d.]+) ([\\d.]+)$").matcher(m.log());
+      if (line.find()) { // "bytes seconds MB/s"
+        inner = Double.parseDouble(line.group(3));
+        note = line.group(2) + " s of ranged GETs after the listing";
+      }
     }
     double mbps = bytes / 1e6 / m.wall();
     double cpuPerGb = m.cpu() / (bytes / 1e9);

@@ -147,8 +147,9 @@ public final class FileDestination {
     }
 
     /**
-     * Pushes what was written to disk now (fdatasync), so a range's disk writes overlap the other ranges' network
-     * reads instead of piling up for the commit's fsync; a deferred write error (a full disk) shows up here.
+     * Pushes the file's dirty pages to disk now (fdatasync of the whole file: this range's writes and whatever other
+     * ranges of the object wrote so far), so disk writes overlap the network reads still going on instead of piling
+     * up for the commit's fsync; a deferred write error (a full disk) shows up here.
      */
     public void flush() throws IOException {
       channel.force(false);

@@ -87,22 +87,38 @@ public final class DatasetFiles {
   /**
    * Writes part {@code part} of {@code table} under {@code runDirectory} from {@code rows} (read once), calling
    * {@code each} for every row; returns the number of rows. A part with no rows is still written (header and schema),
-   * so an empty dataset can be read.
+   * so an empty dataset can be read. {@code attempt} names this attempt's temp files, so concurrent attempts of one
+   * task (speculation, an executor written off but still running) never share one; the first to finish places the
+   * part (every attempt writes the same rows) and the others remove their temp files.
    */
-  public static <T> long writePart(Datasets.Table<T> table, Iterator<T> rows, String runDirectory, int part, Configuration conf,
-      Consumer<T> each) throws IOException {
+  public static <T> long writePart(Datasets.Table<T> table, Iterator<T> rows, String runDirectory, int part, String attempt,
+      Configuration conf, Consumer<T> each) throws IOException {
     Path parquetDir = new Path(runDirectory, table.name() + ".parquet");
     Path csvDir = new Path(runDirectory, table.name() + ".csv");
     String partName = String.format("part-%05d", part);
-    Path parquetTemp = new Path(parquetDir, "." + partName + ".parquet.tmp");
-    Path csvTemp = new Path(csvDir, "." + partName + ".csv.tmp");
+    Path parquetTemp = new Path(parquetDir, "." + partName + "-" + attempt + ".parquet.tmp");
+    Path csvTemp = new Path(csvDir, "." + partName + "-" + attempt + ".csv.tmp");
     FileSystem fs = FileSystem.get(URI.create(runDirectory), conf);
+    try {
+      long count = write(table, rows, parquetTemp, fs.create(csvTemp, true), conf, each);
+      promote(fs, parquetTemp, new Path(parquetDir, partName + ".snappy.parquet"));
+      promote(fs, csvTemp, new Path(csvDir, partName + ".csv"));
+      return count;
+    } catch (IOException | RuntimeException e) {
+      fs.delete(parquetTemp, false);
+      fs.delete(csvTemp, false);
+      throw e;
+    }
+  }
+
+  private static <T> long write(Datasets.Table<T> table, Iterator<T> rows, Path parquetFile, java.io.OutputStream csvFile,
+      Configuration conf, Consumer<T> each) throws IOException {
     MessageType schema = parquetSchema(table);
     List<Datasets.Column<T>> columns = table.columns();
     long count = 0;
-    try (ParquetWriter<Group> parquet = ExampleParquetWriter.builder(parquetTemp).withType(schema).withConf(conf)
-            .withCompressionCodec(CompressionCodecName.SNAPPY).withWriteMode(ParquetFileWriter.Mode.OVERWRITE).build();
-        Writer csv = new BufferedWriter(new OutputStreamWriter(fs.create(csvTemp, true), StandardCharsets.UTF_8), 1 << 16)) {
+    try (Writer csv = new BufferedWriter(new OutputStreamWriter(csvFile, StandardCharsets.UTF_8), 1 << 16);
+        ParquetWriter<Group> parquet = ExampleParquetWriter.builder(parquetFile).withType(schema).withConf(conf)
+            .withCompressionCodec(CompressionCodecName.SNAPPY).withWriteMode(ParquetFileWriter.Mode.OVERWRITE).build()) {
       csv.write(csvHeader(table));
       csv.write('\n');
       while (rows.hasNext()) {
@@ -127,8 +143,6 @@ public final class DatasetFiles {
         count++;
       }
     }
-    promote(fs, parquetTemp, new Path(parquetDir, partName + ".snappy.parquet"));
-    promote(fs, csvTemp, new Path(csvDir, partName + ".csv"));
     return count;
   }
 
@@ -142,8 +156,10 @@ public final class DatasetFiles {
     }
   }
 
+  /** Renames the temp file into place, unless another attempt of the task placed the (identical) part first. */
   private static void promote(FileSystem fs, Path temp, Path target) throws IOException {
-    if (fs.exists(target)) fs.delete(target, false); // an earlier attempt of this task finished its rename
-    if (!fs.rename(temp, target)) throw new IOException("cannot rename " + temp + " to " + target);
+    if (!fs.exists(target) && fs.rename(temp, target)) return;
+    if (!fs.exists(target)) throw new IOException("cannot rename " + temp + " to " + target);
+    fs.delete(temp, false);
   }
 }

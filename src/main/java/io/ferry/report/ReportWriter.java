@@ -55,16 +55,20 @@ public final class ReportWriter {
     Configuration hadoop = spark.sparkContext().hadoopConfiguration();
     String directory = FileSystem.get(URI.create(runDirectory), hadoop).makeQualified(new Path(runDirectory)).toString();
     Broadcast<SerializableConfiguration> conf = SerializableConfiguration.broadcast(spark.sparkContext());
-    RunStats stats = ranges.coalesce(slices(ranges))
-        .mapPartitionsWithIndex(WriteDatasetFunction.ranges(job, run, directory, conf, info.copyStartMillis(), info.copyEndMillis(),
-            TIMELINE_BUCKETS), false)
-        .reduce(RunStats::merge);
-    stats.merge(objects.coalesce(slices(objects))
-        .mapPartitionsWithIndex(WriteDatasetFunction.objects(job, run, directory, conf), false)
-        .reduce(RunStats::merge));
+    RunStats stats;
+    try {
+      stats = ranges.coalesce(slices(ranges))
+          .mapPartitionsWithIndex(WriteDatasetFunction.ranges(job, run, directory, conf, info.copyStartMillis(), info.copyEndMillis(),
+              TIMELINE_BUCKETS), false)
+          .reduce(RunStats::merge);
+      stats.merge(objects.coalesce(slices(objects))
+          .mapPartitionsWithIndex(WriteDatasetFunction.objects(job, run, directory, conf), false)
+          .reduce(RunStats::merge));
+    } finally {
+      conf.destroy();
+    }
     DatasetFiles.markDone(Datasets.ranges(job, run), directory, hadoop);
     DatasetFiles.markDone(Datasets.objects(job, run), directory, hadoop);
-    conf.destroy();
     info.stages().lap("report");
     RunSummary summary = summarize(info, stats);
     writeText("summary.json", JSON.writeValueAsString(summary));

@@ -7,6 +7,7 @@ import io.ferry.report.Datasets;
 import io.ferry.report.RunStats;
 import java.util.Iterator;
 import java.util.List;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.util.SerializableConfiguration;
@@ -57,10 +58,13 @@ public final class WriteDatasetFunction<T> implements Function2<Integer, Iterato
   @SuppressWarnings("unchecked") // the factories tie Kind to T
   public Iterator<RunStats> call(Integer part, Iterator<T> rows) throws Exception {
     RunStats stats = new RunStats(timelineStartMillis, timelineEndMillis, timelineBuckets);
+    String attempt = String.valueOf(TaskContext.get().taskAttemptId());
     if (kind == Kind.RANGES) {
-      DatasetFiles.writePart(Datasets.ranges(job, run), (Iterator<RangeResult>) rows, runDirectory, part, conf.value().value(), stats::add);
+      DatasetFiles.writePart(Datasets.ranges(job, run), (Iterator<RangeResult>) rows, runDirectory, part, attempt,
+          conf.value().value(), stats::add);
     } else {
-      DatasetFiles.writePart(Datasets.objects(job, run), (Iterator<ObjectResult>) rows, runDirectory, part, conf.value().value(), stats::add);
+      DatasetFiles.writePart(Datasets.objects(job, run), (Iterator<ObjectResult>) rows, runDirectory, part, attempt,
+          conf.value().value(), stats::add);
     }
     return List.of(stats).iterator();
   }

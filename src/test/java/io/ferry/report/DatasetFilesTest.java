@@ -56,7 +56,7 @@ class DatasetFilesTest {
     List<RangeResult> rows = List.of(range("a,1", 12_500_000, ""), range("b \"q\"", -1, "boom, twice"));
     List<RangeResult> seen = new ArrayList<>();
     String run = dir.toUri().toString();
-    long n = DatasetFiles.writePart(Datasets.ranges("job", "run-1"), rows.iterator(), run, 3, new Configuration(), seen::add);
+    long n = DatasetFiles.writePart(Datasets.ranges("job", "run-1"), rows.iterator(), run, 3, "7", new Configuration(), seen::add);
     DatasetFiles.markDone(Datasets.ranges("job", "run-1"), run, new Configuration());
 
     assertThat(n).isEqualTo(2);
@@ -96,7 +96,7 @@ class DatasetFilesTest {
   @Test
   void anEmptyPartStillCarriesTheHeaderAndTheSchema() throws Exception {
     String run = dir.toUri().toString();
-    DatasetFiles.writePart(Datasets.objects("job", "run-1"), List.<ObjectResult>of().iterator(), run, 0, new Configuration(), o -> {});
+    DatasetFiles.writePart(Datasets.objects("job", "run-1"), List.<ObjectResult>of().iterator(), run, 0, "1", new Configuration(), o -> {});
     assertThat(Files.readAllLines(dir.resolve("objects.csv/part-00000.csv")))
         .containsExactly("job,run,key,destination,size,etag,last_modified,parts,bytes,status,error");
     try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(),
@@ -106,10 +106,37 @@ class DatasetFilesTest {
   }
 
   @Test
-  void aRetriedTaskReplacesItsEarlierPart() throws Exception {
+  void aSecondAttemptOfATaskLeavesThePartInPlaceAndNoTempFile() throws Exception {
     String run = dir.toUri().toString();
-    DatasetFiles.writePart(Datasets.ranges("job", "r"), List.of(range("old", 1, "")).iterator(), run, 0, new Configuration(), r -> {});
-    DatasetFiles.writePart(Datasets.ranges("job", "r"), List.of(range("new", 1, "")).iterator(), run, 0, new Configuration(), r -> {});
-    assertThat(Files.readString(dir.resolve("ranges.csv/part-00000.csv"))).contains(",new,").doesNotContain(",old,");
+    DatasetFiles.writePart(Datasets.ranges("job", "r"), List.of(range("first", 1, "")).iterator(), run, 0, "1", new Configuration(), r -> {});
+    DatasetFiles.writePart(Datasets.ranges("job", "r"), List.of(range("second", 1, "")).iterator(), run, 0, "2", new Configuration(), r -> {});
+    assertThat(Files.readString(dir.resolve("ranges.csv/part-00000.csv"))).contains(",first,").doesNotContain(",second,");
+    try (var files = Files.list(dir.resolve("ranges.csv"))) {
+      assertThat(files.map(p -> p.getFileName().toString()).filter(f -> f.endsWith(".tmp"))).isEmpty();
+    }
+  }
+
+  @Test
+  void aFailingAttemptRemovesItsTempFiles() throws Exception {
+    String run = dir.toUri().toString();
+    java.util.Iterator<RangeResult> failing = new java.util.Iterator<>() {
+      int n;
+
+      @Override
+      public boolean hasNext() {
+        return true;
+      }
+
+      @Override
+      public RangeResult next() {
+        if (n++ == 3) throw new IllegalStateException("the executor lost its block");
+        return range("k" + n, 1, "");
+      }
+    };
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> DatasetFiles.writePart(Datasets.ranges("job", "r"), failing, run, 0, "9",
+        new Configuration(), r -> {})).hasMessageContaining("lost its block");
+    try (var files = Files.walk(dir)) {
+      assertThat(files.filter(Files::isRegularFile).map(p -> p.getFileName().toString()).filter(f -> !f.endsWith(".crc"))).isEmpty();
+    }
   }
 }
