@@ -14,9 +14,12 @@ for tool in rclone s3cmd; do
   command -v "$tool" >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq rclone awscli s3cmd; break; }
 done
 [ -x /usr/bin/aws ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq awscli
-if [ ! -f "$FERRY_HOME/target/distcp/commons-cli.jar" ]; then # a peer, not a dependency of Ferry
+if [ ! -f "$FERRY_HOME/target/distcp/netty-nio-client.jar" ]; then # a peer, not a dependency of Ferry
   hadoop_version=$(sed -n 's:.*<hadoop.version>\(.*\)</hadoop.version>.*:\1:p' "$FERRY_HOME/pom.xml")
-  for artifact in "org.apache.hadoop:hadoop-distcp:$hadoop_version" commons-cli:commons-cli:1.9.0; do # DistCp needs unshaded commons-cli
+  sdk_version=$(sed -n 's:.*<awssdk.version>\(.*\)</awssdk.version>.*:\1:p' "$FERRY_HOME/pom.xml")
+  # DistCp needs unshaded commons-cli; S3A's rename (a copy) needs the SDK's Netty client
+  for artifact in "org.apache.hadoop:hadoop-distcp:$hadoop_version" commons-cli:commons-cli:1.9.0 \
+      "software.amazon.awssdk:netty-nio-client:$sdk_version"; do
     (cd "$FERRY_HOME" && mvn -B -q dependency:copy -Dartifact="$artifact" -Dmdep.stripVersion=true -DoutputDirectory=target/distcp)
   done
 fi

@@ -53,7 +53,8 @@ public final class Planning {
     }
     Predicate<SourceObject> unchanged = config.copy().skipUnchanged() ? unchanged(destination, runId) : o -> false;
     Path root = destination.kind() == StoreKind.FILE ? Path.of(destination.path()) : null;
-    return triage(listed, counts, config.plan(), root, destination.prefix(), unchanged);
+    boolean serverSide = io.ferry.copy.CopyMethod.choose(source, destination) == io.ferry.copy.CopyMethod.SERVER_SIDE_COPY;
+    return triage(listed, counts, config.plan(), serverSide, root, destination.prefix(), unchanged);
   }
 
   /**
@@ -83,7 +84,7 @@ public final class Planning {
    * both of. With a bucket destination ({@code root} null): keys longer than S3's 1,024 bytes once
    * {@code keyPrefix} is prepended.
    */
-  public static Result triage(List<SourceObject> listed, S3Lister.Counts counts, PlanConfig planConfig, Path root,
+  public static Result triage(List<SourceObject> listed, S3Lister.Counts counts, PlanConfig planConfig, boolean serverSide, Path root,
       String keyPrefix, Predicate<SourceObject> unchanged) {
     Set<String> directories = new HashSet<>();
     if (root != null) {
@@ -93,7 +94,7 @@ public final class Planning {
       }
     }
     List<ObjectResult> rejected = new ArrayList<>();
-    CopyPlanner planner = new CopyPlanner(planConfig, unchanged);
+    CopyPlanner planner = new CopyPlanner(planConfig, serverSide, unchanged);
     for (SourceObject o : listed) {
       String reason = root == null ? rejectKey(o, keyPrefix) : reject(o, root, directories);
       if (reason == null) {

@@ -23,7 +23,7 @@ class PlanningTest {
   void unsafeKeysAndFilePrefixConflictsAreRejectedWithReasonsTheRestIsPlanned() {
     List<SourceObject> listed = List.of(object("a"), object("a/b"), object("a/c/d"), object("a/c"), object("../escape"),
         object("x//y"), object("ok.txt"));
-    Planning.Result result = Planning.triage(listed, new S3Lister.Counts(7, 7, 0, 0, 1), new PlanConfig(100, 100, 100),
+    Planning.Result result = Planning.triage(listed, new S3Lister.Counts(7, 7, 0, 0, 1), new PlanConfig(100, 100, 100), false,
         Path.of("/dest"), "", o -> false);
     Map<String, String> rejected = new TreeMap<>();
     for (ObjectResult r : result.rejected()) rejected.put(r.object().relativeKey(), r.error());
@@ -40,7 +40,7 @@ class PlanningTest {
   void aBucketHoldsAnyKeyUpToOneThousandTwentyFourBytesWithThePrefix() {
     String fits = "k".repeat(1024 - "dst/".length());
     List<SourceObject> listed = List.of(object("a"), object("a/b"), object("../odd"), object(fits), object(fits + "x"));
-    Planning.Result result = Planning.triage(listed, new S3Lister.Counts(5, 5, 0, 0, 1), new PlanConfig(100, 100, 100),
+    Planning.Result result = Planning.triage(listed, new S3Lister.Counts(5, 5, 0, 0, 1), new PlanConfig(100, 100, 100), false,
         null, "dst/", o -> false);
     assertThat(result.rejected()).singleElement().satisfies(r -> {
       assertThat(r.object().relativeKey()).isEqualTo(fits + "x");

@@ -269,7 +269,7 @@ public final class Bench {
       String dstEndpoint) {
     Path services = work.resolve("distcp-services/META-INF/services/org.apache.hadoop.mapreduce.protocol.ClientProtocolProvider");
     write(services, ParallelLocalProvider.class.getName() + "\n");
-    String classpath = home.resolve("target/distcp/hadoop-distcp.jar") + ":" + home.resolve("target/distcp/commons-cli.jar") + ":" + work.resolve("distcp-services") + ":"
+    String classpath = home.resolve("target/distcp") + "/*:" + work.resolve("distcp-services") + ":"
         + home.resolve("target/classes") + ":" + read(home.resolve("target/local-classpath.txt"));
     List<String> c = new ArrayList<>(List.of(java, "-Xmx2g", "-Daws.requestChecksumCalculation=WHEN_REQUIRED",
         "-Daws.responseChecksumValidation=WHEN_REQUIRED", "-Dlog4j2.configurationFile=" + home.resolve("conf/log4j2.properties"),

@@ -38,7 +38,7 @@ public final class PlanMemory {
     }
     long afterListing = retained();
     Planning.Result result = Planning.triage(listed, new S3Lister.Counts(n, n, 0, 0, n / 1000), new PlanConfig(64L << 20,
-        128L << 20, 128), Path.of("/tmp/ferry-plan-memory"), "", o -> false);
+        128L << 20, 128), false, Path.of("/tmp/ferry-plan-memory"), "", o -> false);
     long afterPlan = retained();
     System.out.printf(Locale.ROOT, "objects %d, ranges %d, tasks %d, bytes %.1f TB%n", n, result.plan().ranges(),
         result.plan().tasks().size(), result.plan().bytes() / 1e12);

@@ -203,13 +203,17 @@ public final class ConfigLoader {
     if (partSize > MAX_PART) problem("plan.part-size", partSize, "must be at most 5GiB (S3's largest part)");
     if (bundleSize < 1) problem("plan.bundle-size", bundleSize, "must be at least 1 byte");
     if (bundleObjects < 1) problem("plan.bundle-objects", bundleObjects, "must be at least 1");
+    long copyCutoff = bytes("plan.copy-cutoff", () -> 4656L << 20);
+    if (copyCutoff < 0 || copyCutoff > MAX_PART) {
+      problem("plan.copy-cutoff", copyCutoff, "must be between 0 and 5GiB (S3's largest CopyObject)");
+    }
     return problems.isEmpty()
-        ? new PlanConfig(partSize, bundleSize, bundleObjects)
-        : new PlanConfig(Math.max(1, partSize), Math.max(1, bundleSize), Math.max(1, bundleObjects));
+        ? new PlanConfig(partSize, bundleSize, bundleObjects, copyCutoff)
+        : new PlanConfig(Math.max(1, partSize), Math.max(1, bundleSize), Math.max(1, bundleObjects), 0);
   }
 
   private CopyConfig copy() {
-    int streams = integer("copy.streams-per-task", 8);
+    int streams = integer("copy.streams-per-task", 16);
     int retries = integer("copy.retries", 5);
     Duration backoff = duration("copy.backoff");
     Duration maxBackoff = duration("copy.max-backoff");

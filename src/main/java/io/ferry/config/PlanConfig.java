@@ -2,11 +2,27 @@ package io.ferry.config;
 
 import java.io.Serializable;
 
-/** How objects become range tasks. */
-public record PlanConfig(long partSize, long bundleSize, int bundleObjects) implements Serializable {
+/**
+ * How objects become range tasks.
+ *
+ * @param copyCutoff for server-side copies: objects up to this size are one CopyObject, larger ones UploadPartCopy
+ *     ranges of {@code partSize}
+ */
+public record PlanConfig(long partSize, long bundleSize, int bundleObjects, long copyCutoff) implements Serializable {
   public PlanConfig {
     if (partSize < 1) throw new IllegalArgumentException("partSize must be positive: " + partSize);
+    if (copyCutoff < 0) throw new IllegalArgumentException("copyCutoff must not be negative: " + copyCutoff);
     if (bundleSize < 1) throw new IllegalArgumentException("bundleSize must be positive: " + bundleSize);
     if (bundleObjects < 1) throw new IllegalArgumentException("bundleObjects must be positive: " + bundleObjects);
+  }
+
+  /** No whole-object server-side copies above the part size. */
+  public PlanConfig(long partSize, long bundleSize, int bundleObjects) {
+    this(partSize, bundleSize, bundleObjects, 0);
+  }
+
+  /** The largest object copied as one range: the part size, or the copy cutoff for server-side copies. */
+  public long wholeObjectLimit(boolean serverSide) {
+    return serverSide ? Math.max(partSize, copyCutoff) : partSize;
   }
 }

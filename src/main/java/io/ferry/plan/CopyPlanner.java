@@ -9,7 +9,8 @@ import java.util.function.Predicate;
  * Turns listed objects into copy tasks. Pure: no Spark, no SDK.
  *
  * <ul>
- *   <li>An object larger than the part size becomes one task per part, so its ranges spread over the cluster.
+ *   <li>An object larger than the part size becomes one task per part, so its ranges spread over the cluster; for
+ *       server-side copies only one larger than the copy cutoff does (the service copies the rest in one request).
  *   <li>Smaller objects (and empty ones) are whole-object ranges, bundled in listing order into tasks of about
  *       {@code bundle-size} bytes and at most {@code bundle-objects} objects, so one task amortises scheduling.
  * </ul>
@@ -18,6 +19,7 @@ import java.util.function.Predicate;
 public final class CopyPlanner {
   private final PlanConfig config;
   private final Predicate<SourceObject> unchanged;
+  private final long wholeObjectLimit;
   private final List<CopyTask> tasks = new ArrayList<>();
   private final List<RangeTask> bundle = new ArrayList<>();
   private long bundleBytes;
@@ -29,8 +31,14 @@ public final class CopyPlanner {
 
   /** @param unchanged objects the destination already holds unchanged; they are counted and skipped */
   public CopyPlanner(PlanConfig config, Predicate<SourceObject> unchanged) {
+    this(config, false, unchanged);
+  }
+
+  /** @param serverSide the objects are copied inside one service (whole objects up to the copy cutoff) */
+  public CopyPlanner(PlanConfig config, boolean serverSide, Predicate<SourceObject> unchanged) {
     this.config = config;
     this.unchanged = unchanged;
+    this.wholeObjectLimit = config.wholeObjectLimit(serverSide);
   }
 
   public static CopyPlan plan(Iterable<SourceObject> objects, PlanConfig config) {
@@ -47,7 +55,7 @@ public final class CopyPlanner {
     objects++;
     bytes += object.size();
     long partSize = PartSizing.partSize(object.size(), config.partSize(), PartSizing.MAX_PARTS);
-    int parts = PartSizing.partCount(object.size(), partSize);
+    int parts = object.size() <= wholeObjectLimit ? 1 : PartSizing.partCount(object.size(), partSize);
     if (parts == 1) {
       ranges++;
       if (!bundle.isEmpty()

@@ -37,7 +37,7 @@ class ConfigLoaderTest {
   void defaultsComeFromReferenceConf() {
     MigrationConfig c = load(MINIMAL);
     assertThat(c.jobName()).isEqualTo("ferry");
-    assertThat(c.plan()).isEqualTo(new PlanConfig(64L << 20, 128L << 20, 128));
+    assertThat(c.plan()).isEqualTo(new PlanConfig(64L << 20, 128L << 20, 128, 4656L << 20));
     assertThat(c.copy()).isEqualTo(new CopyConfig(16, 5, Duration.ofMillis(200), Duration.ofSeconds(10), Duration.ofSeconds(30), true, 1 << 20));
     assertThat(c.source().endpoint().region()).isEqualTo("us-east-1");
     assertThat(c.source().endpoint().pathStyle()).isTrue();
@@ -60,7 +60,7 @@ class ConfigLoaderTest {
             checksum-mode = when-supported
           }
           destination.path = "/mnt/nfs/out"
-          plan { part-size = 16MiB, bundle-size = 32MiB, bundle-objects = 7 }
+          plan { part-size = 16MiB, bundle-size = 32MiB, bundle-objects = 7, copy-cutoff = 0 }
           copy { streams-per-task = 3, retries = 2, backoff = 1s, max-backoff = 5s, stall-timeout = 10s, skip-unchanged = false, buffer-size = 256KiB }
           report.path = "s3a://reports/ferry"
           spark.master = "local[2]"
@@ -72,7 +72,7 @@ class ConfigLoaderTest {
         "https://iam.cloud.ibm.com/identity/token", S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED));
     assertThat(c.source()).isEqualTo(SourceConfig.bucket(c.source().endpoint(), "media", "2018/", List.of("**/*.mp4"), List.of("**/*.tmp")));
     assertThat(c.destination()).isEqualTo(DestinationConfig.directory("/mnt/nfs/out"));
-    assertThat(c.plan()).isEqualTo(new PlanConfig(16L << 20, 32L << 20, 7));
+    assertThat(c.plan()).isEqualTo(new PlanConfig(16L << 20, 32L << 20, 7, 0));
     assertThat(c.copy()).isEqualTo(new CopyConfig(3, 2, Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(10), false, 256 << 10));
     assertThat(c.reportPath()).isEqualTo("s3a://reports/ferry");
     assertThat(c.sparkMaster()).isEqualTo("local[2]");

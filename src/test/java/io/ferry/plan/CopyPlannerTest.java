@@ -80,4 +80,21 @@ class CopyPlannerTest {
     assertThat(plan.tasks()).isEmpty();
     assertThat(plan.objects()).isZero();
   }
+
+  @Test
+  void serverSideCopiesKeepObjectsUpToTheCopyCutoffWholeAndSplitLargerOnes() {
+    PlanConfig config = new PlanConfig(100, 250, 3, 1000);
+    CopyPlanner planner = new CopyPlanner(config, true, o -> false);
+    for (SourceObject o : List.of(object("at-part", 100), object("above-part", 101), object("at-cutoff", 1000),
+        object("above-cutoff", 1001))) planner.add(o);
+    CopyPlan plan = planner.finish();
+    assertThat(plan.splitObjects()).isEqualTo(1);
+    assertThat(plan.ranges()).isEqualTo(3 + 11); // three whole objects, 1001 bytes in 100-byte parts
+    assertThat(plan.tasks().stream().flatMap(t -> t.ranges().stream()).filter(RangeTask::wholeObject).map(r -> r.object().key()))
+        .containsExactly("at-part", "above-part", "at-cutoff");
+    // the same objects streamed through executors: split above the part size
+    CopyPlanner streamed = new CopyPlanner(config, false, o -> false);
+    for (SourceObject o : List.of(object("above-part", 101), object("at-cutoff", 1000))) streamed.add(o);
+    assertThat(streamed.finish().splitObjects()).isEqualTo(2);
+  }
 }
