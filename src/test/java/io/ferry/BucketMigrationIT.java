@@ -175,8 +175,9 @@ class BucketMigrationIT {
   @Test
   void insideOneServiceCopiesStayServerSideWithNoBytesThroughExecutors() throws Exception {
     providerA.client().createBucket(b -> b.bucket("same"));
+    // copy-cutoff 0: every object above the part size goes as UploadPartCopy ranges (the default copies it whole)
     RunSummary summary = migrate(Jobs.hocon(providerA.endpoint(), providerA.identity(), "src", work.resolve("unused"),
-        work.resolve("reports"), destination(providerA, providerA.endpoint(), "same", "", "")));
+        work.resolve("reports"), destination(providerA, providerA.endpoint(), "same", "", "") + "\nferry.plan.copy-cutoff = 0"));
 
     assertThat(summary.succeeded()).isTrue();
     assertThat(summary.bytes().copied()).isEqualTo(sourceBytes);
@@ -282,16 +283,27 @@ class BucketMigrationIT {
     providerA.client().createBucket(b -> b.bucket("planned"));
     Path conf = Jobs.file(work.resolve("conf"), "plan.conf", Jobs.hocon(providerA.endpoint(), providerA.identity(), "src",
         work.resolve("unused"), work.resolve("reports"), destination(providerA, providerA.endpoint(), "planned", "", "")));
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int code = Ferry.run(new String[] {"plan", conf.toString(), "-Dferry.source.credentials.secret-access-key=" + providerA.secret()},
-        new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
-    String text = out.toString(StandardCharsets.UTF_8);
-    assertThat(code).as(text).isZero();
-    // 3 split objects (8 parts) and every other object whole
-    assertThat(text).contains("objects   " + source.size() + " to copy (3 split into ranges)")
+    // by default every object under plan.copy-cutoff is one CopyObject
+    String whole = plan(conf);
+    assertThat(whole).contains("objects   " + source.size() + " to copy (0 split into ranges)")
         .contains("method server-side-copy")
+        .contains(source.size() + " CopyObject, 0 UploadPartCopy, 0 CreateMultipartUpload + CompleteMultipartUpload");
+    // with the cutoff at 0: 3 split objects (8 parts) and every other object whole
+    String split = plan(conf, "-Dferry.plan.copy-cutoff=0");
+    assertThat(split).contains("objects   " + source.size() + " to copy (3 split into ranges)")
         .contains((source.size() - 3) + " CopyObject, 8 UploadPartCopy, 3 CreateMultipartUpload + CompleteMultipartUpload");
     assertThat(providerA.client().listObjectsV2(b -> b.bucket("planned")).contents()).isEmpty();
     assertThat(Buckets.openUploads(providerA.client(), "planned")).isZero();
+  }
+
+  private String plan(Path conf, String... overrides) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    List<String> args = new ArrayList<>(List.of("plan", conf.toString(),
+        "-Dferry.source.credentials.secret-access-key=" + providerA.secret()));
+    args.addAll(List.of(overrides));
+    int code = Ferry.run(args.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+    String text = out.toString(StandardCharsets.UTF_8);
+    assertThat(code).as(text).isZero();
+    return text;
   }
 }
