@@ -21,7 +21,7 @@ ferry_build() {
     (cd "$FERRY_HOME" && mvn -B -q -DskipTests package) || return 1
   fi
   if [ "${FERRY_CDS:-0}" = 1 ] && ! ferry_cds_fresh && [ ! "$FERRY_HOME/target/cds/failed" -nt "$FERRY_HOME/target/ferry-classes.jar" ]; then
-    echo "Recording the classes a run loads, for faster JVM starts (once per build, ~20 s) ..." >&2
+    echo "Recording the classes a run loads, for faster JVM starts (once per build, ~40 s) ..." >&2
     local archive="$FERRY_HOME/target/cds/ferry.jsa"
     mkdir -p "$FERRY_HOME/target/cds"
     # a small demo (S3Proxy, bucket -> files and bucket -> bucket, one object split) loads what a real run loads
