@@ -5,6 +5,7 @@ import io.ferry.config.MigrationConfig;
 import io.ferry.config.PlanConfig;
 import io.ferry.config.SourceConfig;
 import io.ferry.config.StoreKind;
+import io.ferry.copy.CopyMethod;
 import io.ferry.copy.ObjectResult;
 import io.ferry.destination.FileDestination;
 import io.ferry.destination.KeyPaths;
@@ -53,7 +54,7 @@ public final class Planning {
     }
     Predicate<SourceObject> unchanged = config.copy().skipUnchanged() ? unchanged(destination, runId) : o -> false;
     Path root = destination.kind() == StoreKind.FILE ? Path.of(destination.path()) : null;
-    boolean serverSide = io.ferry.copy.CopyMethod.choose(source, destination) == io.ferry.copy.CopyMethod.SERVER_SIDE_COPY;
+    boolean serverSide = CopyMethod.choose(source, destination) == CopyMethod.SERVER_SIDE_COPY;
     return triage(listed, counts, config.plan(), serverSide, root, destination.prefix(), unchanged);
   }
 

@@ -2,10 +2,12 @@ package io.ferry.report;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Iterator;
@@ -73,7 +75,7 @@ public final class DatasetFiles {
   public static String csvField(Datasets.Type type, Object value) {
     if (value == null) return "";
     return switch (type) {
-      case TIMESTAMP -> TIMESTAMP.format(java.time.Instant.ofEpochMilli((Long) value));
+      case TIMESTAMP -> TIMESTAMP.format(Instant.ofEpochMilli((Long) value));
       case STRING -> {
         String s = (String) value;
         if (s.isEmpty()) yield "\"\"";
@@ -111,7 +113,7 @@ public final class DatasetFiles {
     }
   }
 
-  private static <T> long write(Datasets.Table<T> table, Iterator<T> rows, Path parquetFile, java.io.OutputStream csvFile,
+  private static <T> long write(Datasets.Table<T> table, Iterator<T> rows, Path parquetFile, OutputStream csvFile,
       Configuration conf, Consumer<T> each) throws IOException {
     MessageType schema = parquetSchema(table);
     List<Datasets.Column<T>> columns = table.columns();

@@ -19,6 +19,8 @@ import io.ferry.source.S3RangeSource;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.SparkEnv;
 
 /** Builds the executor-side parts from {@link CopySettings}; clients come from the per-JVM cache. */
@@ -65,7 +67,7 @@ public final class ExecutorContext {
   static ObjectCommitter committer(CopySettings s) {
     if (s.destination().kind() == StoreKind.FILE) {
       FileDestination files = fileDestination(s);
-      java.util.Set<java.nio.file.Path> directories = java.util.concurrent.ConcurrentHashMap.newKeySet();
+      Set<Path> directories = ConcurrentHashMap.newKeySet();
       return new ObjectCommitter() {
         @Override
         public void commit(PartTally o) throws Exception {
