@@ -55,8 +55,17 @@ ferry_java() {
   elif [ "${FERRY_CDS:-0}" = 1 ] && ferry_cds_fresh; then
     cds=(-XX:SharedArchiveFile="$FERRY_HOME/target/cds/ferry.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off)
   fi
+  # With FERRY_JIT=late-c2 (jobs/migrate.sh and jobs/demo.sh set it for local runs) HotSpot's second JIT compiler
+  # only takes methods called or looping 100x more often than its defaults: a short run on two cores otherwise spends a
+  # core on C2 compiling Spark's start-up code (11.9 of 17.9 CPU-s in a 2 GiB run, JFR), while hot loops (SHA-256
+  # signing, TLS) still reach C2. bench/results/README.md has the measurements; FERRY_JIT=default turns it off.
+  local jit=()
+  if [ "${FERRY_JIT:-default}" = late-c2 ]; then
+    jit=(-XX:Tier4InvocationThreshold=500000 -XX:Tier4MinInvocationThreshold=60000 -XX:Tier4CompileThreshold=1500000
+      -XX:Tier4BackEdgeThreshold=4000000)
+  fi
   # shellcheck disable=SC2086
-  exec java ${FERRY_DRIVER_OPTS:--Xmx4g} ${cds[@]+"${cds[@]}"} $SPARK_JAVA_OPENS \
+  exec java ${FERRY_DRIVER_OPTS:--Xmx4g} ${cds[@]+"${cds[@]}"} ${jit[@]+"${jit[@]}"} $SPARK_JAVA_OPENS \
     -Dlog4j2.configurationFile="$FERRY_HOME/conf/log4j2.properties" \
     -Dferry.s3proxy.jar="$FERRY_HOME/target/s3proxy/s3proxy.jar" \
     -cp "$FERRY_HOME/target/ferry-classes.jar:$(cat "$FERRY_HOME/target/local-classpath.txt")" "$main" "$@"

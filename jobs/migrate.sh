@@ -7,8 +7,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 command=migrate
 if [ "${1:-}" = plan ] || [ "${1:-}" = migrate ]; then command="$1"; shift; fi
 [ $# -ge 1 ] || { echo "usage: jobs/migrate.sh [migrate|plan] <job.conf> [-Dferry.key=value ...]" >&2; exit 2; }
-# local mode only: the class-data archive (see ferry_java in env.sh); spark-submit runs its own JVMs
-[ -n "${SPARK_HOME:-}" ] || export FERRY_CDS="${FERRY_CDS:-1}"
+# local mode only: the class-data archive and a late C2 (see ferry_java in env.sh); spark-submit runs its own JVMs
+if [ -z "${SPARK_HOME:-}" ]; then
+  export FERRY_CDS="${FERRY_CDS:-1}" FERRY_JIT="${FERRY_JIT:-late-c2}"
+fi
 ferry_build
 if [ -n "${SPARK_HOME:-}" ]; then
   exec "$SPARK_HOME/bin/spark-submit" --master "${SPARK_MASTER:-local[*]}" --class io.ferry.Ferry \
