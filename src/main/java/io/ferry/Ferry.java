@@ -17,7 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.SparkConf;
-import org.apache.spark.sql.SparkSession;
+import org.apache.spark.SparkContext;
+import org.apache.spark.api.java.JavaSparkContext;
 
 /**
  * The command line: {@code ferry migrate|plan <job.conf> [-Dferry.key=value ...]}.
@@ -109,15 +110,12 @@ public final class Ferry {
   }
 
   private static int migrate(MigrationConfig config, PrintStream out) throws Exception {
-    SparkSession spark;
-    if (SparkSession.getDefaultSession().isDefined()) {
-      spark = SparkSession.getDefaultSession().get(); // embedded (the demo, tests): the session that is already running
-    } else {
-      SparkSession.Builder builder = SparkSession.builder().appName("ferry " + config.jobName());
-      if (!new SparkConf().contains("spark.master")) builder.master(config.sparkMaster());
-      spark = builder.getOrCreate();
-    }
-    RunSummary summary = MigrationJob.run(config, spark, out);
+    // A SparkContext, not a SparkSession: Ferry needs no Spark SQL, and a SparkSession's start-up loads Scala
+    // reflection (~1 s of a local run's start, -Xlog:class+load). Embedded (the demo, tests): the running context.
+    SparkConf conf = new SparkConf().setAppName("ferry " + config.jobName());
+    if (!conf.contains("spark.master")) conf.setMaster(config.sparkMaster());
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(SparkContext.getOrCreate(conf));
+    RunSummary summary = MigrationJob.run(config, jsc, out);
     return summary.succeeded() ? OK : SOME_FAILED;
   }
 }

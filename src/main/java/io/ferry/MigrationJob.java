@@ -36,7 +36,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
 import scala.Tuple2;
 
@@ -67,10 +66,9 @@ public final class MigrationJob {
         d.prefix(), d.storageClass(), d.serverSideEncryption(), d.kmsKeyId(), d.serverSideCopy(), d.tags());
   }
 
-  public static RunSummary run(MigrationConfig config, SparkSession spark, PrintStream out) throws JobFailure, IOException {
+  public static RunSummary run(MigrationConfig config, JavaSparkContext jsc, PrintStream out) throws JobFailure, IOException {
     Instant started = Instant.now();
     String runId = newRunId(started);
-    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     SourceConfig source = absolute(config.source());
     DestinationConfig destination = absolute(config.destination());
     CopySettings settings = new CopySettings(source, destination, runId, config.copy());
@@ -120,7 +118,7 @@ public final class MigrationJob {
       committed = true;
       stages.lap("commit");
 
-      ReportWriter writer = new ReportWriter(spark, config.reportPath(), config.jobName(), runId);
+      ReportWriter writer = new ReportWriter(jsc.sc(), config.reportPath(), config.jobName(), runId);
       RunSummary summary = writer.write(new ReportWriter.RunInfo(config.jobName(), runId, source.describe(),
           destination.describe(), started, planning.listing().selected(), plan.skippedObjects(), plan.splitObjects(),
           planning.listing().pages(), copyStart, copyEnd, stages), ranges, objects.union(jsc.parallelize(planning.rejected(), 1)));

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -112,7 +113,7 @@ class BucketMigrationIT {
     var config = io.ferry.config.ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString(hocon),
         Map.of("ferry.source.credentials.secret-access-key", providerA.secret()));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    RunSummary summary = MigrationJob.run(config, spark, new PrintStream(out, true, StandardCharsets.UTF_8));
+    RunSummary summary = MigrationJob.run(config, JavaSparkContext.fromSparkContext(spark.sparkContext()), new PrintStream(out, true, StandardCharsets.UTF_8));
     assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain(providerA.secret()).doesNotContain(providerB.secret());
     return summary;
   }

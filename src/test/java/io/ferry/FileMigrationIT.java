@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -68,7 +69,7 @@ class FileMigrationIT {
 
   private RunSummary migrate(MigrationConfig config) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    RunSummary summary = MigrationJob.run(config, spark, new PrintStream(out, true, StandardCharsets.UTF_8));
+    RunSummary summary = MigrationJob.run(config, JavaSparkContext.fromSparkContext(spark.sparkContext()), new PrintStream(out, true, StandardCharsets.UTF_8));
     String console = out.toString(StandardCharsets.UTF_8);
     assertThat(console).contains("Ferry run " + summary.run()).doesNotContain(s3.secret());
     return summary;

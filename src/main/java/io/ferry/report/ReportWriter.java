@@ -17,9 +17,9 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.util.SerializableConfiguration;
 
 /**
@@ -36,10 +36,10 @@ public final class ReportWriter {
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   private static final int TIMELINE_BUCKETS = 120;
 
-  private final SparkSession spark;
+  private final SparkContext spark;
   private final String runDirectory;
 
-  public ReportWriter(SparkSession spark, String reportPath, String job, String run) {
+  public ReportWriter(SparkContext spark, String reportPath, String job, String run) {
     this.spark = spark;
     this.runDirectory = stripSlash(reportPath) + "/" + job + "/" + run;
   }
@@ -51,10 +51,10 @@ public final class ReportWriter {
   public RunSummary write(RunInfo info, JavaRDD<RangeResult> ranges, JavaRDD<ObjectResult> objects) throws IOException {
     String job = info.job();
     String run = info.run();
-    spark.sparkContext().setJobGroup("REPORT", "REPORT: statistics and the ranges and objects datasets", false);
-    Configuration hadoop = spark.sparkContext().hadoopConfiguration();
+    spark.setJobGroup("REPORT", "REPORT: statistics and the ranges and objects datasets", false);
+    Configuration hadoop = spark.hadoopConfiguration();
     String directory = FileSystem.get(URI.create(runDirectory), hadoop).makeQualified(new Path(runDirectory)).toString();
-    Broadcast<SerializableConfiguration> conf = SerializableConfiguration.broadcast(spark.sparkContext());
+    Broadcast<SerializableConfiguration> conf = SerializableConfiguration.broadcast(spark);
     RunStats stats;
     try {
       stats = ranges.coalesce(slices(ranges))
@@ -107,7 +107,7 @@ public final class ReportWriter {
 
   private void writeText(String name, String text) throws IOException {
     Path path = new Path(runDirectory + "/" + name);
-    FileSystem fs = FileSystem.get(URI.create(runDirectory), spark.sparkContext().hadoopConfiguration());
+    FileSystem fs = FileSystem.get(URI.create(runDirectory), spark.hadoopConfiguration());
     try (OutputStream out = fs.create(path, false)) {
       out.write(text.getBytes(StandardCharsets.UTF_8));
     }
