@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -114,8 +115,18 @@ public final class Ferry {
     // reflection (~1 s of a local run's start, -Xlog:class+load). Embedded (the demo, tests): the running context.
     SparkConf conf = new SparkConf().setAppName("ferry " + config.jobName());
     if (!conf.contains("spark.master")) conf.setMaster(config.sparkMaster());
-    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(SparkContext.getOrCreate(conf));
-    RunSummary summary = MigrationJob.run(config, jsc, out);
+    // Spark starts on its own thread while the driver lists and plans (a local start is ~2 s, a listing can be as long).
+    CompletableFuture<JavaSparkContext> spark = new CompletableFuture<>();
+    Thread start = new Thread(() -> {
+      try {
+        spark.complete(JavaSparkContext.fromSparkContext(SparkContext.getOrCreate(conf)));
+      } catch (Throwable e) {
+        spark.completeExceptionally(e);
+      }
+    }, "ferry-spark-start");
+    start.setDaemon(true);
+    start.start();
+    RunSummary summary = MigrationJob.run(config, spark, out);
     return summary.succeeded() ? OK : SOME_FAILED;
   }
 }

@@ -22,6 +22,7 @@ import io.ferry.spark.CopyRangesFunction;
 import io.ferry.spark.CopySettings;
 import io.ferry.spark.OpenUploadFunction;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +33,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaRDD;
@@ -66,14 +70,23 @@ public final class MigrationJob {
         d.prefix(), d.storageClass(), d.serverSideEncryption(), d.kmsKeyId(), d.serverSideCopy(), d.tags());
   }
 
+  /** A run on a Spark context that is already up (the demo, tests). */
   public static RunSummary run(MigrationConfig config, JavaSparkContext jsc, PrintStream out) throws JobFailure, IOException {
+    return run(config, CompletableFuture.completedFuture(jsc), out);
+  }
+
+  /**
+   * A run on a Spark context that may still be starting: the preflight, listing and planning need no Spark and run
+   * meanwhile; the stage "spark" is what is left of its start after them.
+   */
+  public static RunSummary run(MigrationConfig config, Future<JavaSparkContext> spark, PrintStream out) throws JobFailure, IOException {
     Instant started = Instant.now();
     String runId = newRunId(started);
     SourceConfig source = absolute(config.source());
     DestinationConfig destination = absolute(config.destination());
     CopySettings settings = new CopySettings(source, destination, runId, config.copy());
     Stopwatch stages = new Stopwatch();
-    Path marker = preflight(destination, runId, jsc);
+    Path marker = preflight(destination, runId);
     stages.lap("preflight");
     Map<SourceObject, String> uploads = new LinkedHashMap<>();
     boolean committed = false;
@@ -81,6 +94,9 @@ public final class MigrationJob {
       out.printf("Ferry %s run %s: %s -> %s%n", config.jobName(), runId, source.describe(), destination.describe());
       Planning.Result planning = Planning.plan(config, source, destination, runId);
       stages.lap("list+plan");
+      JavaSparkContext jsc = started(spark);
+      if (marker != null) checkShared(marker, jsc);
+      stages.lap("spark");
       CopyPlan plan = planning.plan();
       CopyMethod method = CopyMethod.choose(source, destination);
       out.printf("LIST  %d objects listed, %d selected, %d skipped unchanged, %d rejected%n",
@@ -211,11 +227,23 @@ public final class MigrationJob {
     return Math.max(1, Math.min(tasks, Math.max(byStreams, defaultParallelism)));
   }
 
+  private static JavaSparkContext started(Future<JavaSparkContext> spark) throws IOException {
+    try {
+      return spark.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while Spark was starting");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) throw r;
+      throw new IllegalStateException("Spark did not start: " + e.getCause().getMessage(), e.getCause());
+    }
+  }
+
   /**
-   * A directory destination must exist (or be creatable), be writable, and (on a cluster) be the same shared
-   * directory on every executor: a marker file written here must be visible there. A bucket must answer HEAD.
+   * A directory destination must exist (or be creatable) and be writable; a marker file is left in it for
+   * {@link #checkShared}. A bucket must answer HEAD.
    */
-  private static Path preflight(DestinationConfig destination, String runId, JavaSparkContext jsc) throws JobFailure {
+  private static Path preflight(DestinationConfig destination, String runId) throws JobFailure {
     if (destination.kind() == StoreKind.S3) {
       try {
         new S3Destination(S3Clients.control(destination.endpoint()), destination).checkBucket();
@@ -237,7 +265,12 @@ public final class MigrationJob {
     } catch (IOException e) {
       throw new JobFailure("ferry.destination.path = " + root + " is not writable: " + S3Errors.describe(e));
     }
-    if (jsc.isLocal()) return marker; // local mode: the executors are this JVM, which just wrote the marker
+    return marker;
+  }
+
+  /** On a cluster, a directory destination must be the same shared directory on every executor: the marker shows. */
+  private static void checkShared(Path marker, JavaSparkContext jsc) throws JobFailure {
+    if (jsc.isLocal()) return; // local mode: the executors are this JVM, which just wrote the marker
     String markerPath = marker.toString();
     int probes = Math.max(1, jsc.defaultParallelism());
     jsc.setJobGroup("PREFLIGHT", "PREFLIGHT: is the destination shared with every executor?", true);
@@ -247,14 +280,8 @@ public final class MigrationJob {
         .distinct()
         .collect();
     if (!blind.isEmpty()) {
-      try {
-        Files.deleteIfExists(marker);
-      } catch (IOException ignored) {
-        // best effort
-      }
-      throw new JobFailure("ferry.destination.path = " + root + " is not visible from executors on " + blind
+      throw new JobFailure("ferry.destination.path = " + marker.getParent() + " is not visible from executors on " + blind
           + ": on a cluster the destination must be a shared mount (NFS, a shared volume) at the same path on every node");
     }
-    return marker;
   }
 }
