@@ -59,11 +59,16 @@ ferry_java() {
   # only takes methods called or looping 100x more often than its defaults: a short run on two cores otherwise spends a
   # core on C2 compiling Spark's start-up code (11.9 of 17.9 CPU-s in a 2 GiB run, JFR), while hot loops (SHA-256
   # signing, TLS) still reach C2. bench/results/README.md has the measurements; FERRY_JIT=default turns it off.
+  # FERRY_JIT=c1 stops at the first compiler: cheapest to compile, but SHA-256 and AES then run without their
+  # intrinsics (slower uploads over http, and any https transfer).
   local jit=()
-  if [ "${FERRY_JIT:-default}" = late-c2 ]; then
-    jit=(-XX:Tier4InvocationThreshold=500000 -XX:Tier4MinInvocationThreshold=60000 -XX:Tier4CompileThreshold=1500000
-      -XX:Tier4BackEdgeThreshold=4000000)
-  fi
+  case "${FERRY_JIT:-default}" in
+    late-c2) jit=(-XX:Tier4InvocationThreshold=500000 -XX:Tier4MinInvocationThreshold=60000
+      -XX:Tier4CompileThreshold=1500000 -XX:Tier4BackEdgeThreshold=4000000) ;;
+    c1) jit=(-XX:TieredStopAtLevel=1) ;;
+    default) ;;
+    *) echo "FERRY_JIT=$FERRY_JIT: expected late-c2, c1 or default" >&2; return 2 ;;
+  esac
   # shellcheck disable=SC2086
   exec java ${FERRY_DRIVER_OPTS:--Xmx4g} ${cds[@]+"${cds[@]}"} ${jit[@]+"${jit[@]}"} $SPARK_JAVA_OPENS \
     -Dlog4j2.configurationFile="$FERRY_HOME/conf/log4j2.properties" \

@@ -32,7 +32,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * <p>Selection by environment: FERRY_BENCH_WORKLOADS (large,small,mixed), FERRY_BENCH_TASKS (files,other,same),
  * FERRY_BENCH_MODES (direct,wan), FERRY_BENCH_TOOLS (raw,ferry,rclone,rclone-tuned,aws,aws-tuned,s3cmd,distcp,
  * distcp-tuned; a Ferry variant is written ferry@key=value@..., e.g. ferry@copy.streams-per-task=4@heap=512m, keys
- * under ferry. and heap for the JVM's -Xmx), FERRY_BENCH_SCALE (1.0 = the sizes of issue 4; the workload huge, one
+ * under ferry., heap for the JVM's -Xmx and jit for FERRY_JIT), FERRY_BENCH_SCALE (1.0 = the sizes of issue 4; the workload huge, one
  * FERRY_BENCH_HUGE_MIB (4096) object, is not scaled), FERRY_BENCH_WAN_MBPS (40), FERRY_BENCH_WAN_DELAY_MS (10),
  * FERRY_BENCH_RESULTS (the CSV; default bench/results/results.csv), FERRY_BENCH_RAW_STREAMS (32) and
  * FERRY_BENCH_RAW_PART_MIB (32) for the raw reader. {@code Bench <home> --table <csv>} re-renders a CSV's table.
@@ -162,6 +162,8 @@ public final class Bench {
     for (String override : overrides(tool)) {
       if (override.startsWith("heap=")) {
         env.put("FERRY_DRIVER_OPTS", "-Xmx" + override.substring(5) + " " + System.getenv().getOrDefault("FERRY_BENCH_JVM_OPTS", ""));
+      } else if (override.startsWith("jit=")) {
+        env.put("FERRY_JIT", override.substring(4)); // jobs/env.sh: late-c2 (local default), default, c1
       }
     }
     Measured m = measure(command, env);
@@ -223,7 +225,9 @@ public final class Bench {
             + "source { endpoint = \"" + src + "\", bucket = " + bucket + ", credentials { access-key-id = " + ID
             + ", secret-access-key = ${?BENCH_SECRET} } }\n" + destination + "\n}\n");
         List<String> c = new ArrayList<>(List.of("bash", home.resolve("jobs/migrate.sh").toString(), conf.toString()));
-        for (String override : overrides(tool)) if (!override.startsWith("heap=")) c.add("-Dferry." + override);
+        for (String override : overrides(tool)) {
+          if (!override.startsWith("heap=") && !override.startsWith("jit=")) c.add("-Dferry." + override);
+        }
         yield c;
       }
       case "distcp" -> distcp(tool.endsWith("tuned"), java, src, "s3a://" + bucket + "/",
