@@ -19,7 +19,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
+import org.apache.spark.SparkContext$;
 import org.apache.spark.api.java.JavaSparkContext;
+import scala.Option;
 
 /**
  * The command line: {@code ferry migrate|plan <job.conf> [-Dferry.key=value ...]}.
@@ -112,14 +114,17 @@ public final class Ferry {
 
   private static int migrate(MigrationConfig config, PrintStream out) throws Exception {
     // A SparkContext, not a SparkSession: Ferry needs no Spark SQL, and a SparkSession's start-up loads Scala
-    // reflection (~1 s of a local run's start, -Xlog:class+load). Embedded (the demo, tests): the running context.
+    // reflection (~1 s of a local run's start, -Xlog:class+load).
     SparkConf conf = new SparkConf().setAppName("ferry " + config.jobName());
     if (!conf.contains("spark.master")) conf.setMaster(config.sparkMaster());
     // Spark starts on its own thread while the driver lists and plans (a local start is ~2 s, a listing can be as long).
     CompletableFuture<JavaSparkContext> spark = new CompletableFuture<>();
     Thread start = new Thread(() -> {
       try {
-        spark.complete(JavaSparkContext.fromSparkContext(SparkContext.getOrCreate(conf)));
+        // An embedding JVM's running context (the demo's second job, tests) as it is; getActive is Spark-internal,
+        // but getOrCreate(conf) would warn that conf may not take effect.
+        Option<SparkContext> active = SparkContext$.MODULE$.getActive();
+        spark.complete(JavaSparkContext.fromSparkContext(active.isDefined() ? active.get() : SparkContext.getOrCreate(conf)));
       } catch (Throwable e) {
         spark.completeExceptionally(e);
       }
