@@ -33,7 +33,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * FERRY_BENCH_MODES (direct,wan), FERRY_BENCH_TOOLS (raw,ferry,rclone,rclone-tuned,aws,aws-tuned,s3cmd,distcp,
  * distcp-tuned; a Ferry variant is written ferry@key=value@..., e.g. ferry@copy.streams-per-task=4@heap=512m, keys
  * under ferry., heap for the JVM's -Xmx and jit for FERRY_JIT), FERRY_BENCH_SCALE (1.0 = the sizes of issue 4; the
- * workload huge, one FERRY_BENCH_HUGE_MIB (4096) object, is not scaled), FERRY_BENCH_WAN_MBPS (40), FERRY_BENCH_WAN_DELAY_MS (10),
+ * workload huge, one FERRY_BENCH_HUGE_MIB (4096) object, is not scaled), FERRY_BENCH_WAN_MBPS (40),
+ * FERRY_BENCH_WAN_DELAY_MS (10),
  * FERRY_BENCH_RESULTS (the CSV; default bench/results/results.csv), FERRY_BENCH_RAW_STREAMS (32) and
  * FERRY_BENCH_RAW_PART_MIB (32) for the raw reader. {@code Bench <home> --table <csv>} re-renders a CSV's table.
  */
