@@ -77,7 +77,8 @@ public final class MigrationJob {
 
   /**
    * A run on a Spark context that may still be starting: the preflight, listing and planning need no Spark and run
-   * meanwhile; the stage "spark" is what is left of its start after them.
+   * meanwhile; the stage "spark" is what is left of its start after them (and, on a cluster, the shared-directory
+   * check, which needs the executors).
    */
   public static RunSummary run(MigrationConfig config, Future<JavaSparkContext> spark, PrintStream out) throws JobFailure, IOException {
     Instant started = Instant.now();
