@@ -13,6 +13,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -23,7 +24,8 @@ import software.amazon.awssdk.services.s3.S3Configuration;
  * serialized. Two kinds, so each request has exactly one retry layer:
  * <ul>
  *   <li>{@link #data}: ranged GETs and uploads. SDK retries are off; {@code RangeCopier} retries, counts attempts
- *       and resumes from the last byte written.
+ *       and resumes from the last byte written. {@link #gets} sends ranged GETs on the same connection pool without the
+ *       client's request pipeline ({@link SignedGets}).
  *   <li>{@link #control}: listing and other small driver calls. The SDK's standard retries (3 attempts, backoff)
  *       apply; nothing above them retries.
  * </ul>
@@ -32,7 +34,15 @@ public final class S3Clients {
   /** The client settings that matter beyond the endpoint: pool size and stall timeout. */
   public record Key(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout, boolean sdkRetries) {}
 
-  private static final Map<Key, S3Client> CLIENTS = new ConcurrentHashMap<>();
+  /** An endpoint's client, the HTTP pool it sends on and the direct GETs sharing that pool. */
+  private record Clients(S3Client s3, SdkHttpClient http, SignedGets gets) {
+    void close() {
+      s3.close();
+      http.close();
+    }
+  }
+
+  private static final Map<Key, Clients> CLIENTS = new ConcurrentHashMap<>();
 
   static {
     Runtime.getRuntime().addShutdownHook(new Thread(S3Clients::closeAll, "ferry-s3-clients-close"));
@@ -42,43 +52,52 @@ public final class S3Clients {
 
   /** The client for bulk transfers: a pool of {@code maxConnections}, no SDK retries, {@code socketTimeout} as stall limit. */
   public static S3Client data(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout) {
-    return CLIENTS.computeIfAbsent(new Key(endpoint, maxConnections, socketTimeout, false), S3Clients::build);
+    return CLIENTS.computeIfAbsent(new Key(endpoint, maxConnections, socketTimeout, false), S3Clients::build).s3();
+  }
+
+  /** Ranged GETs on the pool of {@link #data} with the same settings. */
+  public static SignedGets gets(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout) {
+    return CLIENTS.computeIfAbsent(new Key(endpoint, maxConnections, socketTimeout, false), S3Clients::build).gets();
   }
 
   /** The client for listing and other control calls, with the SDK's standard retries. */
   public static S3Client control(S3EndpointConfig endpoint) {
-    return CLIENTS.computeIfAbsent(new Key(endpoint, 8, Duration.ofSeconds(60), true), S3Clients::build);
+    return CLIENTS.computeIfAbsent(new Key(endpoint, 8, Duration.ofSeconds(60), true), S3Clients::build).s3();
   }
 
   /** Closes every cached client (tests and the driver at the end of a run). */
   public static void closeAll() {
-    CLIENTS.values().forEach(S3Client::close);
+    CLIENTS.values().forEach(Clients::close);
     CLIENTS.clear();
   }
 
-  static S3Client build(Key key) {
+  static Clients build(Key key) {
     S3EndpointConfig e = key.endpoint();
+    SdkHttpClient http = ApacheHttpClient.builder()
+        .maxConnections(Math.max(4, key.maxConnections()))
+        .connectionTimeout(Duration.ofSeconds(10))
+        .socketTimeout(key.socketTimeout())
+        .connectionAcquisitionTimeout(Duration.ofMinutes(5))
+        .build();
+    AwsCredentialsProvider credentials = credentials(e);
+    IbmIamTokens tokens = e.credentialsType() == S3EndpointConfig.CredentialsType.IBM_IAM
+        ? new IbmIamTokens(e.tokenUrl(), e.apiKey(), java.time.Clock.systemUTC()) : null;
     var builder = S3Client.builder()
         .region(Region.of(e.region()))
-        .credentialsProvider(credentials(e))
+        .credentialsProvider(credentials)
         .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(e.pathStyle()).build())
         .requestChecksumCalculation(e.checksumMode() == S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED
             ? RequestChecksumCalculation.WHEN_SUPPORTED : RequestChecksumCalculation.WHEN_REQUIRED)
         .responseChecksumValidation(e.checksumMode() == S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED
             ? ResponseChecksumValidation.WHEN_SUPPORTED : ResponseChecksumValidation.WHEN_REQUIRED)
-        .overrideConfiguration(o -> o.retryStrategy(key.sdkRetries() ? AwsRetryStrategy.standardRetryStrategy() : AwsRetryStrategy.doNotRetry()))
-        .httpClientBuilder(ApacheHttpClient.builder()
-            .maxConnections(Math.max(4, key.maxConnections()))
-            .connectionTimeout(Duration.ofSeconds(10))
-            .socketTimeout(key.socketTimeout())
-            .connectionAcquisitionTimeout(Duration.ofMinutes(5)));
+        .overrideConfiguration(o -> {
+          o.retryStrategy(key.sdkRetries() ? AwsRetryStrategy.standardRetryStrategy() : AwsRetryStrategy.doNotRetry());
+          if (tokens != null) o.addExecutionInterceptor(new BearerTokenInterceptor(tokens));
+        })
+        .httpClient(http);
     if (!e.endpoint().isEmpty()) builder.endpointOverride(URI.create(e.endpoint()));
-    if (e.credentialsType() == S3EndpointConfig.CredentialsType.IBM_IAM) {
-      IbmIamTokens tokens = new IbmIamTokens(e.tokenUrl(), e.apiKey(), java.time.Clock.systemUTC());
-      builder.overrideConfiguration(o -> o.retryStrategy(key.sdkRetries() ? AwsRetryStrategy.standardRetryStrategy() : AwsRetryStrategy.doNotRetry())
-          .addExecutionInterceptor(new BearerTokenInterceptor(tokens)));
-    }
-    return builder.build();
+    S3Client s3 = builder.build();
+    return new Clients(s3, http, new SignedGets(http, s3.utilities(), e.region(), tokens == null ? credentials : null, tokens));
   }
 
   private static AwsCredentialsProvider credentials(S3EndpointConfig e) {

@@ -5,37 +5,37 @@ import io.ferry.copy.RangeSource;
 import io.ferry.plan.ByteRange;
 import io.ferry.plan.SourceObject;
 import java.io.InputStream;
-import software.amazon.awssdk.core.ResponseInputStream;
+import java.io.IOException;
 import software.amazon.awssdk.http.Abortable;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.GetObjectRequest;
-import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 
 /**
  * Ranged GETs from the source bucket. Each request carries {@code If-Match} with the listed ETag, so an object
- * overwritten during the run fails with 412 instead of mixing old and new bytes in one copy.
+ * overwritten during the run fails with 412 instead of mixing old and new bytes in one copy. The GETs go out as
+ * {@link SignedGets} (no client pipeline); the one HEAD per multipart object goes through the client.
  */
 public final class S3RangeSource implements RangeSource {
+  private final SignedGets gets;
   private final S3Client client;
   private final String bucket;
 
-  public S3RangeSource(S3Client client, String bucket) {
+  public S3RangeSource(SignedGets gets, S3Client client, String bucket) {
+    this.gets = gets;
     this.client = client;
     this.bucket = bucket;
   }
 
   @Override
-  public InputStream open(SourceObject object, ByteRange range) {
-    GetObjectRequest.Builder request = GetObjectRequest.builder().bucket(bucket).key(object.key()).range(range.httpRange());
-    if (!object.etag().isEmpty()) request.ifMatch("\"" + object.etag() + "\"");
-    return client.getObject(request.build());
+  public InputStream open(SourceObject object, ByteRange range) throws IOException {
+    return gets.get(bucket, object.key(), range, object.etag());
   }
 
   @Override
   public ObjectMetadata metadataOf(InputStream opened, SourceObject object) {
-    if (opened instanceof ResponseInputStream<?> response && response.response() instanceof GetObjectResponse r) {
-      return new ObjectMetadata(r.contentType(), r.contentEncoding(), r.contentDisposition(), r.cacheControl(), r.metadata());
+    if (opened instanceof SignedGets.Body r) {
+      return new ObjectMetadata(r.header("Content-Type").orElse(null), r.header("Content-Encoding").orElse(null),
+          r.header("Content-Disposition").orElse(null), r.header("Cache-Control").orElse(null), r.userMetadata());
     }
     return ObjectMetadata.NONE;
   }

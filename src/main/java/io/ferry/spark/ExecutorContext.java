@@ -29,8 +29,8 @@ public final class ExecutorContext {
 
   public static RangeSource source(CopySettings s) {
     if (s.source().kind() == StoreKind.FILE) return new FileRangeSource(Path.of(s.source().path()));
-    return new S3RangeSource(S3Clients.data(s.source().endpoint(), connections(s), s.copy().stallTimeout()),
-        s.source().bucket());
+    return new S3RangeSource(S3Clients.gets(s.source().endpoint(), connections(s), s.copy().stallTimeout()),
+        S3Clients.data(s.source().endpoint(), connections(s), s.copy().stallTimeout()), s.source().bucket());
   }
 
   public static FileDestination fileDestination(CopySettings s) {

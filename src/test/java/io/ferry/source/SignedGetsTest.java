@@ -1,0 +1,69 @@
+package io.ferry.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ferry.plan.ByteRange;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+class SignedGetsTest {
+  @ParameterizedTest(name = "range {0}+{1}: {2} '{3}' length {4} -> accepted {5}")
+  @CsvSource(delimiter = '|', value = {
+      "0   | 100 | 206 | bytes 0-99/100    | 100 | true",
+      "0   | 100 | 206 | bytes 0-99/*      | 100 | true",
+      "50  | 10  | 206 | bytes 50-59/1000  | 10  | true",
+      "50  | 10  | 206 | bytes 50-60/1000  | 11  | false",
+      "50  | 10  | 206 | bytes 0-9/1000    | 10  | false",
+      "50  | 10  | 206 | ''                | 10  | false",
+      "0   | 100 | 200 | ''                | 100 | true",
+      "0   | 100 | 200 | ''                | 1000| false",
+      "50  | 10  | 200 | ''                | 10  | false",
+      "0   | 100 | 200 | ''                | ''  | false",
+  })
+  void theAnswerMustHoldExactlyTheRange(long offset, long length, int status, String contentRange, String contentLength, boolean ok) {
+    ByteRange range = new ByteRange(offset, length);
+    if (ok) {
+      SignedGets.checkRange(range, status, contentRange, contentLength);
+    } else {
+      assertThatThrownBy(() -> SignedGets.checkRange(range, status, contentRange, contentLength))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining(range.httpRange());
+    }
+  }
+
+  @Test
+  void aServerIgnoringRangeIsFatalNotRetried() {
+    IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+        () -> SignedGets.checkRange(new ByteRange(8, 8), 200, "", "16"));
+    assertThat(S3Errors.isRetryable(e)).isFalse();
+    assertThat(e).hasMessageContaining("does not serve byte ranges");
+  }
+
+  @Test
+  void errorAnswersBecomeTheClientsExceptions() {
+    S3Exception key = SignedGets.error(404, "REQ9",
+        "<?xml version=\"1.0\"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message>"
+            + "<RequestId>OTHER</RequestId></Error>");
+    assertThat(key).isInstanceOf(NoSuchKeyException.class);
+    assertThat(key.statusCode()).isEqualTo(404);
+    assertThat(key.requestId()).isEqualTo("REQ9");
+    assertThat(S3Errors.isRetryable(key)).isFalse();
+
+    assertThat(SignedGets.error(404, "", "<Error><Code>NoSuchBucket</Code></Error>")).isInstanceOf(NoSuchBucketException.class);
+
+    S3Exception slow = SignedGets.error(503, "", "<Error><Code>SlowDown</Code><Message>Reduce &amp; retry &lt;now&gt;</Message>"
+        + "<RequestId>R1</RequestId></Error>");
+    assertThat(S3Errors.isRetryable(slow)).isTrue();
+    assertThat(S3Errors.describe(slow)).isEqualTo("SlowDown (503): Reduce & retry <now> [request id R1]");
+
+    S3Exception bare = SignedGets.error(412, "", "");
+    assertThat(S3Errors.isRetryable(bare)).isFalse();
+    assertThat(S3Errors.describe(bare)).isEqualTo("HTTP (412)");
+    assertThat(S3Errors.isRetryable(SignedGets.error(500, "", "not xml"))).isTrue();
+  }
+}
