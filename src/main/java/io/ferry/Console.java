@@ -59,30 +59,37 @@ final class Console {
     }
   }
 
-  static void printSummary(RunSummary s, PrintStream out) {
-    out.println();
-    out.printf(Locale.ROOT, "Ferry run %s (job %s) %s in %.1f s%n", s.run(), s.job(),
+  /**
+   * Prints the summary in one write, so that log lines other threads write to a shared stream (Spark's, on a
+   * cluster's driver) cannot land in the middle of a line.
+   */
+  static void printSummary(RunSummary s, PrintStream stream) {
+    java.util.Formatter out = new java.util.Formatter(new StringBuilder(), Locale.ROOT);
+    out.format("%n");
+    out.format("Ferry run %s (job %s) %s in %.1f s%n", s.run(), s.job(),
         s.succeeded() ? "finished" : "finished WITH FAILURES", s.wallSeconds());
-    out.printf("  source       %s%n", s.source());
-    out.printf("  destination  %s%n", s.destination());
-    out.printf("  objects      %d copied, %d skipped unchanged, %d failed (of %d listed)%n", s.objects().copied(),
+    out.format("  source       %s%n", s.source());
+    out.format("  destination  %s%n", s.destination());
+    out.format("  objects      %d copied, %d skipped unchanged, %d failed (of %d listed)%n", s.objects().copied(),
         s.objects().skippedUnchanged(), s.objects().failed(), s.objects().listed());
-    out.printf(Locale.ROOT, "  bytes        %s copied in %.1f s of copying: %.1f MB/s aggregate%s%n", Units.bytes(s.bytes().copied()),
+    out.format("  bytes        %s copied in %.1f s of copying: %.1f MB/s aggregate%s%n", Units.bytes(s.bytes().copied()),
         s.throughput().copyStageSeconds(), s.throughput().aggregateMBps(),
         s.bytes().throughExecutors() == s.bytes().copied() ? "" : "; " + Units.bytes(s.bytes().throughExecutors()) + " through executors");
-    out.printf(Locale.ROOT, "  ranges       %d (%d objects split), %d retries; range MB/s p50 %.1f, p90 %.1f, p99 %.1f%s%n",
+    out.format("  ranges       %d (%d objects split), %d retries; range MB/s p50 %.1f, p90 %.1f, p99 %.1f%s%n",
         s.ranges().total(), s.ranges().splitObjects(), s.ranges().retries(), s.throughput().rangeP50MBps(),
         s.throughput().rangeP90MBps(), s.throughput().rangeP99MBps(), s.bytes().throughExecutors() == 0 ? ""
             : String.format(Locale.ROOT, "; first byte p50 %.1f ms", s.throughput().firstByteP50Ms()));
     StringBuilder stages = new StringBuilder();
     s.stageSeconds().forEach((stage, seconds) -> stages.append(stages.length() == 0 ? "" : ", ")
         .append(String.format(Locale.ROOT, "%s %.1f s", stage, seconds)));
-    out.printf("  stages       %s%n", stages);
-    out.printf("  report       %s/report.html (datasets: ranges.parquet, ranges.csv, objects.parquet, objects.csv, summary.json)%n",
+    out.format("  stages       %s%n", stages);
+    out.format("  report       %s/report.html (datasets: ranges.parquet, ranges.csv, objects.parquet, objects.csv, summary.json)%n",
         s.reportPath());
     if (!s.failures().isEmpty()) {
-      out.printf("  failed objects (first %d):%n", s.failures().size());
-      for (RunSummary.Failure f : s.failures()) out.printf("    %s: %s%n", f.key(), f.error());
+      out.format("  failed objects (first %d):%n", s.failures().size());
+      for (RunSummary.Failure f : s.failures()) out.format("    %s: %s%n", f.key(), f.error());
     }
+    stream.print(out);
+    stream.flush();
   }
 }
