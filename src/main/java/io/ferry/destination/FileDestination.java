@@ -55,13 +55,16 @@ public final class FileDestination {
     }
   }
 
-  /** Opens the object's temp file for the range's positioned writes, creating and preallocating it if needed. */
+  /**
+   * Opens the object's temp file for the range's positioned writes, creating it if needed; a split object's is
+   * preallocated to the object's size (an object in one range is written whole, so its own writes size it).
+   */
   public RangeSink open(RangeTask range) throws IOException, UnsafeKeyException {
     Path temp = tempPath(range.object());
-    Files.createDirectories(temp.getParent());
+    if (!Files.isDirectory(temp.getParent())) Files.createDirectories(temp.getParent());
     FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     try {
-      if (channel.size() < range.object().size()) {
+      if (!range.wholeObject() && channel.size() < range.object().size()) {
         // ftruncate to the full size: never shortens what another range already wrote, never writes data.
         try (RandomAccessFile file = new RandomAccessFile(temp.toFile(), "rw")) {
           if (file.length() < range.object().size()) file.setLength(range.object().size());
