@@ -3,7 +3,7 @@ package io.ferry.bench;
 import io.ferry.config.S3EndpointConfig;
 import io.ferry.plan.ByteRange;
 import io.ferry.source.S3Clients;
-import io.ferry.source.SignedGets;
+import io.ferry.source.SignedRequests;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,7 +17,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * The limit a copy is measured against: parallel ranged GETs of every object under a prefix, bytes discarded, no
- * Spark, no writes, sent the way Ferry's executors send them ({@link SignedGets}). Prints "bytes seconds MB/s".
+ * Spark, no writes, sent the way Ferry's executors send them ({@link SignedRequests}). Prints "bytes seconds MB/s".
  *
  * <p>Usage: {@code RawRangedReader <endpoint> <bucket> <prefix> <streams> <part MiB>} with the keys in
  * {@code FERRY_BENCH_ACCESS_KEY} and {@code FERRY_BENCH_SECRET_KEY}.
@@ -36,7 +36,7 @@ public final class RawRangedReader {
     int streams = Integer.parseInt(args[3]);
     long part = Long.parseLong(args[4]) << 20;
     S3Client client = S3Clients.control(endpoint);
-    SignedGets gets = S3Clients.gets(endpoint, streams, Duration.ofSeconds(60));
+    SignedRequests gets = S3Clients.requests(endpoint, streams, Duration.ofSeconds(60));
     List<long[]> ranges = new ArrayList<>();
     List<String> keys = new ArrayList<>();
     for (S3Object o : client.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(args[2])).contents()) {

@@ -33,7 +33,7 @@ public final class ServerSideCopy implements RangeTransfer {
   }
 
   @Override
-  public String attempt(RangeTask task, Progress progress) {
+  public String attempt(RangeTask task, Progress progress) throws java.io.IOException {
     progress.requestStarted();
     if (task.wholeObject()) return sink.copyObject(task.object(), sourceBucket);
     return sink.copyPart(task.object(), sourceBucket, task.uploadId(), task.partNumber(), task.range());

@@ -45,25 +45,39 @@ public final class StreamToBucket implements RangeTransfer {
       opened.set(in);
       return new MeteredInputStream(in, progress, task.range().length());
     };
+    boolean sent = false;
     try {
+      String etag;
       if (task.wholeObject()) {
         // The metadata comes with the first GET's response, so open it before the request that needs it.
         InputStream first = body.open();
         ObjectMetadata metadata = task.range().length() == 0
             ? source.metadata(task.object()) : source.metadataOf(opened.get(), task.object());
         boolean[] used = {false};
-        return sink.putObject(task.object(), () -> {
+        etag = sink.putObject(task.object(), () -> {
           if (!used[0]) {
             used[0] = true;
             return first;
           }
           return body.open();
         }, task.range().length(), metadata);
+      } else {
+        etag = sink.uploadPart(task.object(), task.uploadId(), task.partNumber(), body, task.range().length());
       }
-      return sink.uploadPart(task.object(), task.uploadId(), task.partNumber(), body, task.range().length());
+      sent = true;
+      return etag;
     } finally {
       InputStream last = opened.get();
-      if (last != null) source.discard(last);
+      // A range read to its end gives its connection back to the pool; one abandoned part-way closes it.
+      if (last != null && sent) {
+        try {
+          last.close();
+        } catch (java.io.IOException e) {
+          // the range is sent; its connection is only not reused
+        }
+      } else if (last != null) {
+        source.discard(last);
+      }
     }
   }
 }

@@ -6,39 +6,44 @@ import io.ferry.copy.ObjectMetadata;
 import io.ferry.plan.ByteRange;
 import io.ferry.plan.SourceObject;
 import io.ferry.source.S3Lister;
+import io.ferry.source.SignedRequests;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
-import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
-import software.amazon.awssdk.services.s3.model.MetadataDirective;
-import software.amazon.awssdk.services.s3.model.PutObjectRequest;
-import software.amazon.awssdk.services.s3.model.TaggingDirective;
+import software.amazon.awssdk.utils.http.SdkHttpUtils;
 
 /**
  * A bucket as destination. Objects up to the part size are written in one request (PutObject, or CopyObject inside
  * the service), which S3 makes visible atomically; larger ones through a multipart upload that the driver opens,
  * whose parts any executor uploads (UploadPart, or UploadPartCopy with a source range), and that the commit completes
  * with every part's ETag in order, or aborts. Storage class, encryption and tags apply to every object written;
- * content headers and user metadata come from the source.
+ * content headers and user metadata come from the source. The writes of the copy (PutObject, UploadPart, CopyObject,
+ * UploadPartCopy) go out as {@link SignedRequests}; the few control requests through the client.
  */
 public final class S3Destination implements BucketSink {
   private final S3Client client;
+  private final SignedRequests requests;
   private final DestinationConfig config;
 
+  /** A destination for control requests only (the driver's checks, listing, aborts). */
   public S3Destination(S3Client client, DestinationConfig config) {
+    this(client, null, config);
+  }
+
+  /** @param requests where the copy's writes go out (on the executors) */
+  public S3Destination(S3Client client, SignedRequests requests, DestinationConfig config) {
     this.client = client;
+    this.requests = requests;
     this.config = config;
   }
 
@@ -82,40 +87,67 @@ public final class S3Destination implements BucketSink {
   }
 
   @Override
-  public String putObject(SourceObject object, Body body, long length, ObjectMetadata metadata) {
-    PutObjectRequest.Builder request = PutObjectRequest.builder().bucket(config.bucket()).key(key(object)).contentLength(length)
-        .contentType(metadata.contentType()).contentEncoding(metadata.contentEncoding())
-        .contentDisposition(metadata.contentDisposition()).cacheControl(metadata.cacheControl()).metadata(metadata.userMetadata());
-    applyWriteSettings(request::storageClass, request::serverSideEncryption, request::ssekmsKeyId, request::tagging);
-    String type = metadata.contentType() == null ? "application/octet-stream" : metadata.contentType();
-    return S3Lister.unquote(client.putObject(request.build(), RequestBody.fromContentProvider(provider(body), length, type)).eTag());
+  public String putObject(SourceObject object, Body body, long length, ObjectMetadata metadata) throws IOException {
+    Map<String, String> headers = new LinkedHashMap<>();
+    contentHeaders(metadata, headers);
+    writeSettings(headers);
+    return writes().put(config.bucket(), key(object), Map.of(), headers, body.open(), length);
   }
 
   @Override
-  public String uploadPart(SourceObject object, String uploadId, int partNumber, Body body, long length) {
-    return S3Lister.unquote(client.uploadPart(b -> b.bucket(config.bucket()).key(key(object)).uploadId(uploadId).partNumber(partNumber)
-        .contentLength(length), RequestBody.fromContentProvider(provider(body), length, "application/octet-stream")).eTag());
+  public String uploadPart(SourceObject object, String uploadId, int partNumber, Body body, long length) throws IOException {
+    return writes().put(config.bucket(), key(object), part(uploadId, partNumber), Map.of(), body.open(), length);
   }
 
   @Override
-  public String copyObject(SourceObject object, String sourceBucket) {
-    CopyObjectRequest.Builder request = CopyObjectRequest.builder()
-        .sourceBucket(sourceBucket).sourceKey(object.key())
-        .destinationBucket(config.bucket()).destinationKey(key(object))
-        .metadataDirective(MetadataDirective.COPY);
-    if (!object.etag().isEmpty()) request.copySourceIfMatch("\"" + object.etag() + "\"");
-    applyWriteSettings(request::storageClass, request::serverSideEncryption, request::ssekmsKeyId,
-        tagging -> request.taggingDirective(TaggingDirective.REPLACE).tagging(tagging));
-    return S3Lister.unquote(client.copyObject(request.build()).copyObjectResult().eTag());
+  public String copyObject(SourceObject object, String sourceBucket) throws IOException {
+    Map<String, String> headers = copySource(object, sourceBucket);
+    headers.put("x-amz-metadata-directive", "COPY");
+    writeSettings(headers);
+    if (headers.containsKey("x-amz-tagging")) headers.put("x-amz-tagging-directive", "REPLACE");
+    return writes().copy(config.bucket(), key(object), Map.of(), headers);
   }
 
   @Override
-  public String copyPart(SourceObject object, String sourceBucket, String uploadId, int partNumber, ByteRange range) {
-    return S3Lister.unquote(client.uploadPartCopy(b -> {
-      b.sourceBucket(sourceBucket).sourceKey(object.key()).destinationBucket(config.bucket()).destinationKey(key(object))
-          .uploadId(uploadId).partNumber(partNumber).copySourceRange(range.httpRange());
-      if (!object.etag().isEmpty()) b.copySourceIfMatch("\"" + object.etag() + "\"");
-    }).copyPartResult().eTag());
+  public String copyPart(SourceObject object, String sourceBucket, String uploadId, int partNumber, ByteRange range) throws IOException {
+    Map<String, String> headers = copySource(object, sourceBucket);
+    headers.put("x-amz-copy-source-range", range.httpRange());
+    return writes().copy(config.bucket(), key(object), part(uploadId, partNumber), headers);
+  }
+
+  private SignedRequests writes() {
+    if (requests == null) throw new IllegalStateException("this destination was built for control requests only");
+    return requests;
+  }
+
+  private static Map<String, String> part(String uploadId, int partNumber) {
+    Map<String, String> query = new LinkedHashMap<>();
+    query.put("partNumber", Integer.toString(partNumber));
+    query.put("uploadId", uploadId);
+    return query;
+  }
+
+  /** The source object of a copy inside the service, only while it still has the listed ETag. */
+  private static Map<String, String> copySource(SourceObject object, String sourceBucket) {
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("x-amz-copy-source", SdkHttpUtils.urlEncodeIgnoreSlashes(sourceBucket + "/" + object.key()));
+    if (!object.etag().isEmpty()) headers.put("x-amz-copy-source-if-match", "\"" + object.etag() + "\"");
+    return headers;
+  }
+
+  /** The source's content headers and user metadata, as PutObject carries them. */
+  private static void contentHeaders(ObjectMetadata metadata, Map<String, String> headers) {
+    headers.put("Content-Type", metadata.contentType() == null ? "application/octet-stream" : metadata.contentType());
+    if (metadata.contentEncoding() != null) headers.put("Content-Encoding", metadata.contentEncoding());
+    if (metadata.contentDisposition() != null) headers.put("Content-Disposition", metadata.contentDisposition());
+    if (metadata.cacheControl() != null) headers.put("Cache-Control", metadata.cacheControl());
+    metadata.userMetadata().forEach((name, value) -> headers.put("x-amz-meta-" + name, value));
+  }
+
+  /** {@link #applyWriteSettings} as request headers. */
+  private void writeSettings(Map<String, String> headers) {
+    applyWriteSettings(v -> headers.put("x-amz-storage-class", v), v -> headers.put("x-amz-server-side-encryption", v),
+        v -> headers.put("x-amz-server-side-encryption-aws-kms-key-id", v), v -> headers.put("x-amz-tagging", v));
   }
 
   /** The destination's storage class, encryption and tags, on whichever request writes an object. */
@@ -131,15 +163,5 @@ public final class S3Destination implements BucketSink {
     return config.tags().entrySet().stream()
         .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
         .collect(Collectors.joining("&"));
-  }
-
-  private static ContentStreamProvider provider(Body body) {
-    return () -> {
-      try {
-        return body.open();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    };
   }
 }

@@ -24,8 +24,8 @@ import software.amazon.awssdk.services.s3.S3Configuration;
  * serialized. Two kinds, so each request has exactly one retry layer:
  * <ul>
  *   <li>{@link #data}: ranged GETs and uploads. SDK retries are off; {@code RangeCopier} retries, counts attempts
- *       and resumes from the last byte written. {@link #gets} sends ranged GETs on the same connection pool without the
- *       client's request pipeline ({@link SignedGets}).
+ *       and resumes from the last byte written. {@link #requests} sends the ranged GETs and object writes of bulk
+ *       transfers on the same connection pool without the client's request pipeline ({@link SignedRequests}).
  *   <li>{@link #control}: listing and other small driver calls. The SDK's standard retries (3 attempts, backoff)
  *       apply; nothing above them retries.
  * </ul>
@@ -35,7 +35,7 @@ public final class S3Clients {
   public record Key(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout, boolean sdkRetries) {}
 
   /** An endpoint's client, the HTTP pool it sends on and the direct GETs sharing that pool. */
-  private record Clients(S3Client s3, SdkHttpClient http, SignedGets gets) {
+  private record Clients(S3Client s3, SdkHttpClient http, SignedRequests requests) {
     void close() {
       s3.close();
       http.close();
@@ -55,9 +55,9 @@ public final class S3Clients {
     return CLIENTS.computeIfAbsent(new Key(endpoint, maxConnections, socketTimeout, false), S3Clients::build).s3();
   }
 
-  /** Ranged GETs on the pool of {@link #data} with the same settings. */
-  public static SignedGets gets(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout) {
-    return CLIENTS.computeIfAbsent(new Key(endpoint, maxConnections, socketTimeout, false), S3Clients::build).gets();
+  /** Ranged GETs and object writes on the pool of {@link #data} with the same settings. */
+  public static SignedRequests requests(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout) {
+    return CLIENTS.computeIfAbsent(new Key(endpoint, maxConnections, socketTimeout, false), S3Clients::build).requests();
   }
 
   /** The client for listing and other control calls, with the SDK's standard retries. */
@@ -97,7 +97,8 @@ public final class S3Clients {
         .httpClient(http);
     if (!e.endpoint().isEmpty()) builder.endpointOverride(URI.create(e.endpoint()));
     S3Client s3 = builder.build();
-    return new Clients(s3, http, new SignedGets(http, s3.utilities(), e.region(), tokens == null ? credentials : null, tokens));
+    return new Clients(s3, http, new SignedRequests(http, s3.utilities(), e.region(), tokens == null ? credentials : null, tokens,
+        e.checksumMode() == S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED));
   }
 
   private static AwsCredentialsProvider credentials(S3EndpointConfig e) {

@@ -13,14 +13,14 @@ import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 /**
  * Ranged GETs from the source bucket. Each request carries {@code If-Match} with the listed ETag, so an object
  * overwritten during the run fails with 412 instead of mixing old and new bytes in one copy. The GETs go out as
- * {@link SignedGets} (no client pipeline); the one HEAD per multipart object goes through the client.
+ * {@link SignedRequests} (no client pipeline); the one HEAD per multipart object goes through the client.
  */
 public final class S3RangeSource implements RangeSource {
-  private final SignedGets gets;
+  private final SignedRequests gets;
   private final S3Client client;
   private final String bucket;
 
-  public S3RangeSource(SignedGets gets, S3Client client, String bucket) {
+  public S3RangeSource(SignedRequests gets, S3Client client, String bucket) {
     this.gets = gets;
     this.client = client;
     this.bucket = bucket;
@@ -33,7 +33,7 @@ public final class S3RangeSource implements RangeSource {
 
   @Override
   public ObjectMetadata metadataOf(InputStream opened, SourceObject object) {
-    if (opened instanceof SignedGets.Body r) {
+    if (opened instanceof SignedRequests.Body r) {
       return new ObjectMetadata(r.header("Content-Type").orElse(null), r.header("Content-Encoding").orElse(null),
           r.header("Content-Disposition").orElse(null), r.header("Cache-Control").orElse(null), r.userMetadata());
     }

@@ -29,7 +29,7 @@ public final class ExecutorContext {
 
   public static RangeSource source(CopySettings s) {
     if (s.source().kind() == StoreKind.FILE) return new FileRangeSource(Path.of(s.source().path()));
-    return new S3RangeSource(S3Clients.gets(s.source().endpoint(), connections(s), s.copy().stallTimeout()),
+    return new S3RangeSource(S3Clients.requests(s.source().endpoint(), connections(s), s.copy().stallTimeout()),
         S3Clients.data(s.source().endpoint(), connections(s), s.copy().stallTimeout()), s.source().bucket());
   }
 
@@ -39,7 +39,7 @@ public final class ExecutorContext {
 
   public static S3Destination s3Destination(CopySettings s) {
     return new S3Destination(S3Clients.data(s.destination().endpoint(), connections(s), s.copy().stallTimeout()),
-        s.destination());
+        S3Clients.requests(s.destination().endpoint(), connections(s), s.copy().stallTimeout()), s.destination());
   }
 
   /**

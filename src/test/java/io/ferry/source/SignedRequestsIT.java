@@ -25,8 +25,8 @@ import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
-/** Ranged GETs without the client pipeline, over real HTTP with SigV4 against S3Proxy. */
-class SignedGetsIT {
+/** Ranged GETs and object writes without the client pipeline, over real HTTP with SigV4 against S3Proxy. */
+class SignedRequestsIT {
   private static final String BUCKET = "gets";
   private static final String ODD_KEY = "dir/a key é+%~*.bin";
   private static final int SIZE = 1 << 20;
@@ -34,7 +34,8 @@ class SignedGetsIT {
   @TempDir static Path work;
   static S3Backend backend;
   static S3Client s3;
-  static SignedGets gets;
+  static SignedRequests gets;
+  static SignedRequests withTrailer;
   static byte[] data;
   static String etag;
 
@@ -48,7 +49,10 @@ class SignedGetsIT {
     etag = s3.putObject(b -> b.bucket(BUCKET).key("plain").contentType("text/plain").cacheControl("max-age=60")
         .metadata(Map.of("owner", "ferry")), RequestBody.fromBytes(data)).eTag().replace("\"", "");
     s3.putObject(b -> b.bucket(BUCKET).key(ODD_KEY), RequestBody.fromBytes(Arrays.copyOf(data, 1000)));
-    gets = S3Clients.gets(backend.endpointConfig(), 4, Duration.ofSeconds(30));
+    gets = S3Clients.requests(backend.endpointConfig(), 4, Duration.ofSeconds(30));
+    S3EndpointConfig e = backend.endpointConfig();
+    withTrailer = S3Clients.requests(new S3EndpointConfig(e.endpoint(), e.region(), e.pathStyle(), e.credentialsType(), e.accessKeyId(),
+        e.secretAccessKey(), e.apiKey(), e.tokenUrl(), S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED), 4, Duration.ofSeconds(30));
   }
 
   @AfterAll
@@ -77,7 +81,7 @@ class SignedGetsIT {
 
   @Test
   void theAnswerCarriesTheObjectsMetadata() throws Exception {
-    try (SignedGets.Body body = gets.get(BUCKET, "plain", new ByteRange(0, 10), etag)) {
+    try (SignedRequests.Body body = gets.get(BUCKET, "plain", new ByteRange(0, 10), etag)) {
       assertThat(body.header("Content-Type")).contains("text/plain");
       assertThat(body.header("Cache-Control")).contains("max-age=60");
       assertThat(body.userMetadata()).containsEntry("owner", "ferry");
@@ -106,7 +110,7 @@ class SignedGetsIT {
   @Test
   void aWrongSecretIsSignatureDoesNotMatchAndTheSecretIsNeverInTheMessage() {
     String wrong = "wrong-secret-" + System.nanoTime();
-    SignedGets bad = S3Clients.gets(S3EndpointConfig.withKeys(backend.endpoint(), "us-east-1", backend.identity(), wrong),
+    SignedRequests bad = S3Clients.requests(S3EndpointConfig.withKeys(backend.endpoint(), "us-east-1", backend.identity(), wrong),
         2, Duration.ofSeconds(30));
     assertThatThrownBy(() -> bad.get(BUCKET, "plain", new ByteRange(0, 10), ""))
         .isInstanceOfSatisfying(S3Exception.class, e -> {
@@ -121,11 +125,55 @@ class SignedGetsIT {
   @Timeout(60)
   void anAbandonedBodyLeavesThePoolUsable() throws Exception {
     for (int i = 0; i < 8; i++) { // twice the pool: an abort that leaked its connection would block here
-      SignedGets.Body body = gets.get(BUCKET, "plain", new ByteRange(0, SIZE), etag);
+      SignedRequests.Body body = gets.get(BUCKET, "plain", new ByteRange(0, SIZE), etag);
       assertThat(body.readNBytes(4096)).isEqualTo(Arrays.copyOf(data, 4096));
       body.abort();
       body.close();
     }
     assertThat(read("plain", new ByteRange(SIZE - 100, 100), etag)).isEqualTo(Arrays.copyOfRange(data, SIZE - 100, SIZE));
+  }
+
+  @ParameterizedTest(name = "{0} bytes, CRC32 trailer {1}")
+  @CsvSource({"0, false", "1, false", "131072, false", "131073, false", "1048576, false", "300000, true", "0, true"})
+  void aPutStoresExactlyItsBodyWithItsHeaders(int length, boolean trailer) throws Exception {
+    String key = "put/" + length + "-" + trailer + "/é x";
+    String etag = (trailer ? withTrailer : gets).put(BUCKET, key, Map.of(),
+        Map.of("Content-Type", "image/png", "x-amz-meta-origin", "ferry"), new java.io.ByteArrayInputStream(data, 0, length), length);
+    var head = s3.headObject(b -> b.bucket(BUCKET).key(key));
+    assertThat(head.eTag()).isEqualTo("\"" + etag + "\"");
+    assertThat(head.contentType()).isEqualTo("image/png");
+    assertThat(head.metadata()).containsEntry("origin", "ferry");
+    assertThat(s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(key)).asByteArray()).isEqualTo(Arrays.copyOf(data, length));
+  }
+
+  @Test
+  void partsAndPartCopiesMakeOneObject() throws Exception {
+    String key = "multipart/a b";
+    byte[] big = new byte[6 << 20];
+    new Random(11).nextBytes(big);
+    String bigEtag = s3.putObject(b -> b.bucket(BUCKET).key("big"), RequestBody.fromBytes(big)).eTag();
+    String upload = s3.createMultipartUpload(b -> b.bucket(BUCKET).key(key)).uploadId();
+    int first = 5 << 20; // the smallest part but the last
+    String one = gets.put(BUCKET, key, Map.of("partNumber", "1", "uploadId", upload), Map.of(),
+        new java.io.ByteArrayInputStream(big, 0, first), first);
+    String two = gets.copy(BUCKET, key, Map.of("partNumber", "2", "uploadId", upload), Map.of("x-amz-copy-source", BUCKET + "/big",
+        "x-amz-copy-source-range", new ByteRange(first, big.length - first).httpRange(), "x-amz-copy-source-if-match", bigEtag));
+    s3.completeMultipartUpload(b -> b.bucket(BUCKET).key(key).uploadId(upload).multipartUpload(m -> m.parts(
+        software.amazon.awssdk.services.s3.model.CompletedPart.builder().partNumber(1).eTag(one).build(),
+        software.amazon.awssdk.services.s3.model.CompletedPart.builder().partNumber(2).eTag(two).build())));
+    assertThat(s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(key)).asByteArray()).isEqualTo(big);
+  }
+
+  @Test
+  void aCopyCarriesTheSourceAndFailsOnceTheSourceChanged() throws Exception {
+    String etagOfCopy = gets.copy(BUCKET, "copies/plain", Map.of(), Map.of("x-amz-copy-source", BUCKET + "/plain",
+        "x-amz-metadata-directive", "COPY", "x-amz-copy-source-if-match", "\"" + etag + "\""));
+    assertThat(etagOfCopy).isNotEmpty();
+    assertThat(s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("copies/plain")).asByteArray()).isEqualTo(data);
+    assertThat(s3.headObject(b -> b.bucket(BUCKET).key("copies/plain")).metadata()).containsEntry("owner", "ferry");
+    assertThatThrownBy(() -> gets.copy(BUCKET, "copies/stale", Map.of(), Map.of("x-amz-copy-source", BUCKET + "/plain",
+        "x-amz-copy-source-if-match", "\"0123456789abcdef0123456789abcdef\"")))
+        .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(S3Errors.isRetryable(e)).isFalse());
+    assertThat(s3.listObjectsV2(b -> b.bucket(BUCKET).prefix("copies/stale")).keyCount()).isZero();
   }
 }

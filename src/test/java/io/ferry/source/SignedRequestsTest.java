@@ -11,7 +11,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
-class SignedGetsTest {
+class SignedRequestsTest {
   @ParameterizedTest(name = "range {0}+{1}: {2} '{3}' length {4} -> accepted {5}")
   @CsvSource(delimiter = '|', value = {
       "0   | 100 | 206 | bytes 0-99/100    | 100 | true",
@@ -28,9 +28,9 @@ class SignedGetsTest {
   void theAnswerMustHoldExactlyTheRange(long offset, long length, int status, String contentRange, String contentLength, boolean ok) {
     ByteRange range = new ByteRange(offset, length);
     if (ok) {
-      SignedGets.checkRange(range, status, contentRange, contentLength);
+      SignedRequests.checkRange(range, status, contentRange, contentLength);
     } else {
-      assertThatThrownBy(() -> SignedGets.checkRange(range, status, contentRange, contentLength))
+      assertThatThrownBy(() -> SignedRequests.checkRange(range, status, contentRange, contentLength))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining(range.httpRange());
     }
@@ -39,14 +39,14 @@ class SignedGetsTest {
   @Test
   void aServerIgnoringRangeIsFatalNotRetried() {
     IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
-        () -> SignedGets.checkRange(new ByteRange(8, 8), 200, "", "16"));
+        () -> SignedRequests.checkRange(new ByteRange(8, 8), 200, "", "16"));
     assertThat(S3Errors.isRetryable(e)).isFalse();
     assertThat(e).hasMessageContaining("does not serve byte ranges");
   }
 
   @Test
   void errorAnswersBecomeTheClientsExceptions() {
-    S3Exception key = SignedGets.error(404, "REQ9",
+    S3Exception key = SignedRequests.error(404, "REQ9",
         "<?xml version=\"1.0\"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message>"
             + "<RequestId>OTHER</RequestId></Error>");
     assertThat(key).isInstanceOf(NoSuchKeyException.class);
@@ -54,16 +54,16 @@ class SignedGetsTest {
     assertThat(key.requestId()).isEqualTo("REQ9");
     assertThat(S3Errors.isRetryable(key)).isFalse();
 
-    assertThat(SignedGets.error(404, "", "<Error><Code>NoSuchBucket</Code></Error>")).isInstanceOf(NoSuchBucketException.class);
+    assertThat(SignedRequests.error(404, "", "<Error><Code>NoSuchBucket</Code></Error>")).isInstanceOf(NoSuchBucketException.class);
 
-    S3Exception slow = SignedGets.error(503, "", "<Error><Code>SlowDown</Code><Message>Reduce &amp; retry &lt;now&gt;</Message>"
+    S3Exception slow = SignedRequests.error(503, "", "<Error><Code>SlowDown</Code><Message>Reduce &amp; retry &lt;now&gt;</Message>"
         + "<RequestId>R1</RequestId></Error>");
     assertThat(S3Errors.isRetryable(slow)).isTrue();
     assertThat(S3Errors.describe(slow)).isEqualTo("SlowDown (503): Reduce & retry <now> [request id R1]");
 
-    S3Exception bare = SignedGets.error(412, "", "");
+    S3Exception bare = SignedRequests.error(412, "", "");
     assertThat(S3Errors.isRetryable(bare)).isFalse();
     assertThat(S3Errors.describe(bare)).isEqualTo("HTTP (412)");
-    assertThat(S3Errors.isRetryable(SignedGets.error(500, "", "not xml"))).isTrue();
+    assertThat(S3Errors.isRetryable(SignedRequests.error(500, "", "not xml"))).isTrue();
   }
 }
