@@ -7,6 +7,11 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -62,7 +67,10 @@ public final class SignedRequests {
   private final AwsCredentialsProvider credentials;
   private final IbmIamTokens tokens;
   private final boolean checksumTrailer;
+  private final Clock clock;
   private final Map<String, String> bucketUrls = new ConcurrentHashMap<>();
+  /** How far the service's clock is ahead of ours, learnt from an answer that says the request time is off. */
+  private volatile Duration skew = Duration.ZERO;
 
   /**
    * Signs with {@code credentials}, or, when they are null, authorizes with {@code tokens}' bearer token;
@@ -70,6 +78,12 @@ public final class SignedRequests {
    */
   SignedRequests(SdkHttpClient http, S3Utilities utilities, String region, AwsCredentialsProvider credentials, IbmIamTokens tokens,
       boolean checksumTrailer) {
+    this(http, utilities, region, credentials, tokens, checksumTrailer, Clock.systemUTC());
+  }
+
+  SignedRequests(SdkHttpClient http, S3Utilities utilities, String region, AwsCredentialsProvider credentials, IbmIamTokens tokens,
+      boolean checksumTrailer, Clock clock) {
+    this.clock = clock;
     this.http = http;
     this.utilities = utilities;
     this.region = region;
@@ -108,7 +122,10 @@ public final class SignedRequests {
       long length) throws IOException {
     SdkHttpRequest.Builder request = request(SdkHttpMethod.PUT, bucket, key, query).putHeader("Content-Length", Long.toString(length));
     headers.forEach(request::putHeader);
-    HttpExecuteResponse response = send(request.build(), () -> body);
+    // An empty body goes as it is (the SHA-256 of nothing signed over http): S3Proxy closes the connection after an
+    // empty aws-chunked body, and the next request on it failed with a broken pipe.
+    HttpExecuteResponse response = length == 0
+        ? send(request.build(), InputStream::nullInputStream, false) : send(request.build(), () -> body, true);
     AbortableInputStream answer = body(response);
     try (InputStream in = answer) {
       failUnlessSuccessful(response.httpResponse(), answer);
@@ -150,6 +167,11 @@ public final class SignedRequests {
   }
 
   private HttpExecuteResponse send(SdkHttpRequest request, ContentStreamProvider payload) throws IOException {
+    return send(request, payload, payload != null);
+  }
+
+  /** @param chunked a body goes aws-chunked (signed per chunk over http, with the CRC32 trailer where configured) */
+  private HttpExecuteResponse send(SdkHttpRequest request, ContentStreamProvider payload, boolean chunked) throws IOException {
     SdkHttpRequest authorized;
     ContentStreamProvider content = payload;
     if (credentials == null) {
@@ -161,8 +183,9 @@ public final class SignedRequests {
             .putProperty(AwsV4HttpSigner.REGION_NAME, region)
             .putProperty(AwsV4HttpSigner.DOUBLE_URL_ENCODE, false)
             .putProperty(AwsV4HttpSigner.NORMALIZE_PATH, false)
-            .putProperty(AwsV4HttpSigner.PAYLOAD_SIGNING_ENABLED, false);
-        if (payload != null) {
+            .putProperty(AwsV4HttpSigner.PAYLOAD_SIGNING_ENABLED, false)
+            .putProperty(AwsV4HttpSigner.SIGNING_CLOCK, Clock.offset(clock, skew));
+        if (chunked) {
           r.putProperty(AwsV4HttpSigner.CHUNK_ENCODING_ENABLED, true);
           if (checksumTrailer) r.putProperty(AwsV4HttpSigner.CHECKSUM_ALGORITHM, DefaultChecksumAlgorithm.CRC32);
         }
@@ -177,14 +200,31 @@ public final class SignedRequests {
     return response.responseBody().orElseGet(() -> AbortableInputStream.create(InputStream.nullInputStream()));
   }
 
-  /** Throws the error an unsuccessful answer carries (its XML body read, then closed). */
-  private static void failUnlessSuccessful(SdkHttpResponse head, InputStream body) throws IOException {
+  /**
+   * Throws the error an unsuccessful answer carries (its XML body read, then closed). An answer saying the request's
+   * time is off (RequestTimeTooSkewed, RequestExpired) also sets the clock offset the next requests are signed with,
+   * from the answer's Date header, as the SDK's client does; the error itself is retried.
+   */
+  private void failUnlessSuccessful(SdkHttpResponse head, InputStream body) throws IOException {
     if (head.isSuccessful()) return;
     String text;
     try (InputStream in = body) {
       text = new String(in.readNBytes(MAX_ERROR_BODY), StandardCharsets.UTF_8);
     }
-    throw error(head.statusCode(), head.firstMatchingHeader("x-amz-request-id").orElse(""), text);
+    S3Exception error = error(head.statusCode(), head.firstMatchingHeader("x-amz-request-id").orElse(""), text);
+    String code = error.awsErrorDetails().errorCode();
+    if ("RequestTimeTooSkewed".equals(code) || "RequestExpired".equals(code)) {
+      head.firstMatchingHeader("Date").map(this::serverSkew).ifPresent(serverAhead -> skew = serverAhead);
+    }
+    throw error;
+  }
+
+  private Duration serverSkew(String date) {
+    try {
+      return Duration.between(clock.instant(), ZonedDateTime.parse(date, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
+    } catch (DateTimeParseException e) {
+      return skew;
+    }
   }
 
   private static String unquote(String etag) {
