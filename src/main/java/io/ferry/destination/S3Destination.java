@@ -88,10 +88,15 @@ public final class S3Destination implements BucketSink {
 
   @Override
   public String putObject(SourceObject object, Body body, long length, ObjectMetadata metadata) throws IOException {
+    return writes().put(config.bucket(), key(object), Map.of(), putHeaders(metadata), body.open(), length);
+  }
+
+  /** PutObject's headers: the source's content headers and user metadata, and the destination's write settings. */
+  Map<String, String> putHeaders(ObjectMetadata metadata) {
     Map<String, String> headers = new LinkedHashMap<>();
     contentHeaders(metadata, headers);
     writeSettings(headers);
-    return writes().put(config.bucket(), key(object), Map.of(), headers, body.open(), length);
+    return headers;
   }
 
   @Override
@@ -101,11 +106,16 @@ public final class S3Destination implements BucketSink {
 
   @Override
   public String copyObject(SourceObject object, String sourceBucket) throws IOException {
+    return writes().copy(config.bucket(), key(object), Map.of(), copyHeaders(object, sourceBucket));
+  }
+
+  /** CopyObject's headers: the source (only at its listed ETag), its metadata kept, the destination's write settings. */
+  Map<String, String> copyHeaders(SourceObject object, String sourceBucket) {
     Map<String, String> headers = copySource(object, sourceBucket);
     headers.put("x-amz-metadata-directive", "COPY");
     writeSettings(headers);
     if (headers.containsKey("x-amz-tagging")) headers.put("x-amz-tagging-directive", "REPLACE");
-    return writes().copy(config.bucket(), key(object), Map.of(), headers);
+    return headers;
   }
 
   @Override

@@ -20,7 +20,8 @@ public final class S3Errors {
       int status = e.statusCode();
       // 501 Not Implemented (a feature the store lacks, e.g. tagging) never succeeds on a retry.
       return status == 408 || status == 429 || status == 500 || status == 502 || status == 503 || status == 504
-          || "SlowDown".equals(code(e)) || "RequestTimeout".equals(code(e)) || "RequestTimeTooSkewed".equals(code(e));
+          || "SlowDown".equals(code(e)) || "RequestTimeout".equals(code(e)) || "RequestTimeTooSkewed".equals(code(e))
+          || "RequestExpired".equals(code(e)); // both fixed by the signing clock's offset the answer sets (SignedRequests)
     }
     if (t instanceof SdkClientException e) {
       // Resets, timeouts and refused connections arrive as client exceptions wrapping an IOException.

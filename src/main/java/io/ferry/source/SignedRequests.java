@@ -52,9 +52,12 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
  * URL encoding, no path normalization, payload signing off, so over https a body goes {@code UNSIGNED-PAYLOAD}; the
  * signer turns signing on over plain http, where a body goes aws-chunked with a signature per 128 KiB chunk). With
  * {@code checksum-mode = when-supported} a body carries a CRC32 trailer as the client would add. Failures arrive as
- * the client's would, so {@link S3Errors} classifies them unchanged: an error answer becomes an {@link S3Exception}
+ * the client's would, so {@link S3Errors} classifies them unchanged (a bearer token that cannot be fetched is a
+ * network failure, retried): an error answer becomes an {@link S3Exception}
  * with the status, S3 error code and request id; a reset or timeout stays an {@link IOException}. A server that
  * ignores the Range header is an error, never silently the wrong bytes, and so is a copy answered 200 with an error.
+ * Unlike the client with {@code checksum-mode = when-supported}, a GET does not ask for the object's stored checksum
+ * ({@code x-amz-checksum-mode}) or check it; every range's CRC32C is computed and kept in the ranges dataset.
  */
 public final class SignedRequests {
   private static final AwsV4HttpSigner SIGNER = AwsV4HttpSigner.create();
@@ -175,7 +178,13 @@ public final class SignedRequests {
     SdkHttpRequest authorized;
     ContentStreamProvider content = payload;
     if (credentials == null) {
-      authorized = request.toBuilder().putHeader("Authorization", "Bearer " + tokens.token()).build();
+      String token;
+      try {
+        token = tokens.token();
+      } catch (java.io.UncheckedIOException e) {
+        throw e.getCause(); // the token endpoint unreachable for now: retried like any network failure
+      }
+      authorized = request.toBuilder().putHeader("Authorization", "Bearer " + token).build();
     } else {
       SignedRequest signed = SIGNER.sign(r -> {
         r.identity(credentials.resolveCredentials()).request(request).payload(payload)
@@ -203,13 +212,14 @@ public final class SignedRequests {
   /**
    * Throws the error an unsuccessful answer carries (its XML body read, then closed). An answer saying the request's
    * time is off (RequestTimeTooSkewed, RequestExpired) also sets the clock offset the next requests are signed with,
-   * from the answer's Date header, as the SDK's client does; the error itself is retried.
+   * from the answer's Date header, as the SDK's client does, and is retried ({@link S3Errors}).
    */
   private void failUnlessSuccessful(SdkHttpResponse head, InputStream body) throws IOException {
     if (head.isSuccessful()) return;
     String text;
     try (InputStream in = body) {
       text = new String(in.readNBytes(MAX_ERROR_BODY), StandardCharsets.UTF_8);
+      if (in.read() >= 0 && in instanceof Abortable abortable) abortable.abort(); // not an S3 error page: not drained
     }
     S3Exception error = error(head.statusCode(), head.firstMatchingHeader("x-amz-request-id").orElse(""), text);
     String code = error.awsErrorDetails().errorCode();

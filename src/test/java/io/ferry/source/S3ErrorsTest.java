@@ -26,6 +26,7 @@ class S3ErrorsTest {
       "429, TooManyRequests,       true",
       "400, RequestTimeout,        true",
       "403, RequestTimeTooSkewed,  true",
+      "400, RequestExpired,        true",
       "501, NotImplemented,        false",
       "403, AccessDenied,          false",
       "403, SignatureDoesNotMatch, false",
