@@ -33,7 +33,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * FERRY_BENCH_MODES (direct,wan), FERRY_BENCH_TOOLS (raw,ferry,rclone,rclone-tuned,aws,aws-tuned,s3cmd,distcp,
  * distcp-tuned; a Ferry variant is written ferry@key=value@..., e.g. ferry@copy.streams-per-task=4@heap=512m, keys
  * under ferry., heap for the JVM's -Xmx and jit for FERRY_JIT), FERRY_BENCH_SCALE (1.0 = the sizes of issue 4; the
- * workload huge, one FERRY_BENCH_HUGE_MIB (4096) object, is not scaled), FERRY_BENCH_WAN_MBPS (40),
+ * workload huge, one FERRY_BENCH_HUGE_MIB (4096) object, is not scaled; another scale seeds buckets of its own, so
+ * that its extra objects never join the full-size workloads), FERRY_BENCH_WAN_MBPS (40),
  * FERRY_BENCH_WAN_DELAY_MS (10),
  * FERRY_BENCH_RESULTS (the CSV; default bench/results/results.csv), FERRY_BENCH_RAW_STREAMS (32) and
  * FERRY_BENCH_RAW_PART_MIB (32) for the raw reader. {@code Bench <home> --table <csv>} re-renders a CSV's table.
@@ -97,6 +98,12 @@ public final class Bench {
     return w;
   }
 
+  /** src-small at scale 1; src-small-x0.5 at scale 0.5 (each scale keeps its own seeded objects). */
+  private static String sourceBucket(String workload) {
+    String scale = System.getenv().getOrDefault("FERRY_BENCH_SCALE", "1.0");
+    return "src-" + workload + (Double.parseDouble(scale) == 1.0 ? "" : "-x" + scale);
+  }
+
   private void run() throws Exception {
     double scale = Double.parseDouble(System.getenv().getOrDefault("FERRY_BENCH_SCALE", "1.0"));
     double wanMbps = Double.parseDouble(System.getenv().getOrDefault("FERRY_BENCH_WAN_MBPS", "40"));
@@ -118,7 +125,7 @@ public final class Bench {
       Map<String, Map<String, String>> digests = new LinkedHashMap<>();
       for (String workload : select("FERRY_BENCH_WORKLOADS", "large,small,mixed")) {
         long t = System.nanoTime();
-        digests.put(workload, SeedData.upload(clientA, "src-" + workload, all.get(workload)));
+        digests.put(workload, SeedData.upload(clientA, sourceBucket(workload), all.get(workload)));
         System.out.printf("seeded %s: %d objects in %.1f s%n", workload, all.get(workload).size(), (System.nanoTime() - t) / 1e9);
       }
       for (String mode : select("FERRY_BENCH_MODES", "direct,wan")) {
@@ -140,7 +147,7 @@ public final class Bench {
 
   private void runOne(String mode, Endpoints endpoints, String workload, String task, String tool, long bytes,
       Map<String, String> expected, Path csv) throws Exception {
-    String bucket = "src-" + workload;
+    String bucket = sourceBucket(workload);
     String dstBucket = "dst-" + workload + "-" + base(tool) + "-" + mode + "-" + System.nanoTime() % 100000;
     Path dir = work.resolve("out").resolve(mode + "-" + workload + "-" + tool);
     Demo.deleteTree(work.resolve("out"));
