@@ -23,9 +23,10 @@ import software.amazon.awssdk.services.s3.S3Configuration;
  * One S3 client per JVM per endpoint setting, built lazily where it is used (driver or executor) and never
  * serialized. Two kinds, so each request has exactly one retry layer:
  * <ul>
- *   <li>{@link #data}: ranged GETs and uploads. SDK retries are off; {@code RangeCopier} retries, counts attempts
- *       and resumes from the last byte written. {@link #requests} sends the ranged GETs and object writes of bulk
- *       transfers on the same connection pool without the client's request pipeline ({@link SignedRequests}).
+ *   <li>{@link #requests}: the ranged GETs and object writes of bulk transfers, sent without the client's request
+ *       pipeline ({@link SignedRequests}), and {@link #data}, the client on the same connection pool for the
+ *       executors' few other calls (HEAD, CreateMultipartUpload). No SDK retries; {@code RangeCopier} retries, counts
+ *       attempts and resumes from the last byte written.
  *   <li>{@link #control}: listing and other small driver calls. The SDK's standard retries (3 attempts, backoff)
  *       apply; nothing above them retries.
  * </ul>
@@ -34,7 +35,7 @@ public final class S3Clients {
   /** The client settings that matter beyond the endpoint: pool size and stall timeout. */
   public record Key(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout, boolean sdkRetries) {}
 
-  /** An endpoint's client, the HTTP pool it sends on and the direct GETs sharing that pool. */
+  /** An endpoint's client, the HTTP pool it sends on and the direct requests sharing that pool. */
   private record Clients(S3Client s3, SdkHttpClient http, SignedRequests requests) {
     void close() {
       s3.close();
@@ -50,7 +51,7 @@ public final class S3Clients {
 
   private S3Clients() {}
 
-  /** The client for bulk transfers: a pool of {@code maxConnections}, no SDK retries, {@code socketTimeout} as stall limit. */
+  /** The executors' client: a pool of {@code maxConnections}, no SDK retries, {@code socketTimeout} as stall limit. */
   public static S3Client data(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout) {
     return CLIENTS.computeIfAbsent(new Key(endpoint, maxConnections, socketTimeout, false), S3Clients::build).s3();
   }

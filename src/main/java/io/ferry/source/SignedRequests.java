@@ -278,8 +278,16 @@ public final class SignedRequests {
         .build();
   }
 
+  /** The XML elements read from answers, compiled once (a copy's answer is read for every object copied). */
+  private static final Map<String, Pattern> ELEMENTS = Map.of("Code", element("Code"), "Message", element("Message"),
+      "RequestId", element("RequestId"), "ETag", element("ETag"));
+
+  private static Pattern element(String name) {
+    return Pattern.compile("<" + name + ">([^<]*)</" + name + ">");
+  }
+
   private static String element(String xml, String name) {
-    Matcher m = Pattern.compile("<" + name + ">([^<]*)</" + name + ">").matcher(xml);
+    Matcher m = ELEMENTS.get(name).matcher(xml);
     if (!m.find()) return null;
     return m.group(1).replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&apos;", "'")
         .replace("&amp;", "&");
