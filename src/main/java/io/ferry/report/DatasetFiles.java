@@ -22,6 +22,9 @@ import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.util.HadoopStreams;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.PositionOutputStream;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -33,8 +36,8 @@ import org.apache.parquet.schema.Types;
  * {@code <run>/<name>.csv/part-NNNNN.csv}, then {@code _SUCCESS}), with the Parquet library and a plain CSV writer
  * instead of Spark SQL: one pass over the rows writes both files, and the run does not pay Spark SQL's start-up
  * (4–5 s of planning and code generation in a fresh JVM, measured on the demo). Any Hadoop filesystem works
- * ({@code file:}, {@code s3a:}, {@code hdfs:}); each part is written under a hidden name and renamed into place, so
- * readers never see half a part and a retried task replaces its earlier attempt.
+ * ({@code file:} through {@link LocalFiles}, {@code s3a:}, {@code hdfs:}); each part is written under a hidden name
+ * and renamed into place, so readers never see half a part and a retried task replaces its earlier attempt.
  *
  * <p>CSV is RFC 4180: a header row; a field with a comma, quote or line break is quoted, quotes doubled; an empty
  * string is {@code ""} and a null is an empty field (so pandas and Spark, with {@code escape '"'}, tell them apart);
@@ -100,9 +103,9 @@ public final class DatasetFiles {
     String partName = String.format("part-%05d", part);
     Path parquetTemp = new Path(parquetDir, "." + partName + "-" + attempt + ".parquet.tmp");
     Path csvTemp = new Path(csvDir, "." + partName + "-" + attempt + ".csv.tmp");
-    FileSystem fs = FileSystem.get(URI.create(runDirectory), conf);
+    FileSystem fs = LocalFiles.of(URI.create(runDirectory), conf);
     try {
-      long count = write(table, rows, parquetTemp, fs.create(csvTemp, true), conf, each);
+      long count = write(table, rows, new FsOutputFile(fs, parquetTemp), fs.create(csvTemp, true), conf, each);
       promote(fs, parquetTemp, new Path(parquetDir, partName + ".snappy.parquet"));
       promote(fs, csvTemp, new Path(csvDir, partName + ".csv"));
       return count;
@@ -113,7 +116,7 @@ public final class DatasetFiles {
     }
   }
 
-  private static <T> long write(Datasets.Table<T> table, Iterator<T> rows, Path parquetFile, OutputStream csvFile,
+  private static <T> long write(Datasets.Table<T> table, Iterator<T> rows, OutputFile parquetFile, OutputStream csvFile,
       Configuration conf, Consumer<T> each) throws IOException {
     MessageType schema = parquetSchema(table);
     List<Datasets.Column<T>> columns = table.columns();
@@ -150,11 +153,39 @@ public final class DatasetFiles {
 
   /** Marks both directories of a table complete, as Spark does, once every part is in place. */
   public static void markDone(Datasets.Table<?> table, String runDirectory, Configuration conf) throws IOException {
-    FileSystem fs = FileSystem.get(URI.create(runDirectory), conf);
+    FileSystem fs = LocalFiles.of(URI.create(runDirectory), conf);
     for (String suffix : List.of(".parquet", ".csv")) {
       Path dir = new Path(runDirectory, table.name() + suffix);
       fs.mkdirs(dir);
       fs.create(new Path(dir, "_SUCCESS"), true).close();
+    }
+  }
+
+  /** A Parquet output file on {@code fs} (Parquet's own would open the path's cached Hadoop filesystem). */
+  private record FsOutputFile(FileSystem fs, Path path) implements OutputFile {
+    @Override
+    public PositionOutputStream create(long blockSizeHint) throws IOException {
+      return HadoopStreams.wrap(fs.create(path, false));
+    }
+
+    @Override
+    public PositionOutputStream createOrOverwrite(long blockSizeHint) throws IOException {
+      return HadoopStreams.wrap(fs.create(path, true));
+    }
+
+    @Override
+    public boolean supportsBlockSize() {
+      return false;
+    }
+
+    @Override
+    public long defaultBlockSize() {
+      return 0;
+    }
+
+    @Override
+    public String getPath() {
+      return path.toString();
     }
   }
 

@@ -53,7 +53,7 @@ public final class ReportWriter {
     String run = info.run();
     spark.setJobGroup("REPORT", "REPORT: statistics and the ranges and objects datasets", false);
     Configuration hadoop = spark.hadoopConfiguration();
-    String directory = FileSystem.get(URI.create(runDirectory), hadoop).makeQualified(new Path(runDirectory)).toString();
+    String directory = LocalFiles.of(URI.create(runDirectory), hadoop).makeQualified(new Path(runDirectory)).toString();
     Broadcast<SerializableConfiguration> conf = SerializableConfiguration.broadcast(spark);
     RunStats stats;
     try {
@@ -107,7 +107,7 @@ public final class ReportWriter {
 
   private void writeText(String name, String text) throws IOException {
     Path path = new Path(runDirectory + "/" + name);
-    FileSystem fs = FileSystem.get(URI.create(runDirectory), spark.hadoopConfiguration());
+    FileSystem fs = LocalFiles.of(URI.create(runDirectory), spark.hadoopConfiguration());
     try (OutputStream out = fs.create(path, false)) {
       out.write(text.getBytes(StandardCharsets.UTF_8));
     }
