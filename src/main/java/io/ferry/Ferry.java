@@ -67,6 +67,20 @@ public final class Ferry {
       err.println(USAGE);
       return BAD_CONFIG;
     }
+    // Spark's configuration object loads a good part of Spark and Scala (0.5 s of a local run's start): it is built
+    // while the job's configuration is read and checked, on a thread of its own.
+    CompletableFuture<SparkConf> sparkConf = new CompletableFuture<>();
+    if (positional.get(0).equals("migrate")) {
+      Thread thread = new Thread(() -> {
+        try {
+          sparkConf.complete(new SparkConf());
+        } catch (Throwable e) {
+          sparkConf.completeExceptionally(e);
+        }
+      }, "ferry-spark-conf");
+      thread.setDaemon(true);
+      thread.start();
+    }
     MigrationConfig config;
     try {
       config = ConfigLoader.load(Path.of(positional.get(1)), overrides);
@@ -76,7 +90,7 @@ public final class Ferry {
       return BAD_CONFIG;
     }
     try {
-      return positional.get(0).equals("plan") ? plan(config, out) : migrate(config, out);
+      return positional.get(0).equals("plan") ? plan(config, out) : migrate(config, sparkConf, out);
     } catch (JobFailure e) {
       err.println("ferry: " + e.getMessage());
       return JOB_FAILED;
@@ -112,15 +126,15 @@ public final class Ferry {
     return OK;
   }
 
-  private static int migrate(MigrationConfig config, PrintStream out) throws Exception {
-    // A SparkContext, not a SparkSession: Ferry needs no Spark SQL, and a SparkSession's start-up loads Scala
-    // reflection (~1 s of a local run's start, -Xlog:class+load).
-    SparkConf conf = new SparkConf().setAppName("ferry " + config.jobName());
-    if (!conf.contains("spark.master")) conf.setMaster(config.sparkMaster());
+  private static int migrate(MigrationConfig config, CompletableFuture<SparkConf> sparkConf, PrintStream out) throws Exception {
     // Spark starts on its own thread while the driver lists and plans (a local start is ~2 s, a listing can be as long).
     CompletableFuture<JavaSparkContext> spark = new CompletableFuture<>();
     Thread start = new Thread(() -> {
       try {
+        // A SparkContext, not a SparkSession: Ferry needs no Spark SQL, and a SparkSession's start-up loads Scala
+        // reflection (~1 s of a local run's start, -Xlog:class+load).
+        SparkConf conf = sparkConf.join().setAppName("ferry " + config.jobName());
+        if (!conf.contains("spark.master")) conf.setMaster(config.sparkMaster());
         // An embedding JVM's running context (the demo's second job, tests) as it is; getActive is Spark-internal,
         // but getOrCreate(conf) would warn that conf may not take effect.
         Option<SparkContext> active = SparkContext$.MODULE$.getActive();
