@@ -74,12 +74,13 @@ public final class S3Clients {
 
   static Clients build(Key key) {
     S3EndpointConfig e = key.endpoint();
-    SdkHttpClient http = ApacheHttpClient.builder()
+    ApacheHttpClient.Builder pool = ApacheHttpClient.builder()
         .maxConnections(Math.max(4, key.maxConnections()))
         .connectionTimeout(Duration.ofSeconds(10))
         .socketTimeout(key.socketTimeout())
-        .connectionAcquisitionTimeout(Duration.ofMinutes(5))
-        .build();
+        .connectionAcquisitionTimeout(Duration.ofMinutes(5));
+    if (e.endpoint().regionMatches(true, 0, "http://", 0, 7)) pool.socketFactory(new LazyTlsSocketFactory()); // no TLS set-up for http
+    SdkHttpClient http = pool.build();
     AwsCredentialsProvider credentials = credentials(e);
     IbmIamTokens tokens = e.credentialsType() == S3EndpointConfig.CredentialsType.IBM_IAM
         ? new IbmIamTokens(e.tokenUrl(), e.apiKey(), java.time.Clock.systemUTC()) : null;
