@@ -153,7 +153,8 @@ public final class ConfigLoader {
     }
     S3EndpointConfig.ChecksumMode checksumMode = enumValue(
         side + ".checksum-mode", S3EndpointConfig.ChecksumMode.class, S3EndpointConfig.ChecksumMode.WHEN_REQUIRED);
-    return new S3EndpointConfig(endpoint, region, pathStyle, credentialsType, keyId, secret, apiKey, tokenUrl, checksumMode);
+    return new S3EndpointConfig(endpoint, region, pathStyle, credentialsType, keyId, secret, apiKey, tokenUrl, checksumMode,
+        bool(side + ".unsigned-payload"));
   }
 
   private DestinationConfig destination(SourceConfig source) {

@@ -4,10 +4,13 @@ import java.io.Serializable;
 import java.util.Objects;
 
 /**
- * How to reach one S3-compatible service: endpoint, region, addressing, credentials and checksum mode.
+ * How to reach one S3-compatible service: endpoint, region, addressing, credentials, checksum mode and payload signing.
  * Serializable so executors can build their own clients; secrets mask themselves in {@code toString}.
  *
  * @param apiKey for {@link CredentialsType#IBM_IAM}: the IBM Cloud API key exchanged at {@code tokenUrl}
+ * @param unsignedPayload bodies sent to this endpoint go {@code UNSIGNED-PAYLOAD} over plain http too (over https
+ *     they always do): no SHA-256 of every byte on either side, and nothing but TCP (and the CRC32 trailer with
+ *     {@code checksum-mode = when-supported}) guards the body on the wire
  */
 public record S3EndpointConfig(
     String endpoint,
@@ -18,7 +21,8 @@ public record S3EndpointConfig(
     Secret secretAccessKey,
     Secret apiKey,
     String tokenUrl,
-    ChecksumMode checksumMode)
+    ChecksumMode checksumMode,
+    boolean unsignedPayload)
     implements Serializable {
 
   public enum CredentialsType { STATIC, DEFAULT_CHAIN, IBM_IAM }
@@ -39,7 +43,7 @@ public record S3EndpointConfig(
   /** Static HMAC keys: the common case. */
   public static S3EndpointConfig withKeys(String endpoint, String region, String accessKeyId, String secretAccessKey) {
     return new S3EndpointConfig(endpoint, region, true, CredentialsType.STATIC, accessKeyId, new Secret(secretAccessKey),
-        new Secret(""), "", ChecksumMode.WHEN_REQUIRED);
+        new Secret(""), "", ChecksumMode.WHEN_REQUIRED, false);
   }
 
   /** Where requests go, for messages: the endpoint, or AWS's regional one. */

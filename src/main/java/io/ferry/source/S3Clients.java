@@ -100,7 +100,7 @@ public final class S3Clients {
     if (!e.endpoint().isEmpty()) builder.endpointOverride(URI.create(e.endpoint()));
     S3Client s3 = builder.build();
     return new Clients(s3, http, new SignedRequests(http, s3.utilities(), e.region(), tokens == null ? credentials : null, tokens,
-        e.checksumMode() == S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED));
+        e.checksumMode() == S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, e.unsignedPayload()));
   }
 
   private static AwsCredentialsProvider credentials(S3EndpointConfig e) {

@@ -70,6 +70,7 @@ public final class SignedRequests {
   private final AwsCredentialsProvider credentials;
   private final IbmIamTokens tokens;
   private final boolean checksumTrailer;
+  private final boolean unsignedOverHttp;
   private final Clock clock;
   private final Map<String, String> bucketUrls = new ConcurrentHashMap<>();
   /** How far the service's clock is ahead of ours, learnt from an answer that says the request time is off. */
@@ -77,15 +78,17 @@ public final class SignedRequests {
 
   /**
    * Signs with {@code credentials}, or, when they are null, authorizes with {@code tokens}' bearer token;
-   * {@code checksumTrailer}: bodies carry a CRC32 trailer (checksum-mode when-supported).
+   * {@code checksumTrailer}: bodies carry a CRC32 trailer (checksum-mode when-supported); {@code unsignedOverHttp}:
+   * bodies go unsigned over plain http too (unsigned-payload).
    */
   SignedRequests(SdkHttpClient http, S3Utilities utilities, String region, AwsCredentialsProvider credentials, IbmIamTokens tokens,
-      boolean checksumTrailer) {
-    this(http, utilities, region, credentials, tokens, checksumTrailer, Clock.systemUTC());
+      boolean checksumTrailer, boolean unsignedOverHttp) {
+    this(http, utilities, region, credentials, tokens, checksumTrailer, unsignedOverHttp, Clock.systemUTC());
   }
 
   SignedRequests(SdkHttpClient http, S3Utilities utilities, String region, AwsCredentialsProvider credentials, IbmIamTokens tokens,
-      boolean checksumTrailer, Clock clock) {
+      boolean checksumTrailer, boolean unsignedOverHttp, Clock clock) {
+    this.unsignedOverHttp = unsignedOverHttp;
     this.clock = clock;
     this.http = http;
     this.utilities = utilities;
@@ -186,23 +189,43 @@ public final class SignedRequests {
       }
       authorized = request.toBuilder().putHeader("Authorization", "Bearer " + token).build();
     } else {
-      SignedRequest signed = SIGNER.sign(r -> {
-        r.identity(credentials.resolveCredentials()).request(request).payload(payload)
-            .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
-            .putProperty(AwsV4HttpSigner.REGION_NAME, region)
-            .putProperty(AwsV4HttpSigner.DOUBLE_URL_ENCODE, false)
-            .putProperty(AwsV4HttpSigner.NORMALIZE_PATH, false)
-            .putProperty(AwsV4HttpSigner.PAYLOAD_SIGNING_ENABLED, false)
-            .putProperty(AwsV4HttpSigner.SIGNING_CLOCK, Clock.offset(clock, skew));
-        if (chunked) {
-          r.putProperty(AwsV4HttpSigner.CHUNK_ENCODING_ENABLED, true);
-          if (checksumTrailer) r.putProperty(AwsV4HttpSigner.CHECKSUM_ALGORITHM, DefaultChecksumAlgorithm.CRC32);
-        }
-      });
+      SignedRequest signed = sign(request, payload, chunked);
       authorized = signed.request();
       content = signed.payload().orElse(payload);
     }
     return http.prepareRequest(HttpExecuteRequest.builder().request(authorized).contentStreamProvider(content).build()).call();
+  }
+
+  /**
+   * SigV4 as the client's S3 auth scheme signs. The signer signs every body sent over plain http; with
+   * {@code unsignedOverHttp} such a request is signed as if it went over https (the scheme is not part of a
+   * signature; the Host header is fixed first to the value the HTTP client sends over http) and then sent over http,
+   * so its body goes {@code UNSIGNED-PAYLOAD}, or {@code STREAMING-UNSIGNED-PAYLOAD-TRAILER} with the CRC32 trailer.
+   */
+  SignedRequest sign(SdkHttpRequest request, ContentStreamProvider payload, boolean chunked) {
+    boolean unsigned = unsignedOverHttp && payload != null && "http".equals(request.protocol());
+    SdkHttpRequest toSign = unsigned
+        ? request.toBuilder().putHeader("Host", hostHeader(request)).protocol("https").port(request.port()).build() : request;
+    SignedRequest signed = SIGNER.sign(r -> {
+      r.identity(credentials.resolveCredentials()).request(toSign).payload(payload)
+          .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
+          .putProperty(AwsV4HttpSigner.REGION_NAME, region)
+          .putProperty(AwsV4HttpSigner.DOUBLE_URL_ENCODE, false)
+          .putProperty(AwsV4HttpSigner.NORMALIZE_PATH, false)
+          .putProperty(AwsV4HttpSigner.PAYLOAD_SIGNING_ENABLED, false)
+          .putProperty(AwsV4HttpSigner.SIGNING_CLOCK, Clock.offset(clock, skew));
+      if (chunked) {
+        r.putProperty(AwsV4HttpSigner.CHUNK_ENCODING_ENABLED, true);
+        if (checksumTrailer) r.putProperty(AwsV4HttpSigner.CHECKSUM_ALGORITHM, DefaultChecksumAlgorithm.CRC32);
+      }
+    });
+    if (!unsigned) return signed;
+    return signed.toBuilder().request(signed.request().toBuilder().protocol("http").port(request.port()).build()).build();
+  }
+
+  /** The Host header the HTTP client sends: the host, with the port unless it is the scheme's own. */
+  private static String hostHeader(SdkHttpRequest request) {
+    return SdkHttpUtils.isUsingStandardPort(request.protocol(), request.port()) ? request.host() : request.host() + ":" + request.port();
   }
 
   private static AbortableInputStream body(HttpExecuteResponse response) {

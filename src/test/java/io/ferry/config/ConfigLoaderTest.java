@@ -69,7 +69,7 @@ class ConfigLoaderTest {
     assertThat(c.jobName()).isEqualTo("cos-to-nfs");
     assertThat(c.source().endpoint()).isEqualTo(new S3EndpointConfig("https://s3.jp-tok.cloud-object-storage.appdomain.cloud",
         "jp-tok", false, S3EndpointConfig.CredentialsType.DEFAULT_CHAIN, "", new Secret(""), new Secret(""),
-        "https://iam.cloud.ibm.com/identity/token", S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED));
+        "https://iam.cloud.ibm.com/identity/token", S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, false));
     assertThat(c.source()).isEqualTo(SourceConfig.bucket(c.source().endpoint(), "media", "2018/", List.of("**/*.mp4"), List.of("**/*.tmp")));
     assertThat(c.destination()).isEqualTo(DestinationConfig.directory("/mnt/nfs/out"));
     assertThat(c.plan()).isEqualTo(new PlanConfig(16L << 20, 32L << 20, 7, 0));
@@ -125,7 +125,7 @@ class ConfigLoaderTest {
         ferry.destination {
           type = s3, endpoint = "http://other:9000", region = eu-de, path-style = false, bucket = copy, prefix = "moved/"
           credentials { type = ibm-iam, api-key = "iam-api-key-value", token-url = "http://127.0.0.1:1/token" }
-          checksum-mode = when-supported
+          checksum-mode = when-supported, unsigned-payload = true
           storage-class = GLACIER_IR, server-side-encryption = "aws:kms", kms-key-id = key-1, server-side-copy = never
           tags { project = archive, "migrated-by" = ferry }
         }
@@ -134,7 +134,7 @@ class ConfigLoaderTest {
     assertThat(d.kind()).isEqualTo(StoreKind.S3);
     assertThat(d.endpoint()).isEqualTo(new S3EndpointConfig("http://other:9000", "eu-de", false,
         S3EndpointConfig.CredentialsType.IBM_IAM, "", new Secret(""), new Secret("iam-api-key-value"), "http://127.0.0.1:1/token",
-        S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED));
+        S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, true));
     assertThat(List.of(d.bucket(), d.prefix(), d.storageClass(), d.serverSideEncryption(), d.kmsKeyId()))
         .containsExactly("copy", "moved/", "GLACIER_IR", "aws:kms", "key-1");
     assertThat(d.serverSideCopy()).isEqualTo(DestinationConfig.ServerSideCopy.NEVER);

@@ -36,6 +36,8 @@ class SignedRequestsIT {
   static S3Client s3;
   static SignedRequests gets;
   static SignedRequests withTrailer;
+  static SignedRequests unsigned;
+  static SignedRequests unsignedWithTrailer;
   static byte[] data;
   static String etag;
 
@@ -52,7 +54,12 @@ class SignedRequestsIT {
     gets = S3Clients.requests(backend.endpointConfig(), 4, Duration.ofSeconds(30));
     S3EndpointConfig e = backend.endpointConfig();
     withTrailer = S3Clients.requests(new S3EndpointConfig(e.endpoint(), e.region(), e.pathStyle(), e.credentialsType(), e.accessKeyId(),
-        e.secretAccessKey(), e.apiKey(), e.tokenUrl(), S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED), 4, Duration.ofSeconds(30));
+        e.secretAccessKey(), e.apiKey(), e.tokenUrl(), S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, false), 4, Duration.ofSeconds(30));
+    unsigned = S3Clients.requests(new S3EndpointConfig(e.endpoint(), e.region(), e.pathStyle(), e.credentialsType(), e.accessKeyId(),
+        e.secretAccessKey(), e.apiKey(), e.tokenUrl(), S3EndpointConfig.ChecksumMode.WHEN_REQUIRED, true), 4, Duration.ofSeconds(30));
+    unsignedWithTrailer = S3Clients.requests(new S3EndpointConfig(e.endpoint(), e.region(), e.pathStyle(), e.credentialsType(),
+        e.accessKeyId(), e.secretAccessKey(), e.apiKey(), e.tokenUrl(), S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, true), 4,
+        Duration.ofSeconds(30));
   }
 
   @AfterAll
@@ -133,11 +140,13 @@ class SignedRequestsIT {
     assertThat(read("plain", new ByteRange(SIZE - 100, 100), etag)).isEqualTo(Arrays.copyOfRange(data, SIZE - 100, SIZE));
   }
 
-  @ParameterizedTest(name = "{0} bytes, CRC32 trailer {1}")
-  @CsvSource({"0, false", "1, false", "131072, false", "131073, false", "1048576, false", "300000, true", "0, true"})
-  void aPutStoresExactlyItsBodyWithItsHeaders(int length, boolean trailer) throws Exception {
-    String key = "put/" + length + "-" + trailer + "/é x";
-    String etag = (trailer ? withTrailer : gets).put(BUCKET, key, Map.of(),
+  @ParameterizedTest(name = "{0} bytes, CRC32 trailer {1}, unsigned over http {2}")
+  @CsvSource({"0, false, false", "1, false, false", "131072, false, false", "131073, false, false", "1048576, false, false",
+      "300000, true, false", "0, true, false", "1048576, false, true", "300000, true, true", "0, false, true"})
+  void aPutStoresExactlyItsBodyWithItsHeaders(int length, boolean trailer, boolean unsignedPayload) throws Exception {
+    String key = "put/" + length + "-" + trailer + "-" + unsignedPayload + "/é x";
+    SignedRequests requests = unsignedPayload ? (trailer ? unsignedWithTrailer : unsigned) : (trailer ? withTrailer : gets);
+    String etag = requests.put(BUCKET, key, Map.of(),
         Map.of("Content-Type", "image/png", "x-amz-meta-origin", "ferry"), new java.io.ByteArrayInputStream(data, 0, length), length);
     var head = s3.headObject(b -> b.bucket(BUCKET).key(key));
     assertThat(head.eTag()).isEqualTo("\"" + etag + "\"");
@@ -185,7 +194,7 @@ class SignedRequestsIT {
           .region(software.amazon.awssdk.regions.Region.US_EAST_1).endpoint(java.net.URI.create(backend.endpoint()))
           .s3Configuration(software.amazon.awssdk.services.s3.S3Configuration.builder().pathStyleAccessEnabled(true).build()).build(),
           "us-east-1", software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
-              software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(backend.identity(), backend.secret())), null, false, slow);
+              software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(backend.identity(), backend.secret())), null, false, false, slow);
       assertThatThrownBy(() -> skewed.get(BUCKET, "plain", new ByteRange(0, 10), etag))
           .isInstanceOfSatisfying(S3Exception.class, e -> {
             assertThat(e.awsErrorDetails().errorCode()).isEqualTo("RequestTimeTooSkewed");

@@ -66,4 +66,31 @@ class SignedRequestsTest {
     assertThat(S3Errors.describe(bare)).isEqualTo("HTTP (412)");
     assertThat(S3Errors.isRetryable(SignedRequests.error(500, "", "not xml"))).isTrue();
   }
+
+  @ParameterizedTest(name = "{0}, trailer {1}, unsigned-payload {2} -> {3}")
+  @CsvSource({
+      "http://h:9000/b/k, false, false, STREAMING-AWS4-HMAC-SHA256-PAYLOAD,         h:9000",
+      "http://h:9000/b/k, true,  false, STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER, h:9000",
+      "http://h:9000/b/k, false, true,  UNSIGNED-PAYLOAD,                           h:9000",
+      "http://h:9000/b/k, true,  true,  STREAMING-UNSIGNED-PAYLOAD-TRAILER,         h:9000",
+      "http://h/b/k,      false, true,  UNSIGNED-PAYLOAD,                           h",
+      "http://h:443/b/k,  false, true,  UNSIGNED-PAYLOAD,                           h:443",
+      "https://h/b/k,     false, false, UNSIGNED-PAYLOAD,                           h",
+      "https://h/b/k,     true,  true,  STREAMING-UNSIGNED-PAYLOAD-TRAILER,         h"})
+  void bodiesAreSignedOverHttpUnlessUnsignedPayloadIsSet(String url, boolean trailer, boolean unsigned, String payloadHash,
+      String host) {
+    SignedRequests requests = new SignedRequests(null, null, "us-east-1",
+        software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+            software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("id", "secret")), null, trailer, unsigned);
+    java.net.URI uri = java.net.URI.create(url);
+    software.amazon.awssdk.http.SdkHttpRequest request = software.amazon.awssdk.http.SdkHttpRequest.builder()
+        .method(software.amazon.awssdk.http.SdkHttpMethod.PUT).uri(uri).putHeader("Content-Length", "3").build();
+    byte[] body = {1, 2, 3};
+    var signed = requests.sign(request, () -> new java.io.ByteArrayInputStream(body), true).request();
+    assertThat(signed.firstMatchingHeader("x-amz-content-sha256")).contains(payloadHash);
+    assertThat(signed.protocol()).isEqualTo(uri.getScheme()); // sent the way it was asked for
+    assertThat(signed.port()).isEqualTo(request.port());
+    assertThat(signed.host()).isEqualTo("h");
+    assertThat(signed.firstMatchingHeader("Host")).contains(host); // signed as the HTTP client will send it
+  }
 }
