@@ -35,8 +35,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * under ferry., heap for the JVM's -Xmx and jit for FERRY_JIT), FERRY_BENCH_SCALE (1.0 = the sizes of issue 4; the
  * workload huge, one FERRY_BENCH_HUGE_MIB (4096) object, is not scaled; another scale seeds buckets of its own, so
  * that its extra objects never join the full-size workloads), FERRY_BENCH_WAN_MBPS (40),
- * FERRY_BENCH_WAN_DELAY_MS (10),
- * FERRY_BENCH_RESULTS (the CSV; default bench/results/results.csv), FERRY_BENCH_RAW_STREAMS (32) and
+ * FERRY_BENCH_WAN_DELAY_MS (10), FERRY_BENCH_REPEAT (1; n runs every tool n times in turns, and the table shows the
+ * run of median wall time of each), FERRY_BENCH_RESULTS (the CSV; default bench/results/results.csv), FERRY_BENCH_RAW_STREAMS (32) and
  * FERRY_BENCH_RAW_PART_MIB (32) for the raw reader. {@code Bench <home> --table <csv>} re-renders a CSV's table.
  */
 public final class Bench {
@@ -108,6 +108,7 @@ public final class Bench {
     double scale = Double.parseDouble(System.getenv().getOrDefault("FERRY_BENCH_SCALE", "1.0"));
     double wanMbps = Double.parseDouble(System.getenv().getOrDefault("FERRY_BENCH_WAN_MBPS", "40"));
     long wanDelay = Long.parseLong(System.getenv().getOrDefault("FERRY_BENCH_WAN_DELAY_MS", "10"));
+    int repeat = Integer.parseInt(System.getenv().getOrDefault("FERRY_BENCH_REPEAT", "1"));
     Files.createDirectories(work);
     Path csv = Path.of(System.getenv().getOrDefault("FERRY_BENCH_RESULTS", home.resolve("bench/results/results.csv").toString()));
     Files.createDirectories(csv.getParent());
@@ -135,8 +136,11 @@ public final class Bench {
         for (String workload : digests.keySet()) {
           long bytes = all.get(workload).stream().mapToLong(SeedData.Spec::size).sum();
           for (String task : select("FERRY_BENCH_TASKS", "files,other,same")) {
-            for (String tool : select("FERRY_BENCH_TOOLS", "raw,ferry,rclone,rclone-tuned,aws,aws-tuned,s3cmd,distcp,distcp-tuned")) {
-              runOne(mode, endpoints, workload, task, tool, bytes, digests.get(workload), csv);
+            // FERRY_BENCH_REPEAT=n: every tool n times, in turns (A B C A B C ...); results.md shows each one's median
+            for (int round = 0; round < repeat; round++) {
+              for (String tool : select("FERRY_BENCH_TOOLS", "raw,ferry,rclone,rclone-tuned,aws,aws-tuned,s3cmd,distcp,distcp-tuned")) {
+                runOne(mode, endpoints, workload, task, tool, bytes, digests.get(workload), csv);
+              }
             }
           }
         }
@@ -406,8 +410,11 @@ public final class Bench {
    * reader's GET-phase rate (the limit). "inner MB/s" is Ferry's copy stage alone, or the raw reader's GET phase.
    */
   static void writeMarkdown(Path csv, Path md) throws IOException {
-    List<String[]> rows = new ArrayList<>();
-    for (String line : Files.readAllLines(csv).subList(1, Files.readAllLines(csv).size())) rows.add(line.split(",", -1));
+    List<String> lines = Files.readAllLines(csv);
+    List<String[]> all = new ArrayList<>();
+    for (String line : lines.subList(1, lines.size())) all.add(line.split(",", -1));
+    Map<String[], Integer> runs = new java.util.IdentityHashMap<>();
+    List<String[]> rows = medians(all, runs);
     Map<String, Double> bestPeer = new java.util.HashMap<>();
     Map<String, Double> bestPeerSynced = new java.util.HashMap<>();
     Map<String, Double> limit = new java.util.HashMap<>();
@@ -434,10 +441,30 @@ public final class Bench {
       String vsLimit = ferry && limit.containsKey(group) ? String.format(Locale.ROOT, "%.0f%%", 100 * mbps / limit.get(group)) : "";
       boolean inner = !f[16].isEmpty() && Double.parseDouble(f[16]) > 0;
       out.append(String.format("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", f[2], f[3], f[4],
-          f[5].replace("@", " "), f[10], files && !f[5].equals("raw") ? f[11] : "", f[12], f[8], f[14], f[15], inner ? f[16] : "",
+          f[5].replace("@", " ") + (runs.get(f) > 1 ? " (median of " + runs.get(f) + ")" : ""), f[10], files && !f[5].equals("raw") ? f[11] : "", f[12], f[8], f[14], f[15], inner ? f[16] : "",
           vsPeer, vsSynced, vsLimit, f[17]));
     }
     Files.writeString(md, out.toString());
+  }
+
+  /**
+   * One row per session, mode, workload, task and tool: a tool run more than once in a session (FERRY_BENCH_REPEAT)
+   * is its run of median wall time (the lower middle one of an even count); a failed or unverified run counts as the
+   * slowest. In order of each group's first row; {@code runs} gets each row's number of runs.
+   */
+  static List<String[]> medians(List<String[]> rows, Map<String[], Integer> runs) {
+    Map<String, List<String[]>> groups = new LinkedHashMap<>();
+    for (String[] f : rows) groups.computeIfAbsent(f[1] + "|" + f[2] + "|" + f[3] + "|" + f[4] + "|" + f[5], k -> new ArrayList<>()).add(f);
+    List<String[]> out = new ArrayList<>();
+    for (List<String[]> group : groups.values()) {
+      List<String[]> sorted = new ArrayList<>(group);
+      sorted.sort(java.util.Comparator.comparingDouble(f -> (f[17].equals("yes") || f[17].equals("read-only"))
+          ? Double.parseDouble(f[8]) : Double.MAX_VALUE));
+      String[] median = sorted.get((sorted.size() - 1) / 2);
+      runs.put(median, group.size());
+      out.add(median);
+    }
+    return out;
   }
 
 }
