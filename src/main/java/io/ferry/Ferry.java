@@ -133,7 +133,12 @@ public final class Ferry {
       try {
         // A SparkContext, not a SparkSession: Ferry needs no Spark SQL, and a SparkSession's start-up loads Scala
         // reflection (~1 s of a local run's start, -Xlog:class+load).
-        SparkConf conf = sparkConf.join().setAppName("ferry " + config.jobName());
+        SparkConf conf;
+        try {
+          conf = sparkConf.join().setAppName("ferry " + config.jobName());
+        } catch (java.util.concurrent.CompletionException e) {
+          throw e.getCause(); // what went wrong building it, not the future's wrapper
+        }
         if (!conf.contains("spark.master")) conf.setMaster(config.sparkMaster());
         // An embedding JVM's running context (the demo's second job, tests) as it is; getActive is Spark-internal,
         // but getOrCreate(conf) would warn that conf may not take effect.

@@ -109,6 +109,7 @@ public final class Bench {
     double wanMbps = Double.parseDouble(System.getenv().getOrDefault("FERRY_BENCH_WAN_MBPS", "40"));
     long wanDelay = Long.parseLong(System.getenv().getOrDefault("FERRY_BENCH_WAN_DELAY_MS", "10"));
     int repeat = Integer.parseInt(System.getenv().getOrDefault("FERRY_BENCH_REPEAT", "1"));
+    if (repeat < 1) throw new IllegalArgumentException("FERRY_BENCH_REPEAT=" + repeat + ": runs per tool, at least 1");
     Files.createDirectories(work);
     Path csv = Path.of(System.getenv().getOrDefault("FERRY_BENCH_RESULTS", home.resolve("bench/results/results.csv").toString()));
     Files.createDirectories(csv.getParent());
@@ -414,7 +415,8 @@ public final class Bench {
     List<String[]> all = new ArrayList<>();
     for (String line : lines.subList(1, lines.size())) all.add(line.split(",", -1));
     Map<String[], Integer> runs = new java.util.IdentityHashMap<>();
-    List<String[]> rows = medians(all, runs);
+    Map<String[], Integer> failed = new java.util.IdentityHashMap<>();
+    List<String[]> rows = medians(all, runs, failed);
     Map<String, Double> bestPeer = new java.util.HashMap<>();
     Map<String, Double> bestPeerSynced = new java.util.HashMap<>();
     Map<String, Double> limit = new java.util.HashMap<>();
@@ -442,7 +444,7 @@ public final class Bench {
       boolean inner = !f[16].isEmpty() && Double.parseDouble(f[16]) > 0;
       out.append(String.format("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", f[2], f[3], f[4],
           f[5].replace("@", " ") + (runs.get(f) > 1 ? " (median of " + runs.get(f) + ")" : ""), f[10], files && !f[5].equals("raw") ? f[11] : "", f[12], f[8], f[14], f[15], inner ? f[16] : "",
-          vsPeer, vsSynced, vsLimit, f[17]));
+          vsPeer, vsSynced, vsLimit, f[17] + (failed.getOrDefault(f, 0) > 0 ? " (" + failed.get(f) + " of " + runs.get(f) + " runs not)" : "")));
     }
     Files.writeString(md, out.toString());
   }
@@ -450,21 +452,25 @@ public final class Bench {
   /**
    * One row per session, mode, workload, task and tool: a tool run more than once in a session (FERRY_BENCH_REPEAT)
    * is its run of median wall time (the lower middle one of an even count); a failed or unverified run counts as the
-   * slowest. In order of each group's first row; {@code runs} gets each row's number of runs.
+   * slowest. In order of each group's first row; {@code runs} gets each row's number of runs, {@code failed} the
+   * number of them that failed or were not verified.
    */
-  static List<String[]> medians(List<String[]> rows, Map<String[], Integer> runs) {
+  static List<String[]> medians(List<String[]> rows, Map<String[], Integer> runs, Map<String[], Integer> failed) {
     Map<String, List<String[]>> groups = new LinkedHashMap<>();
     for (String[] f : rows) groups.computeIfAbsent(f[1] + "|" + f[2] + "|" + f[3] + "|" + f[4] + "|" + f[5], k -> new ArrayList<>()).add(f);
     List<String[]> out = new ArrayList<>();
     for (List<String[]> group : groups.values()) {
       List<String[]> sorted = new ArrayList<>(group);
-      sorted.sort(java.util.Comparator.comparingDouble(f -> (f[17].equals("yes") || f[17].equals("read-only"))
-          ? Double.parseDouble(f[8]) : Double.MAX_VALUE));
+      sorted.sort(java.util.Comparator.comparingDouble(f -> ok(f) ? Double.parseDouble(f[8]) : Double.MAX_VALUE));
       String[] median = sorted.get((sorted.size() - 1) / 2);
       runs.put(median, group.size());
+      failed.put(median, (int) group.stream().filter(f -> !ok(f)).count());
       out.add(median);
     }
     return out;
   }
 
+  private static boolean ok(String[] row) {
+    return row[17].equals("yes") || row[17].equals("read-only");
+  }
 }

@@ -8,9 +8,10 @@ import java.util.Objects;
  * Serializable so executors can build their own clients; secrets mask themselves in {@code toString}.
  *
  * @param apiKey for {@link CredentialsType#IBM_IAM}: the IBM Cloud API key exchanged at {@code tokenUrl}
- * @param unsignedPayload bodies sent to this endpoint go {@code UNSIGNED-PAYLOAD} over plain http too (over https
- *     they always do): no SHA-256 of every byte on either side, and nothing but TCP (and the CRC32 trailer with
- *     {@code checksum-mode = when-supported}) guards the body on the wire
+ * @param unsignedPayload object data sent to this endpoint (PutObject and UploadPart bodies) goes
+ *     {@code UNSIGNED-PAYLOAD} over plain http too (over https it always does): no SHA-256 of every byte on either
+ *     side, and nothing but TCP (and the CRC32 trailer with {@code checksum-mode = when-supported}) guards it on the
+ *     wire. The small XML bodies of the client's own calls (CompleteMultipartUpload) stay signed.
  */
 public record S3EndpointConfig(
     String endpoint,

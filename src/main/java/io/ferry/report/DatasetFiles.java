@@ -22,6 +22,7 @@ import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.util.HadoopOutputFile;
 import org.apache.parquet.hadoop.util.HadoopStreams;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
@@ -105,7 +106,8 @@ public final class DatasetFiles {
     Path csvTemp = new Path(csvDir, "." + partName + "-" + attempt + ".csv.tmp");
     FileSystem fs = LocalFiles.of(URI.create(runDirectory), conf);
     try {
-      long count = write(table, rows, new FsOutputFile(fs, parquetTemp), fs.create(csvTemp, true), conf, each);
+      OutputFile parquetFile = fs instanceof LocalFiles ? new FsOutputFile(fs, parquetTemp) : HadoopOutputFile.fromPath(parquetTemp, conf);
+      long count = write(table, rows, parquetFile, fs.create(csvTemp, true), conf, each);
       promote(fs, parquetTemp, new Path(parquetDir, partName + ".snappy.parquet"));
       promote(fs, csvTemp, new Path(csvDir, partName + ".csv"));
       return count;
@@ -161,7 +163,10 @@ public final class DatasetFiles {
     }
   }
 
-  /** A Parquet output file on {@code fs} (Parquet's own would open the path's cached Hadoop filesystem). */
+  /**
+   * A Parquet output file on a local {@code fs} (Parquet's own would open the path's cached Hadoop filesystem, which
+   * forks chmod); other filesystems keep Parquet's, which also aligns row groups to HDFS blocks.
+   */
   private record FsOutputFile(FileSystem fs, Path path) implements OutputFile {
     @Override
     public PositionOutputStream create(long blockSizeHint) throws IOException {

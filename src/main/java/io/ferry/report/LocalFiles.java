@@ -17,27 +17,19 @@ import org.apache.hadoop.fs.permission.FsPermission;
  * {@code java.nio} instead of a {@code chmod} child process. Without Hadoop's native library (Spark ships none) every
  * file and directory Hadoop's local filesystem creates forks {@code chmod}: 37 processes for one run's report, and
  * their {@code .crc} side files besides. Not checksummed: the report's readers are pandas, Spark and a browser, none of
- * which reads Hadoop's side files. Any other scheme ({@code s3a:}, {@code hdfs:}) is Hadoop's own.
+ * which reads Hadoop's side files. Any other filesystem ({@code s3a:}, {@code hdfs:}) is Hadoop's own.
  */
 public final class LocalFiles extends RawLocalFileSystem {
-  private static final Object LOCK = new Object();
-  private static volatile LocalFiles instance;
-
-  /** The filesystem for {@code uri}: this one for a local path, Hadoop's (cached) one for any other. */
+  /**
+   * The filesystem for {@code uri}: a new one of these for a local path ({@code file:}, or no scheme where
+   * {@code fs.defaultFS} is local: on a cluster whose default is {@code hdfs:} a bare path stays there), Hadoop's
+   * (cached) one for any other. Cheap to build: it holds nothing but {@code conf} (umask, buffer size).
+   */
   public static FileSystem of(URI uri, Configuration conf) throws IOException {
-    String scheme = uri.getScheme();
+    String scheme = uri.getScheme() != null ? uri.getScheme() : FileSystem.getDefaultUri(conf).getScheme();
     if (scheme != null && !scheme.equals("file")) return FileSystem.get(uri, conf);
-    LocalFiles local = instance;
-    if (local == null) {
-      synchronized (LOCK) {
-        if (instance == null) {
-          LocalFiles created = new LocalFiles();
-          created.initialize(URI.create("file:///"), conf);
-          instance = created;
-        }
-        local = instance;
-      }
-    }
+    LocalFiles local = new LocalFiles();
+    local.initialize(URI.create("file:///"), conf);
     return local;
   }
 

@@ -10,7 +10,8 @@ import org.apache.http.protocol.HttpContext;
 
 /**
  * The TLS socket factory of a client whose endpoint is plain http: built only if a TLS connection is ever asked for
- * (then the JDK's default TLS context and host name verification, {@link SSLConnectionSocketFactory#getSocketFactory}).
+ * (then Apache HttpClient's default, {@link SSLConnectionSocketFactory#getSocketFactory}: a TLS context with the JDK's
+ * trust store and host name verification, without the SDK's TLS options, which no http endpoint sets).
  * The SDK's HTTP client otherwise sets up a TLS context for every client it builds, whatever the endpoint's scheme:
  * loading the JDK's trust store took 16 of 53 profiler samples of building the listing's client (JFR, a plan run).
  */

@@ -79,7 +79,8 @@ public final class S3Clients {
         .connectionTimeout(Duration.ofSeconds(10))
         .socketTimeout(key.socketTimeout())
         .connectionAcquisitionTimeout(Duration.ofMinutes(5));
-    if (e.endpoint().regionMatches(true, 0, "http://", 0, 7)) pool.socketFactory(new LazyTlsSocketFactory()); // no TLS set-up for http
+    LazyTlsSocketFactory lazyTls = lazyTls(e.endpoint());
+    if (lazyTls != null) pool.socketFactory(lazyTls);
     SdkHttpClient http = pool.build();
     AwsCredentialsProvider credentials = credentials(e);
     IbmIamTokens tokens = e.credentialsType() == S3EndpointConfig.CredentialsType.IBM_IAM
@@ -101,6 +102,11 @@ public final class S3Clients {
     S3Client s3 = builder.build();
     return new Clients(s3, http, new SignedRequests(http, s3.utilities(), e.region(), tokens == null ? credentials : null, tokens,
         e.checksumMode() == S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, e.unsignedPayload()));
+  }
+
+  /** For a plain-http endpoint a TLS socket factory built only if ever used; null (the SDK's own) for any other. */
+  static LazyTlsSocketFactory lazyTls(String endpoint) {
+    return endpoint.regionMatches(true, 0, "http://", 0, 7) ? new LazyTlsSocketFactory() : null;
   }
 
   private static AwsCredentialsProvider credentials(S3EndpointConfig e) {

@@ -128,8 +128,8 @@ public final class SignedRequests {
       long length) throws IOException {
     SdkHttpRequest.Builder request = request(SdkHttpMethod.PUT, bucket, key, query).putHeader("Content-Length", Long.toString(length));
     headers.forEach(request::putHeader);
-    // An empty body goes as it is (the SHA-256 of nothing signed over http): S3Proxy closes the connection after an
-    // empty aws-chunked body, and the next request on it failed with a broken pipe.
+    // An empty body goes as it is, not aws-chunked (over http the SHA-256 of nothing is signed, unless unsigned-payload):
+    // S3Proxy closes the connection after an empty aws-chunked body, and the next request on it failed with a broken pipe.
     HttpExecuteResponse response = length == 0
         ? send(request.build(), InputStream::nullInputStream, false) : send(request.build(), () -> body, true);
     AbortableInputStream answer = body(response);

@@ -22,11 +22,13 @@ class BenchTest {
     String[] peer = row("rclone", 4, "yes");
     String[] raw = row("raw", 2, "read-only");
     Map<String[], Integer> runs = new IdentityHashMap<>();
+    Map<String[], Integer> failed = new IdentityHashMap<>();
 
-    List<String[]> medians = Bench.medians(List.of(fast, failedButQuick, raw, slow, peer, middle), runs);
+    List<String[]> medians = Bench.medians(List.of(fast, failedButQuick, raw, slow, peer, middle), runs, failed);
 
     // rclone's failed 1 s run ranks after its 4 s run, and of two runs the lower middle one is taken
     assertThat(medians).containsExactly(middle, peer, raw);
     assertThat(runs).containsEntry(middle, 3).containsEntry(peer, 2).containsEntry(raw, 1).hasSize(3);
+    assertThat(failed).containsEntry(middle, 0).containsEntry(peer, 1).containsEntry(raw, 0); // shown beside "verified"
   }
 }

@@ -33,7 +33,8 @@ class LocalFilesTest {
   @Test
   void localPathsGetThisFilesystemAndPermissionsAreSet() throws Exception {
     FileSystem fs = LocalFiles.of(dir.toUri(), new Configuration());
-    assertThat(fs).isInstanceOf(LocalFiles.class).isSameAs(LocalFiles.of(URI.create("/tmp"), new Configuration()));
+    assertThat(fs).isInstanceOf(LocalFiles.class);
+    assertThat(LocalFiles.of(URI.create("/tmp"), new Configuration())).isInstanceOf(LocalFiles.class);
 
     org.apache.hadoop.fs.Path sub = new org.apache.hadoop.fs.Path(dir.toUri().toString(), "a/b");
     assertThat(fs.mkdirs(sub, new FsPermission((short) 0750))).isTrue();
@@ -46,5 +47,15 @@ class LocalFilesTest {
     try (var files = Files.list(dir.resolve("a/b"))) {
       assertThat(files.map(p -> p.getFileName().toString())).containsExactly("f.txt"); // no .crc side file
     }
+  }
+
+  @Test
+  void aPathWithoutSchemeFollowsTheDefaultFilesystem() throws Exception {
+    Configuration conf = new Configuration();
+    conf.set("fs.ferrytest.impl", org.apache.hadoop.fs.RawLocalFileSystem.class.getName()); // a non-local default, as hdfs:
+    conf.set("fs.defaultFS", "ferrytest:///");
+    conf.setBoolean("fs.ferrytest.impl.disable.cache", true);
+    assertThat(LocalFiles.of(URI.create("reports/run"), conf)).isNotInstanceOf(LocalFiles.class);
+    assertThat(LocalFiles.of(URI.create("file:///reports/run"), conf)).isInstanceOf(LocalFiles.class);
   }
 }

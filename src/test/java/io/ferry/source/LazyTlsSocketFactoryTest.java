@@ -34,4 +34,12 @@ class LazyTlsSocketFactoryTest {
       plain.join(5_000);
     }
   }
+
+  @Test
+  void onlyPlainHttpEndpointsDeferTheirTlsSetUp() {
+    org.assertj.core.api.Assertions.assertThat(S3Clients.lazyTls("http://127.0.0.1:9000")).isNotNull();
+    org.assertj.core.api.Assertions.assertThat(S3Clients.lazyTls("HTTP://minio.local")).isNotNull();
+    org.assertj.core.api.Assertions.assertThat(S3Clients.lazyTls("https://s3.eu-de.cloud-object-storage.appdomain.cloud")).isNull();
+    org.assertj.core.api.Assertions.assertThat(S3Clients.lazyTls("")).isNull(); // AWS S3: https
+  }
 }
