@@ -444,7 +444,7 @@ public final class Bench {
       boolean inner = !f[16].isEmpty() && Double.parseDouble(f[16]) > 0;
       out.append(String.format("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", f[2], f[3], f[4],
           f[5].replace("@", " ") + (runs.get(f) > 1 ? " (median of " + runs.get(f) + ")" : ""), f[10], files && !f[5].equals("raw") ? f[11] : "", f[12], f[8], f[14], f[15], inner ? f[16] : "",
-          vsPeer, vsSynced, vsLimit, f[17] + (failed.getOrDefault(f, 0) > 0 ? " (" + failed.get(f) + " of " + runs.get(f) + " runs not)" : "")));
+          vsPeer, vsSynced, vsLimit, f[17] + (runs.get(f) > 1 && failed.getOrDefault(f, 0) > 0 ? " (" + failed.get(f) + " of " + runs.get(f) + " runs not)" : "")));
     }
     Files.writeString(md, out.toString());
   }
