@@ -161,9 +161,9 @@ public final class Bench {
     boolean same = task.equals("same");
     String dstEndpoint = same ? endpoints.source() : endpoints.destination();
     S3Client dstClient = S3Clients.control(S3EndpointConfig.withKeys(same ? a.endpoint() : b.endpoint(), "us-east-1", ID, SECRET));
-    if (!toFiles) dstClient.createBucket(r -> r.bucket(dstBucket));
     List<String> command = command(tool, task, endpoints.source(), bucket, dstEndpoint, dstBucket, dir);
-    if (command == null) return; // the tool cannot do this task (e.g. one endpoint only)
+    if (command == null) return; // the tool cannot do this task (e.g. one endpoint only): no bucket left behind
+    if (!toFiles) dstClient.createBucket(r -> r.bucket(dstBucket));
     System.out.printf("%s %s %s %s ... ", mode, workload, task, tool);
     Map<String, String> env = new LinkedHashMap<>();
     env.put("RCLONE_CONFIG_SRC_ENDPOINT", endpoints.source());
