@@ -69,8 +69,20 @@ ferry_java() {
     default) ;;
     *) echo "FERRY_JIT=$FERRY_JIT: expected late-c2, c1 or default" >&2; return 2 ;;
   esac
+  # With FERRY_GC=parallel (jobs/migrate.sh and jobs/demo.sh set it for local runs) the JVM collects with the Parallel
+  # collector instead of G1: on two cores shared with the S3 servers, 2,000 small objects -> files took 8.7-9.0 s
+  # against G1's 10.4-10.8 s (three and two runs), 2 GiB in two objects the same within noise. FERRY_GC=serial was
+  # faster still there (7.3-8.5 s) but collects a large plan's old generation on one thread; FERRY_GC=default
+  # leaves the JVM's choice (G1). Do not also name a collector in FERRY_DRIVER_OPTS.
+  local gc=()
+  case "${FERRY_GC:-default}" in
+    parallel) gc=(-XX:+UseParallelGC) ;;
+    serial) gc=(-XX:+UseSerialGC) ;;
+    default) ;;
+    *) echo "FERRY_GC=$FERRY_GC: expected parallel, serial or default" >&2; return 2 ;;
+  esac
   # shellcheck disable=SC2086
-  exec java ${FERRY_DRIVER_OPTS:--Xmx4g} ${cds[@]+"${cds[@]}"} ${jit[@]+"${jit[@]}"} $SPARK_JAVA_OPENS \
+  exec java ${FERRY_DRIVER_OPTS:--Xmx4g} ${cds[@]+"${cds[@]}"} ${jit[@]+"${jit[@]}"} ${gc[@]+"${gc[@]}"} $SPARK_JAVA_OPENS \
     -Dlog4j2.configurationFile="$FERRY_HOME/conf/log4j2.properties" \
     -Dferry.s3proxy.jar="$FERRY_HOME/target/s3proxy/s3proxy.jar" \
     -cp "$FERRY_HOME/target/ferry-classes.jar:$(cat "$FERRY_HOME/target/local-classpath.txt")" "$main" "$@"

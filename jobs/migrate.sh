@@ -7,9 +7,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 command=migrate
 if [ "${1:-}" = plan ] || [ "${1:-}" = migrate ]; then command="$1"; shift; fi
 [ $# -ge 1 ] || { echo "usage: jobs/migrate.sh [migrate|plan] <job.conf> [-Dferry.key=value ...]" >&2; exit 2; }
-# local mode only: the class-data archive and a late C2 (see ferry_java in env.sh); spark-submit runs its own JVMs
+# local mode only: the class-data archive, a late C2 and the Parallel collector (see ferry_java in env.sh); spark-submit runs its own JVMs
 if [ -z "${SPARK_HOME:-}" ]; then
-  export FERRY_CDS="${FERRY_CDS:-1}" FERRY_JIT="${FERRY_JIT:-late-c2}"
+  export FERRY_CDS="${FERRY_CDS:-1}" FERRY_JIT="${FERRY_JIT:-late-c2}" FERRY_GC="${FERRY_GC:-parallel}"
 fi
 ferry_build
 if [ -n "${SPARK_HOME:-}" ]; then
