@@ -1,40 +1,70 @@
 package io.ferry.bench;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
 
 /**
  * A userspace WAN in front of a loopback server ({@code tc netem} is not available here): every connection gets a
  * one-way delay in each direction and its own bandwidth cap, as one stream to a distant object store does (measured
  * at 49–134 MB/s). Bytes pass unchanged, so signatures stay valid. For benchmarks, not tests.
  *
+ * <p>One event-loop thread carries every connection, both ways: a chunk read from one side is stamped with its
+ * arrival and written to the other side once the delay has passed, as fast as the connection's token bucket allows.
+ * A network costs the hosts at its ends no CPU; an emulator on the same two cores as the tools must cost as little as
+ * it can, so it copies through pooled direct buffers and never hands a chunk from one thread to another (the first
+ * version, two threads and a queue per direction, spent most of its 4–8 CPU-s per 2 GiB switching threads:
+ * bench/results/README.md, round 6). A direction holds at most {@link #MAX_PENDING} bytes; beyond that it stops
+ * reading and TCP's flow control holds the sender back, as a full bottleneck queue does.
+ *
  * <p>Usage: {@code WanEmulator <listen-port> <target-port> <MB/s per connection> <one-way delay ms>}.
  */
 public final class WanEmulator implements AutoCloseable {
-  private final ServerSocket server;
-  private final int targetPort;
-  private final double bytesPerSecond;
+  static final int CHUNK = 256 * 1024;
+  static final int MAX_PENDING = 4 << 20;
+  /** The token bucket's depth: after an idle spell a connection may send this much at once, then at its cap. */
+  static final int BURST = 64 * 1024;
+  /** What a backlogged connection may keep of what it earned while the loop was late. */
+  static final int CATCH_UP = 1 << 20;
+  /** Do not wake to send less than this (unless the chunk's rest is smaller): fewer wake-ups, the same average rate. */
+  private static final int QUANTUM = 16 * 1024;
+
+  private final ServerSocketChannel server;
+  private final Selector selector;
+  private final InetSocketAddress target;
+  private final double bytesPerNano;
   private final long delayNanos;
+  private final List<Direction> directions = new ArrayList<>();
+  private final ArrayDeque<ByteBuffer> pool = new ArrayDeque<>();
+  private final Thread loop;
 
   public WanEmulator(int listenPort, int targetPort, double megabytesPerSecond, long oneWayDelayMillis) throws IOException {
-    this.server = new ServerSocket(listenPort, 200, InetAddress.getLoopbackAddress());
-    this.targetPort = targetPort;
-    this.bytesPerSecond = megabytesPerSecond * 1e6;
+    this.target = new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort);
+    this.bytesPerNano = megabytesPerSecond * 1e6 / 1e9;
     this.delayNanos = oneWayDelayMillis * 1_000_000L;
-    Thread acceptor = new Thread(this::accept, "wan-accept");
-    acceptor.setDaemon(true);
-    acceptor.start();
+    this.selector = Selector.open();
+    this.server = ServerSocketChannel.open();
+    server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), listenPort), 200);
+    server.configureBlocking(false);
+    server.register(selector, SelectionKey.OP_ACCEPT);
+    loop = new Thread(this::run, "wan-loop");
+    loop.setDaemon(true);
+    loop.start();
   }
 
   public int port() {
-    return server.getLocalPort();
+    return server.socket().getLocalPort();
   }
 
   public static void main(String[] args) throws Exception {
@@ -50,81 +80,213 @@ public final class WanEmulator implements AutoCloseable {
     }
   }
 
-  private void accept() {
-    while (!server.isClosed()) {
-      try {
-        Socket client = server.accept();
-        client.setTcpNoDelay(true);
-        Socket upstream = new Socket();
-        upstream.setTcpNoDelay(true);
-        upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort));
-        link(client, upstream);
-        link(upstream, client);
-      } catch (IOException e) {
-        // closed, or the target refused: the client sees its connection close
+  private void run() {
+    try {
+      while (selector.isOpen()) {
+        long wait = nextWake(System.nanoTime());
+        if (wait < 0) {
+          selector.select();
+        } else if (wait == 0) {
+          selector.selectNow();
+        } else {
+          selector.select(Math.max(1, (wait + 999_999) / 1_000_000));
+        }
+        long now = System.nanoTime();
+        Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
+        while (keys.hasNext()) {
+          SelectionKey key = keys.next();
+          keys.remove();
+          if (!key.isValid()) continue;
+          if (key.isAcceptable()) {
+            accept();
+          } else if (key.isReadable()) {
+            Direction d = (Direction) key.attachment();
+            try {
+              d.read(now);
+            } catch (IOException e) {
+              d.connection.close();
+            }
+          }
+        }
+        for (int i = 0; i < directions.size(); i++) {
+          Direction d = directions.get(i);
+          try {
+            d.pump(now);
+          } catch (IOException e) {
+            d.connection.close();
+          }
+        }
+        directions.removeIf(d -> d.connection.closed);
+      }
+    } catch (IOException | ClosedSelectorException e) {
+      // closed
+    }
+  }
+
+  /** Nanoseconds until some direction can send again: 0 now, -1 never (only new bytes can wake the loop). */
+  private long nextWake(long now) {
+    long wake = -1;
+    for (Direction d : directions) {
+      long at = d.sendableAt(now);
+      if (at >= 0 && (wake < 0 || at < wake)) wake = at;
+    }
+    return wake < 0 ? -1 : Math.max(0, wake - now);
+  }
+
+  private void accept() throws IOException {
+    SocketChannel client = server.accept();
+    if (client == null) return;
+    SocketChannel upstream;
+    try {
+      upstream = SocketChannel.open(target); // loopback: connects at once
+    } catch (IOException e) {
+      client.close(); // the target refused: the client sees its connection close
+      return;
+    }
+    Connection c = new Connection(client, upstream);
+    for (SocketChannel ch : List.of(client, upstream)) {
+      ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      ch.configureBlocking(false);
+    }
+    Direction up = new Direction(c, client, upstream);
+    Direction down = new Direction(c, upstream, client);
+    up.key = client.register(selector, SelectionKey.OP_READ, up);
+    down.key = upstream.register(selector, SelectionKey.OP_READ, down);
+    c.directions = List.of(up, down);
+    directions.add(up);
+    directions.add(down);
+  }
+
+  private ByteBuffer buffer() {
+    ByteBuffer b = pool.poll();
+    return b != null ? b.clear() : ByteBuffer.allocateDirect(CHUNK);
+  }
+
+  private final class Connection {
+    final SocketChannel a;
+    final SocketChannel b;
+    List<Direction> directions = List.of();
+    boolean closed;
+
+    Connection(SocketChannel a, SocketChannel b) {
+      this.a = a;
+      this.b = b;
+    }
+
+    void close() {
+      if (closed) return;
+      closed = true;
+      for (Direction d : directions) d.release();
+      for (SocketChannel ch : List.of(a, b)) {
+        try {
+          ch.close();
+        } catch (IOException ignored) {
+          // closing anyway
+        }
       }
     }
   }
 
-  /** One direction: a reader stamps each chunk with its arrival time, a writer releases it after the delay at the cap. */
-  private void link(Socket from, Socket to) {
-    record Chunk(byte[] bytes, int length, long arrived) {}
-    BlockingQueue<Chunk> line = new LinkedBlockingQueue<>(256);
-    Chunk end = new Chunk(new byte[0], -1, 0);
-    Thread reader = new Thread(() -> {
-      try (InputStream in = from.getInputStream()) {
-        while (true) {
-          byte[] buffer = new byte[64 * 1024];
-          int n = in.read(buffer);
-          if (n < 0) break;
-          line.put(new Chunk(buffer, n, System.nanoTime()));
-        }
-      } catch (IOException | InterruptedException e) {
-        // connection gone
-      }
-      line.offer(end);
-    }, "wan-read");
-    Thread writer = new Thread(() -> {
-      long sent = 0;
-      long start = -1;
-      try (OutputStream out = to.getOutputStream()) {
-        while (true) {
-          Chunk chunk = line.take();
-          if (chunk.length() < 0) break;
-          sleepUntil(chunk.arrived() + delayNanos);
-          if (start < 0) {
-            start = System.nanoTime();
-            sent = 0;
-          }
-          out.write(chunk.bytes(), 0, chunk.length());
-          sent += chunk.length();
-          // within a burst the cumulative rate never exceeds the cap
-          sleepUntil(start + (long) (sent / bytesPerSecond * 1e9));
-          if (line.isEmpty()) start = -1; // idle: the next burst (the next response) starts afresh
-        }
-      } catch (IOException | InterruptedException e) {
-        // connection gone
-      } finally {
-        try {
-          to.shutdownOutput();
-        } catch (IOException ignored) {
-          // closed already
-        }
-      }
-    }, "wan-write");
-    reader.setDaemon(true);
-    writer.setDaemon(true);
-    reader.start();
-    writer.start();
-  }
+  /** One way of a connection: bytes read from {@code from}, held for the delay, written to {@code to} at the cap. */
+  private final class Direction {
+    record Chunk(ByteBuffer bytes, long due) {}
 
-  private static void sleepUntil(long nanoTime) throws InterruptedException {
-    long wait = nanoTime - System.nanoTime();
-    if (wait > 0) Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+    final Connection connection;
+    final SocketChannel from;
+    final SocketChannel to;
+    final ArrayDeque<Chunk> pending = new ArrayDeque<>();
+    SelectionKey key;
+    long pendingBytes;
+    boolean eof;
+    boolean shut;
+    double tokens = BURST;
+    long refilled = System.nanoTime();
+    boolean backlogged;
+    boolean blocked;
+
+    Direction(Connection connection, SocketChannel from, SocketChannel to) {
+      this.connection = connection;
+      this.from = from;
+      this.to = to;
+    }
+
+    void read(long now) throws IOException {
+      while (pendingBytes < MAX_PENDING) {
+        ByteBuffer b = buffer();
+        int n = from.read(b);
+        if (n <= 0) {
+          pool.push(b);
+          if (n < 0) {
+            eof = true;
+            key.interestOps(0);
+          }
+          return;
+        }
+        pending.add(new Chunk(b.flip(), now + delayNanos));
+        pendingBytes += n;
+        if (b.limit() < CHUNK) return; // drained what the socket had
+      }
+      key.interestOps(0); // full: TCP holds the sender back until the line drains
+    }
+
+    void pump(long now) throws IOException {
+      // A backlogged direction keeps what it earned while the loop was late (the average rate holds); an idle one, or one
+      // whose next bytes are still in flight, starts its next burst with at most BURST.
+      tokens = Math.min(backlogged ? CATCH_UP : BURST, tokens + (now - refilled) * bytesPerNano);
+      refilled = now;
+      blocked = false;
+      while (!pending.isEmpty()) {
+        Chunk head = pending.peek();
+        if (head.due() > now || tokens < 1) break;
+        ByteBuffer b = head.bytes();
+        int allowed = (int) Math.min(b.remaining(), tokens);
+        int limit = b.limit();
+        b.limit(b.position() + allowed);
+        int n = to.write(b);
+        b.limit(limit);
+        tokens -= n;
+        pendingBytes -= n;
+        if (!b.hasRemaining()) pool.push(pending.poll().bytes());
+        if (n < allowed) {
+          blocked = true; // the receiver's socket is full: try again on the next wake
+          break;
+        }
+      }
+      Chunk head = pending.peek();
+      backlogged = head != null && head.due() <= now;
+      if (!eof && pendingBytes < MAX_PENDING && key.isValid() && key.interestOps() == 0) key.interestOps(SelectionKey.OP_READ);
+      if (eof && pending.isEmpty() && !shut) {
+        shut = true;
+        to.shutdownOutput();
+        if (connection.directions.stream().allMatch(d -> d.shut)) connection.close();
+      }
+    }
+
+    /** When this direction can next send: -1 if it has nothing to send. */
+    long sendableAt(long now) {
+      Chunk head = pending.peek();
+      if (head == null) return -1;
+      if (head.due() > now) return head.due();
+      if (blocked) return now + 1_000_000;
+      double want = Math.min(head.bytes().remaining(), QUANTUM);
+      double have = tokens + (now - refilled) * bytesPerNano;
+      return have >= want ? now : now + (long) Math.ceil((want - have) / bytesPerNano);
+    }
+
+    void release() {
+      for (Chunk c : pending) pool.push(c.bytes());
+      pending.clear();
+      pendingBytes = 0;
+    }
   }
 
   @Override
   public void close() throws IOException {
-    server.close();
+    try {
+      selector.close();
+    } finally {
+      server.close();
+      for (Direction d : List.copyOf(directions)) d.connection.close();
+    }
   }
 }
