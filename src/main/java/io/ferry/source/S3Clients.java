@@ -24,8 +24,8 @@ import software.amazon.awssdk.services.s3.S3Configuration;
  * serialized. Two kinds, so each request has exactly one retry layer:
  * <ul>
  *   <li>{@link #requests}: the ranged GETs and object writes of bulk transfers, sent without the client's request
- *       pipeline ({@link SignedRequests}), and {@link #data}, the client on the same connection pool for the
- *       executors' few other calls (HEAD, CreateMultipartUpload). No SDK retries; {@code RangeCopier} retries, counts
+ *       pipeline ({@link SignedRequests}) on a pool of their own ({@link BulkHttpClient}), and {@link #data}, the
+ *       client with the same settings for the executors' few other calls (HEAD, CreateMultipartUpload). No SDK retries; {@code RangeCopier} retries, counts
  *       attempts and resumes from the last byte written.
  *   <li>{@link #control}: listing and other small driver calls. The SDK's standard retries (3 attempts, backoff)
  *       apply; nothing above them retries.
@@ -36,10 +36,11 @@ public final class S3Clients {
   public record Key(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout, boolean sdkRetries) {}
 
   /** An endpoint's client, the HTTP pool it sends on and the direct requests sharing that pool. */
-  private record Clients(S3Client s3, SdkHttpClient http, SignedRequests requests) {
+  private record Clients(S3Client s3, SdkHttpClient http, SdkHttpClient bulk, SignedRequests requests) {
     void close() {
       s3.close();
       http.close();
+      if (bulk != http) bulk.close();
     }
   }
 
@@ -100,7 +101,10 @@ public final class S3Clients {
         .httpClient(http);
     if (!e.endpoint().isEmpty()) builder.endpointOverride(URI.create(e.endpoint()));
     S3Client s3 = builder.build();
-    return new Clients(s3, http, new SignedRequests(http, s3.utilities(), e.region(), tokens == null ? credentials : null, tokens,
+    // The bulk requests go on their own pool (BulkHttpClient: large body writes); control clients send none.
+    SdkHttpClient bulk = key.sdkRetries() ? http
+        : new BulkHttpClient(Math.max(4, key.maxConnections()), Duration.ofSeconds(10), key.socketTimeout(), lazyTls);
+    return new Clients(s3, http, bulk, new SignedRequests(bulk, s3.utilities(), e.region(), tokens == null ? credentials : null, tokens,
         e.checksumMode() == S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, e.unsignedPayload()));
   }
 
