@@ -120,6 +120,8 @@ public final class WanEmulator implements AutoCloseable {
       }
     } catch (IOException | ClosedSelectorException e) {
       // closed
+    } finally {
+      for (Direction d : List.copyOf(directions)) d.connection.close();
     }
   }
 
@@ -280,13 +282,16 @@ public final class WanEmulator implements AutoCloseable {
     }
   }
 
+  /** Stops the loop, which then closes every connection (only the loop thread touches them). */
   @Override
   public void close() throws IOException {
     try {
       selector.close();
+      loop.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     } finally {
       server.close();
-      for (Direction d : List.copyOf(directions)) d.connection.close();
     }
   }
 }
