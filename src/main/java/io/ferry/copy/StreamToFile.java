@@ -2,6 +2,7 @@ package io.ferry.copy;
 
 import io.ferry.destination.FileDestination;
 import io.ferry.plan.RangeTask;
+import io.ferry.source.ThreadBuffers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -14,6 +15,8 @@ public final class StreamToFile implements RangeTransfer {
    * fsyncs run in parallel (2,000 × 256 KiB to files: copy stage 7.8 s with a flush per range, see bench/results).
    */
   static final long FLUSH_AT_LEAST = 8L << 20;
+
+  private static final ThreadBuffers BUFFERS = new ThreadBuffers();
 
   private final RangeSource source;
   private final FileDestination destination;
@@ -45,12 +48,13 @@ public final class StreamToFile implements RangeTransfer {
     try (FileDestination.RangeSink sink = destination.open(task)) {
       long done = progress.bytes();
       if (done == task.range().length()) return "";
-      byte[] buffer = new byte[(int) Math.min(bufferSize, task.range().length())];
+      byte[] buffer = BUFFERS.get(bufferSize);
+      int chunk = (int) Math.min(bufferSize, task.range().length());
       progress.requestStarted();
       InputStream in = source.open(task.object(), task.range().skip(done));
       try (InputStream metered = new MeteredInputStream(in, progress, task.range().length() - done)) {
         long position = task.range().offset() + done;
-        for (int n; (n = metered.read(buffer, 0, buffer.length)) > 0; ) {
+        for (int n; (n = metered.read(buffer, 0, chunk)) > 0; ) {
           try {
             sink.write(ByteBuffer.wrap(buffer, 0, n), position);
           } catch (IOException e) {

@@ -181,6 +181,7 @@ final class BulkHttpClient implements SdkHttpClient {
 
   /** A request body copied to the connection in reads and writes of up to {@link #COPY_BUFFER} bytes; sent once. */
   static final class BodyEntity extends AbstractHttpEntity {
+    private static final ThreadBuffers BUFFERS = new ThreadBuffers();
     private final ContentStreamProvider body;
     private final long length;
 
@@ -209,7 +210,7 @@ final class BulkHttpClient implements SdkHttpClient {
     public void writeTo(OutputStream out) throws IOException {
       if (body == null || length == 0) return;
       try (InputStream in = body.newStream()) {
-        byte[] buffer = new byte[(int) Math.min(COPY_BUFFER, length < 0 ? COPY_BUFFER : length)];
+        byte[] buffer = BUFFERS.get(COPY_BUFFER);
         long remaining = length < 0 ? Long.MAX_VALUE : length;
         while (remaining > 0) {
           int n = fill(in, buffer, (int) Math.min(buffer.length, remaining));
