@@ -35,6 +35,8 @@ public final class WanEmulator implements AutoCloseable {
   static final int MAX_PENDING = 4 << 20;
   /** The token bucket's depth: after an idle spell a connection may send this much at once, then at its cap. */
   static final int BURST = 64 * 1024;
+  /** Free buffers kept for reuse (64 MiB); more are left to the collector. */
+  private static final int MAX_POOLED = 256;
   /** What a backlogged connection may keep of what it earned while the loop was late. */
   static final int CATCH_UP = 1 << 20;
   /** Do not wake to send less than this (unless the chunk's rest is smaller): fewer wake-ups, the same average rate. */
@@ -135,33 +137,39 @@ public final class WanEmulator implements AutoCloseable {
     return wake < 0 ? -1 : Math.max(0, wake - now);
   }
 
+  /** Connects a new client to the target; a connection that fails to set up is closed, the loop goes on. */
   private void accept() throws IOException {
     SocketChannel client = server.accept();
     if (client == null) return;
-    SocketChannel upstream;
+    SocketChannel upstream = null;
     try {
       upstream = SocketChannel.open(target); // loopback: connects at once
+      Connection c = new Connection(client, upstream);
+      for (SocketChannel ch : List.of(client, upstream)) {
+        ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        ch.configureBlocking(false);
+      }
+      Direction up = new Direction(c, client, upstream);
+      Direction down = new Direction(c, upstream, client);
+      up.key = client.register(selector, SelectionKey.OP_READ, up);
+      down.key = upstream.register(selector, SelectionKey.OP_READ, down);
+      c.directions = List.of(up, down);
+      directions.add(up);
+      directions.add(down);
     } catch (IOException e) {
-      client.close(); // the target refused: the client sees its connection close
-      return;
+      // the target refused, or the client left already: the client sees its connection close
+      client.close();
+      if (upstream != null) upstream.close();
     }
-    Connection c = new Connection(client, upstream);
-    for (SocketChannel ch : List.of(client, upstream)) {
-      ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-      ch.configureBlocking(false);
-    }
-    Direction up = new Direction(c, client, upstream);
-    Direction down = new Direction(c, upstream, client);
-    up.key = client.register(selector, SelectionKey.OP_READ, up);
-    down.key = upstream.register(selector, SelectionKey.OP_READ, down);
-    c.directions = List.of(up, down);
-    directions.add(up);
-    directions.add(down);
   }
 
   private ByteBuffer buffer() {
     ByteBuffer b = pool.poll();
     return b != null ? b.clear() : ByteBuffer.allocateDirect(CHUNK);
+  }
+
+  private void recycle(ByteBuffer b) {
+    if (pool.size() < MAX_POOLED) pool.push(b);
   }
 
   private final class Connection {
@@ -213,18 +221,38 @@ public final class WanEmulator implements AutoCloseable {
     }
 
     void read(long now) throws IOException {
+      long due = now + delayNanos;
       while (pendingBytes < MAX_PENDING) {
+        // Bytes read within a millisecond of the last chunk's join it (released at most that much early): a chunk per
+        // small read would hold a whole buffer for a few bytes.
+        Chunk tail = pending.peekLast();
+        if (tail != null && due - tail.due() < 1_000_000 && tail.bytes().limit() < CHUNK) {
+          ByteBuffer b = tail.bytes();
+          int position = b.position();
+          int end = b.limit();
+          b.position(end).limit(CHUNK);
+          int n = from.read(b);
+          b.limit(Math.max(end, b.position())).position(position);
+          if (n < 0) {
+            eof = true;
+            key.interestOps(0);
+            return;
+          }
+          pendingBytes += n;
+          if (n == 0 || b.limit() < CHUNK) return; // drained what the socket had
+          continue;
+        }
         ByteBuffer b = buffer();
         int n = from.read(b);
         if (n <= 0) {
-          pool.push(b);
+          recycle(b);
           if (n < 0) {
             eof = true;
             key.interestOps(0);
           }
           return;
         }
-        pending.add(new Chunk(b.flip(), now + delayNanos));
+        pending.add(new Chunk(b.flip(), due));
         pendingBytes += n;
         if (b.limit() < CHUNK) return; // drained what the socket had
       }
@@ -248,14 +276,15 @@ public final class WanEmulator implements AutoCloseable {
         b.limit(limit);
         tokens -= n;
         pendingBytes -= n;
-        if (!b.hasRemaining()) pool.push(pending.poll().bytes());
+        if (!b.hasRemaining()) recycle(pending.poll().bytes());
         if (n < allowed) {
           blocked = true; // the receiver's socket is full: try again on the next wake
           break;
         }
       }
       Chunk head = pending.peek();
-      backlogged = head != null && head.due() <= now;
+      // only a direction held back by its cap earns catch-up tokens, not one whose receiver is full
+      backlogged = !blocked && head != null && head.due() <= now;
       if (!eof && pendingBytes < MAX_PENDING && key.isValid() && key.interestOps() == 0) key.interestOps(SelectionKey.OP_READ);
       if (eof && pending.isEmpty() && !shut) {
         shut = true;
@@ -276,7 +305,7 @@ public final class WanEmulator implements AutoCloseable {
     }
 
     void release() {
-      for (Chunk c : pending) pool.push(c.bytes());
+      for (Chunk c : pending) recycle(c.bytes());
       pending.clear();
       pendingBytes = 0;
     }

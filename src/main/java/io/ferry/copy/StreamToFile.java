@@ -48,8 +48,8 @@ public final class StreamToFile implements RangeTransfer {
     try (FileDestination.RangeSink sink = destination.open(task)) {
       long done = progress.bytes();
       if (done == task.range().length()) return "";
-      byte[] buffer = BUFFERS.get(bufferSize);
       int chunk = (int) Math.min(bufferSize, task.range().length());
+      byte[] buffer = BUFFERS.get(chunk);
       progress.requestStarted();
       InputStream in = source.open(task.object(), task.range().skip(done));
       try (InputStream metered = new MeteredInputStream(in, progress, task.range().length() - done)) {

@@ -5,11 +5,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 import org.apache.http.Header;
 import org.apache.http.HttpEntity;
 import org.apache.http.HttpException;
@@ -44,6 +42,7 @@ import software.amazon.awssdk.http.SdkHttpFullResponse;
 import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.apache.ProxyConfiguration;
+import software.amazon.awssdk.utils.http.SdkHttpUtils;
 
 /**
  * The HTTP transport of the bulk requests ({@link SignedRequests}): Apache HttpClient 4.5, configured as the SDK's
@@ -65,8 +64,8 @@ final class BulkHttpClient implements SdkHttpClient {
   BulkHttpClient(int maxConnections, Duration connectTimeout, Duration socketTimeout, ConnectionSocketFactory tls) {
     pool = new PoolingHttpClientConnectionManager(RegistryBuilder.<ConnectionSocketFactory>create()
         .register("http", PlainConnectionSocketFactory.getSocketFactory())
-        .register("https", tls != null ? tls : SSLConnectionSocketFactory.getSocketFactory())
-        .build(), null, null, null, 60, TimeUnit.SECONDS);
+        .register("https", tls != null ? tls : SSLConnectionSocketFactory.getSystemSocketFactory())
+        .build(), null, null, null, -1, TimeUnit.MILLISECONDS); // no time to live, as the SDK's pool
     pool.setMaxTotal(maxConnections);
     pool.setDefaultMaxPerRoute(maxConnections);
     pool.setDefaultSocketConfig(SocketConfig.custom().setSoTimeout(millis(socketTimeout)).setTcpNoDelay(true).build());
@@ -76,6 +75,11 @@ final class BulkHttpClient implements SdkHttpClient {
             .setConnectTimeout(millis(connectTimeout))
             .setSocketTimeout(millis(socketTimeout))
             .setConnectionRequestTimeout((int) TimeUnit.MINUTES.toMillis(5))
+            // as the SDK's client: the path goes as signed (Apache would drop empty segments: "a//b" signed, "a/b" sent),
+            // and a PUT with a body asks "Expect: 100-continue", so an error answer (403, NoSuchUpload, SlowDown) comes
+            // before the body instead of as a broken pipe in the middle of it
+            .setNormalizeUri(false)
+            .setExpectContinueEnabled(true)
             .setRedirectsEnabled(false)
             .setContentCompressionEnabled(false)
             .build())
@@ -85,12 +89,12 @@ final class BulkHttpClient implements SdkHttpClient {
         .disableContentCompression()
         .evictIdleConnections(60, TimeUnit.SECONDS);
     ProxyConfiguration proxy = ProxyConfiguration.builder().build(); // what the SDK's client would use
-    if (proxy.host() != null) {
-      HttpHost proxyHost = new HttpHost(proxy.host(), proxy.port(), proxy.scheme());
-      builder.setRoutePlanner(new ProxyRoutePlanner(proxyHost, proxy.nonProxyHosts()));
+    ProxyRoutePlanner planner = ProxyRoutePlanner.of(proxy);
+    if (planner != null) {
+      builder.setRoutePlanner(planner);
       if (proxy.username() != null) {
         BasicCredentialsProvider credentials = new BasicCredentialsProvider();
-        credentials.setCredentials(new AuthScope(proxyHost), new UsernamePasswordCredentials(proxy.username(), proxy.password()));
+        credentials.setCredentials(new AuthScope(planner.proxy), new UsernamePasswordCredentials(proxy.username(), proxy.password()));
         builder.setDefaultCredentialsProvider(credentials);
       }
     }
@@ -124,7 +128,7 @@ final class BulkHttpClient implements SdkHttpClient {
    */
   static HttpRequestBase apacheRequest(SdkHttpRequest request, ContentStreamProvider body) {
     String method = request.method().name();
-    URI uri = request.getUri();
+    URI uri = uri(request);
     boolean enclosing = body != null || request.method() == SdkHttpMethod.PUT || request.method() == SdkHttpMethod.POST;
     HttpRequestBase apache;
     if (enclosing) {
@@ -153,15 +157,32 @@ final class BulkHttpClient implements SdkHttpClient {
     return apache;
   }
 
+  /**
+   * The request's URI, with "//" in its path sent as "/%2F" as the SDK's client sends it (a URI parser reads "//" as
+   * the start of an authority; S3 decodes "%2F" to "/").
+   */
+  static URI uri(SdkHttpRequest request) {
+    String path = request.encodedPath();
+    if (!path.contains("//")) return request.getUri();
+    String port = SdkHttpUtils.isUsingStandardPort(request.protocol(), request.port()) ? "" : ":" + request.port();
+    String query = request.encodedQueryParameters().map(q -> "?" + q).orElse("");
+    return URI.create(request.protocol() + "://" + request.host() + port + path.replace("//", "/%2F") + query);
+  }
+
   private HttpExecuteResponse execute(HttpRequestBase apache) throws IOException {
     CloseableHttpResponse response = client.execute(apache);
-    SdkHttpFullResponse.Builder head = SdkHttpFullResponse.builder()
-        .statusCode(response.getStatusLine().getStatusCode())
-        .statusText(response.getStatusLine().getReasonPhrase());
-    for (Header h : response.getAllHeaders()) head.appendHeader(h.getName(), h.getValue());
-    HttpEntity entity = response.getEntity();
-    AbortableInputStream body = entity == null ? null : AbortableInputStream.create(entity.getContent(), apache::abort);
-    return HttpExecuteResponse.builder().response(head.build()).responseBody(body).build();
+    try {
+      SdkHttpFullResponse.Builder head = SdkHttpFullResponse.builder()
+          .statusCode(response.getStatusLine().getStatusCode())
+          .statusText(response.getStatusLine().getReasonPhrase());
+      for (Header h : response.getAllHeaders()) head.appendHeader(h.getName(), h.getValue());
+      HttpEntity entity = response.getEntity();
+      AbortableInputStream body = entity == null ? null : AbortableInputStream.create(entity.getContent(), apache::abort);
+      return HttpExecuteResponse.builder().response(head.build()).responseBody(body).build();
+    } catch (IOException | RuntimeException e) {
+      apache.abort(); // the connection is not given back half-read
+      throw e;
+    }
   }
 
   @Override
@@ -209,19 +230,21 @@ final class BulkHttpClient implements SdkHttpClient {
     @Override
     public void writeTo(OutputStream out) throws IOException {
       if (body == null || length == 0) return;
-      try (InputStream in = body.newStream()) {
-        byte[] buffer = BUFFERS.get(COPY_BUFFER);
-        long remaining = length < 0 ? Long.MAX_VALUE : length;
-        while (remaining > 0) {
-          int n = fill(in, buffer, (int) Math.min(buffer.length, remaining));
-          if (n == 0) {
-            if (length >= 0) throw new IOException("the request body ended " + remaining + " bytes short of its " + length);
-            break;
-          }
-          out.write(buffer, 0, n);
-          remaining -= n;
+      // Closed only once sent: closing a GET body part-read drains it (up to a part), so a failed upload leaves its
+      // source to the caller, which aborts it.
+      InputStream in = body.newStream();
+      byte[] buffer = BUFFERS.get(COPY_BUFFER);
+      long remaining = length < 0 ? Long.MAX_VALUE : length;
+      while (remaining > 0) {
+        int n = fill(in, buffer, (int) Math.min(buffer.length, remaining));
+        if (n == 0) {
+          if (length >= 0) throw new IOException("the request body ended " + remaining + " bytes short of its " + length);
+          break;
         }
+        out.write(buffer, 0, n);
+        remaining -= n;
       }
+      in.close();
     }
 
     /** Reads until {@code len} bytes or the end of the stream, whatever each read returns; the count read. */
@@ -241,17 +264,25 @@ final class BulkHttpClient implements SdkHttpClient {
     }
   }
 
-  /** Requests through the proxy, but for hosts matching one of the non-proxy patterns ({@code *} any characters). */
+  /**
+   * Requests through the proxy the SDK's client would use, but for hosts matching one of its non-proxy patterns
+   * (regular expressions: the SDK turns a {@code *} of {@code NO_PROXY} or {@code http.nonProxyHosts} into
+   * {@code .*?}), compared as the SDK's own route planner compares them.
+   */
   static final class ProxyRoutePlanner extends DefaultRoutePlanner {
-    private final HttpHost proxy;
-    private final List<Pattern> direct;
+    final HttpHost proxy;
+    private final Set<String> direct;
 
     ProxyRoutePlanner(HttpHost proxy, Set<String> nonProxyHosts) {
       super(DefaultSchemePortResolver.INSTANCE);
       this.proxy = proxy;
-      this.direct = nonProxyHosts.stream()
-          .map(p -> Pattern.compile(Pattern.quote(p.toLowerCase(Locale.ROOT)).replace("*", "\\E.*\\Q")))
-          .toList();
+      this.direct = nonProxyHosts;
+    }
+
+    /** The planner for the SDK's proxy settings; null where they name no proxy. */
+    static ProxyRoutePlanner of(ProxyConfiguration proxy) {
+      if (proxy.host() == null || proxy.port() <= 0) return null;
+      return new ProxyRoutePlanner(new HttpHost(proxy.host(), proxy.port(), proxy.scheme()), proxy.nonProxyHosts());
     }
 
     @Override
@@ -261,7 +292,7 @@ final class BulkHttpClient implements SdkHttpClient {
 
     boolean usesProxy(String host) {
       String h = host.toLowerCase(Locale.ROOT);
-      return direct.stream().noneMatch(p -> p.matcher(h).matches());
+      return direct.stream().noneMatch(pattern -> h.matches(pattern));
     }
   }
 }

@@ -10,8 +10,9 @@ import org.apache.http.protocol.HttpContext;
 
 /**
  * The TLS socket factory of a client whose endpoint is plain http: built only if a TLS connection is ever asked for
- * (then Apache HttpClient's default, {@link SSLConnectionSocketFactory#getSocketFactory}: a TLS context with the JDK's
- * trust store and host name verification, without the SDK's TLS options, which no http endpoint sets).
+ * (then Apache HttpClient's system default, {@link SSLConnectionSocketFactory#getSystemSocketFactory}: the JDK's
+ * default TLS context, which follows the {@code javax.net.ssl} trust and key store properties, and host name
+ * verification).
  * The SDK's HTTP client otherwise sets up a TLS context for every client it builds, whatever the endpoint's scheme:
  * loading the JDK's trust store took 16 of 53 profiler samples of building the listing's client (JFR, a plan run).
  */
@@ -22,7 +23,7 @@ final class LazyTlsSocketFactory implements ConnectionSocketFactory {
     ConnectionSocketFactory factory = tls;
     if (factory == null) {
       synchronized (this) {
-        if (tls == null) tls = SSLConnectionSocketFactory.getSocketFactory();
+        if (tls == null) tls = SSLConnectionSocketFactory.getSystemSocketFactory();
         factory = tls;
       }
     }

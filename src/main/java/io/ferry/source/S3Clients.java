@@ -35,7 +35,10 @@ public final class S3Clients {
   /** The client settings that matter beyond the endpoint: pool size and stall timeout. */
   public record Key(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout, boolean sdkRetries) {}
 
-  /** An endpoint's client, the HTTP pool it sends on and the direct requests sharing that pool. */
+  /**
+   * An endpoint's client and the HTTP pool it sends on, and the direct requests with theirs ({@link BulkHttpClient};
+   * the client's own for a control client, which sends none). Both pools open connections only as they are used.
+   */
   private record Clients(S3Client s3, SdkHttpClient http, SdkHttpClient bulk, SignedRequests requests) {
     void close() {
       s3.close();
