@@ -46,13 +46,14 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
 
 /**
  * The HTTP transport of the bulk requests ({@link SignedRequests}): Apache HttpClient 4.5, configured as the SDK's
- * own Apache client configures it (pool, timeouts, no retries, redirects, cookies or compression, the proxy the SDK
- * resolves from system properties and environment), with one difference that matters for throughput. The SDK's client
+ * own Apache client configures it (pool, timeouts, 100-continue, no retries, redirects, cookies, compression or URI
+ * normalisation, the proxy the SDK resolves from system properties and environment), with one difference that
+ * matters for throughput. The SDK's client
  * sends a request body through httpcore's {@code InputStreamEntity}, which copies it in 4 KiB reads, so an upload goes
  * to the socket in 8 KiB writes and, streamed from a GET, reads the GET's socket 8 KiB at a time too. Here a body is
  * copied in reads and writes of up to {@link #COPY_BUFFER}: for 2 GiB from one S3Proxy to another behind the bench's
- * WAN emulator the copy stage took 9.2-9.7 s instead of 13.0-15.4 s, and the receiving server used 11-14 CPU-s
- * instead of 17.5 (bench/results/README.md, round 6). The Host header sent is the one signed.
+ * WAN emulator the copy stage took 8.2-9.7 s instead of 13.0-15.4 s, and the receiving server used 10.3-11.5
+ * CPU-s instead of 17.5 (bench/results/README.md, round 6). The Host header sent is the one signed.
  */
 final class BulkHttpClient implements SdkHttpClient {
   static final int COPY_BUFFER = 256 << 10;
