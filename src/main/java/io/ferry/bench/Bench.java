@@ -33,7 +33,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * FERRY_BENCH_MODES (direct,wan), FERRY_BENCH_TOOLS (raw,ferry,rclone,rclone-tuned,aws,aws-tuned,s3cmd,distcp,
  * distcp-tuned; a Ferry variant is written ferry@key=value@..., e.g. ferry@copy.streams-per-task=4@heap=512m, keys
  * under ferry., heap for the JVM's -Xmx and jit for FERRY_JIT), FERRY_BENCH_SCALE (1.0 = the sizes of issue 4; the
- * workload huge, one FERRY_BENCH_HUGE_MIB (4096) object, is not scaled; another scale seeds buckets of its own, so
+ * workload huge, one FERRY_BENCH_HUGE_MIB (4096) object, and the workload one, one 1 KiB object (a tool's fixed cost per
+ * run), are not scaled; another scale seeds buckets of its own, so
  * that its extra objects never join the full-size workloads), FERRY_BENCH_WAN_MBPS (40),
  * FERRY_BENCH_WAN_DELAY_MS (10), FERRY_BENCH_REPEAT (1; n runs every tool n times in turns, and the table shows the
  * run of median wall time of each), FERRY_BENCH_RESULTS (the CSV; default bench/results/results.csv), FERRY_BENCH_RAW_STREAMS (32) and
@@ -95,6 +96,8 @@ public final class Bench {
     // not scaled: the memory target is a 4 GiB object copied by a 512 MiB heap (tool ferry@heap=512m)
     long huge = Long.parseLong(System.getenv().getOrDefault("FERRY_BENCH_HUGE_MIB", "4096")) * MIB;
     w.put("huge", List.of(new SeedData.Spec("huge/h.bin", huge, 4)));
+    // not scaled: one 1 KiB object, so a run's time is the tool's fixed cost (start, list, one copy, exit)
+    w.put("one", List.of(new SeedData.Spec("one/o.bin", 1024, 6)));
     return w;
   }
 
