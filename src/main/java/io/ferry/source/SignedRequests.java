@@ -13,6 +13,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -33,6 +34,7 @@ import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.SdkHttpResponse;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
 import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 import software.amazon.awssdk.services.s3.S3Utilities;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
@@ -50,7 +52,8 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
  * <p>Each request is the one the client would send: its URL from the client's {@link S3Utilities} (endpoint, region,
  * path-style or virtual-hosted addressing), signed with the properties the client's S3 auth scheme sets (no double
  * URL encoding, no path normalization, payload signing off, so over https a body goes {@code UNSIGNED-PAYLOAD}; the
- * signer turns signing on over plain http, where a body goes aws-chunked with a signature per 128 KiB chunk). With
+ * signer turns signing on over plain http, where a body goes aws-chunked with a signature per 128 KiB chunk, encoded
+ * by {@link SignedChunks}: the SDK's bytes without its two fresh arrays per chunk). With
  * {@code checksum-mode = when-supported} a body carries a CRC32 trailer as the client would add. Failures arrive as
  * the client's would, so {@link S3Errors} classifies them unchanged (a bearer token that cannot be fetched is a
  * network failure, retried): an error answer becomes an {@link S3Exception}
@@ -189,9 +192,20 @@ public final class SignedRequests {
       }
       authorized = request.toBuilder().putHeader("Authorization", "Bearer " + token).build();
     } else {
-      SignedRequest signed = sign(request, payload, chunked);
+      AwsCredentialsIdentity identity = credentials.resolveCredentials();
+      SignedRequest signed = sign(request, payload, chunked, identity);
       authorized = signed.request();
       content = signed.payload().orElse(payload);
+      if (chunked && payload != null && SignedChunks.STREAMING_SIGNED.equals(authorized.firstMatchingHeader("x-amz-content-sha256").orElse(""))) {
+        // the same bytes as the SDK's encoding, without its two fresh arrays per 128 KiB chunk
+        Map<String, List<String>> headers = authorized.headers();
+        String secret = identity.secretAccessKey();
+        ContentStreamProvider sdk = content;
+        content = () -> {
+          SignedChunks ours = SignedChunks.of(headers, secret, payload.newStream());
+          return ours != null ? ours : sdk.newStream();
+        };
+      }
     }
     return http.prepareRequest(HttpExecuteRequest.builder().request(authorized).contentStreamProvider(content).build()).call();
   }
@@ -203,11 +217,15 @@ public final class SignedRequests {
    * so its body goes {@code UNSIGNED-PAYLOAD}, or {@code STREAMING-UNSIGNED-PAYLOAD-TRAILER} with the CRC32 trailer.
    */
   SignedRequest sign(SdkHttpRequest request, ContentStreamProvider payload, boolean chunked) {
+    return sign(request, payload, chunked, credentials.resolveCredentials());
+  }
+
+  private SignedRequest sign(SdkHttpRequest request, ContentStreamProvider payload, boolean chunked, AwsCredentialsIdentity identity) {
     boolean unsigned = unsignedOverHttp && payload != null && "http".equals(request.protocol());
     SdkHttpRequest toSign = unsigned
         ? request.toBuilder().putHeader("Host", hostHeader(request)).protocol("https").port(request.port()).build() : request;
     SignedRequest signed = SIGNER.sign(r -> {
-      r.identity(credentials.resolveCredentials()).request(toSign).payload(payload)
+      r.identity(identity).request(toSign).payload(payload)
           .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
           .putProperty(AwsV4HttpSigner.REGION_NAME, region)
           .putProperty(AwsV4HttpSigner.DOUBLE_URL_ENCODE, false)
