@@ -23,6 +23,9 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <p>Only the payload is encoded here: the request's headers (its {@code Authorization} with the seed signature,
  * {@code Content-Length} of the encoded body, {@code x-amz-decoded-content-length}) are the SDK signer's.
+ *
+ * <p>A thread reads one body at a time (as {@code BulkHttpClient} sends one request at a time per thread): the chunk
+ * buffer is the reading thread's, taken at the first read.
  */
 final class SignedChunks extends InputStream {
   /** The SDK signer's chunk size: the Content-Length it signs is computed for it. */
@@ -38,7 +41,7 @@ final class SignedChunks extends InputStream {
   private final String emptyHash;
   private final MessageDigest sha256;
   private final Mac hmac;
-  private final byte[] data;
+  private byte[] data;
   private long remaining;
   private String previous;
   private boolean finished;
@@ -49,11 +52,12 @@ final class SignedChunks extends InputStream {
   private int dataAt;
   private int crlfAt = CRLF.length;
 
-  private SignedChunks(InputStream payload, long length, byte[] signingKey, String time, String scope, String seed) {
+  private SignedChunks(Seed seed, InputStream payload) {
     this.payload = payload;
-    this.remaining = length;
-    this.previous = seed;
-    this.prefix = "AWS4-HMAC-SHA256-PAYLOAD\n" + time + "\n" + scope + "\n";
+    this.remaining = seed.length;
+    this.previous = seed.signature;
+    this.prefix = "AWS4-HMAC-SHA256-PAYLOAD\n" + seed.time + "\n" + seed.scope + "\n";
+    byte[] signingKey = seed.key;
     try {
       this.sha256 = MessageDigest.getInstance("SHA-256");
       this.hmac = Mac.getInstance("HmacSHA256");
@@ -62,15 +66,41 @@ final class SignedChunks extends InputStream {
       throw new IllegalStateException("SHA-256 and HmacSHA256 are part of every JDK", e);
     }
     this.emptyHash = hex(sha256.digest());
-    this.data = BUFFERS.get(CHUNK);
+  }
+
+  /** What a signed request's body is encoded with: the seed signature, its time and scope, the signing key. */
+  static final class Seed {
+    private final long length;
+    private final String time;
+    private final String scope;
+    private final String signature;
+    private final byte[] key;
+
+    private Seed(long length, String time, String scope, String signature, byte[] key) {
+      this.length = length;
+      this.time = time;
+      this.scope = scope;
+      this.signature = signature;
+      this.key = key;
+    }
+
+    /** The encoded body of {@code payload}, which must hold the length the request was signed for. */
+    SignedChunks encode(InputStream payload) {
+      return new SignedChunks(this, payload);
+    }
+
+    @Override
+    public String toString() {
+      return "Seed[" + scope + "]"; // never the key
+    }
   }
 
   /**
-   * The body of a request the SDK signer signed for streaming: {@code headers} are the signed request's, {@code secret}
+   * The seed of a request the SDK signer signed for streaming: {@code headers} are the signed request's, {@code secret}
    * the secret key it was signed with. Null when the request is not in that form (unsigned, a checksum trailer), so
    * that the SDK's own encoding goes.
    */
-  static SignedChunks of(Map<String, java.util.List<String>> headers, String secret, InputStream payload) {
+  static Seed seed(Map<String, java.util.List<String>> headers, String secret) {
     if (!STREAMING_SIGNED.equals(first(headers, "x-amz-content-sha256"))) return null;
     String authorization = first(headers, "Authorization");
     String time = first(headers, "X-Amz-Date");
@@ -81,7 +111,7 @@ final class SignedChunks extends InputStream {
     String scope = m.group(1); // <yyyyMMdd>/<region>/<service>/aws4_request
     String[] parts = scope.split("/");
     if (parts.length != 4) return null;
-    return new SignedChunks(payload, Long.parseLong(decoded), signingKey(secret, parts[0], parts[1], parts[2]), time, scope, m.group(2));
+    return new Seed(Long.parseLong(decoded), time, scope, m.group(2), signingKey(secret, parts[0], parts[1], parts[2]));
   }
 
   private static String first(Map<String, java.util.List<String>> headers, String name) {
@@ -94,19 +124,26 @@ final class SignedChunks extends InputStream {
   /** The last signing key derived: it changes with the day, the secret and the scope, not per request. */
   private static volatile DerivedKey last;
 
-  private record DerivedKey(String secret, String scope, byte[] key) {
+  /** Held with a digest of the secret, not the secret. */
+  private record DerivedKey(byte[] secretDigest, String scope, byte[] key) {
     @Override
     public String toString() {
-      return "DerivedKey[" + scope + "]"; // never the secret or the key
+      return "DerivedKey[" + scope + "]"; // never the key
     }
   }
 
   static byte[] signingKey(String secret, String date, String region, String service) {
     String scope = date + "/" + region + "/" + service;
+    byte[] digest;
+    try {
+      digest = MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
     DerivedKey cached = last;
-    if (cached != null && cached.scope.equals(scope) && cached.secret.equals(secret)) return cached.key;
+    if (cached != null && cached.scope.equals(scope) && MessageDigest.isEqual(cached.secretDigest, digest)) return cached.key;
     byte[] key = derive(secret, date, region, service);
-    last = new DerivedKey(secret, scope, key);
+    last = new DerivedKey(digest, scope, key);
     return key;
   }
 
@@ -135,6 +172,7 @@ final class SignedChunks extends InputStream {
 
   @Override
   public int read(byte[] b, int off, int len) throws IOException {
+    java.util.Objects.checkFromIndexSize(off, len, b.length);
     if (len == 0) return 0;
     int n = 0;
     while (n < len) {
@@ -163,12 +201,15 @@ final class SignedChunks extends InputStream {
   /** The next chunk: the body's next bytes, or the final empty chunk; false once that has been sent. */
   private boolean next() throws IOException {
     if (finished) return false;
+    if (data == null) data = BUFFERS.get(CHUNK);
     int size = (int) Math.min(CHUNK, remaining);
     int got = 0;
+    int idle = 0;
     while (got < size) {
       int r = payload.read(data, got, size - got);
       if (r < 0) throw new IOException("the request body ended " + (remaining - got) + " bytes short of its "
           + "x-amz-decoded-content-length");
+      if (r == 0 && ++idle > 1000) throw new IOException("the request body returned nothing 1000 times in a row");
       got += r;
     }
     remaining -= size;

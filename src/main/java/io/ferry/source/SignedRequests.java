@@ -13,7 +13,6 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -198,13 +197,8 @@ public final class SignedRequests {
       content = signed.payload().orElse(payload);
       if (chunked && payload != null && SignedChunks.STREAMING_SIGNED.equals(authorized.firstMatchingHeader("x-amz-content-sha256").orElse(""))) {
         // the same bytes as the SDK's encoding, without its two fresh arrays per 128 KiB chunk
-        Map<String, List<String>> headers = authorized.headers();
-        String secret = identity.secretAccessKey();
-        ContentStreamProvider sdk = content;
-        content = () -> {
-          SignedChunks ours = SignedChunks.of(headers, secret, payload.newStream());
-          return ours != null ? ours : sdk.newStream();
-        };
+        SignedChunks.Seed seed = SignedChunks.seed(authorized.headers(), identity.secretAccessKey());
+        if (seed != null) content = () -> seed.encode(payload.newStream());
       }
     }
     return http.prepareRequest(HttpExecuteRequest.builder().request(authorized).contentStreamProvider(content).build()).call();
