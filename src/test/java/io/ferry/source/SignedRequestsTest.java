@@ -93,4 +93,44 @@ class SignedRequestsTest {
     assertThat(signed.host()).isEqualTo("h");
     assertThat(signed.firstMatchingHeader("Host")).contains(host); // signed as the HTTP client will send it
   }
+
+  @Test
+  void aCopyAnswered200WithAnErrorIsARetryableFailure() throws Exception {
+    // S3 may answer a CopyObject 200 and then report in the body that the copy failed (the answer is sent before the
+    // copy ends); a real HTTP server here answers so, and a copy it answers with a CopyObjectResult goes through
+    com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+    java.util.List<String> copySources = new java.util.concurrent.CopyOnWriteArrayList<>();
+    server.createContext("/", exchange -> {
+      copySources.add(exchange.getRequestHeaders().getFirst("x-amz-copy-source"));
+      boolean fail = exchange.getRequestURI().getPath().endsWith("/fails");
+      byte[] answer = (fail
+          ? "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>InternalError</Code><Message>We encountered an internal "
+              + "error. Please try again.</Message><RequestId>R7</RequestId></Error>"
+          : "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<CopyObjectResult><LastModified>2026-11-30T00:00:00.000Z</LastModified>"
+              + "<ETag>&quot;0123abcd&quot;</ETag></CopyObjectResult>").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().add("x-amz-request-id", "R7");
+      exchange.sendResponseHeaders(200, answer.length);
+      exchange.getResponseBody().write(answer);
+      exchange.close();
+    });
+    server.start();
+    try {
+      io.ferry.config.S3EndpointConfig endpoint = io.ferry.config.S3EndpointConfig.withKeys(
+          "http://127.0.0.1:" + server.getAddress().getPort(), "us-east-1", "id", "secret");
+      SignedRequests requests = S3Clients.requests(endpoint, 2, java.time.Duration.ofSeconds(5));
+      java.util.Map<String, String> headers = java.util.Map.of("x-amz-copy-source", "src/k");
+
+      assertThat(requests.copy("dst", "ok", java.util.Map.of(), headers)).isEqualTo("0123abcd");
+      assertThatThrownBy(() -> requests.copy("dst", "fails", java.util.Map.of(), headers))
+          .isInstanceOfSatisfying(S3Exception.class, e -> {
+            assertThat(e.statusCode()).isEqualTo(500);
+            assertThat(S3Errors.isRetryable(e)).isTrue();
+            assertThat(S3Errors.describe(e)).contains("InternalError").contains("R7");
+          });
+      assertThat(copySources).containsExactly("src/k", "src/k");
+    } finally {
+      server.stop(0);
+    }
+  }
 }
