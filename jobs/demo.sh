@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The embedded default: starts an S3 server (S3Proxy, child JVM), seeds it (a 320 MiB object, an empty one, 300 small
-# ones, keys with spaces and non-ASCII), migrates the bucket to target/demo/migrated on local Spark, checks every file
-# by SHA-256 and prints the run summary and where the report is.
+# ones, keys with spaces and non-ASCII), migrates the bucket to target/demo/migrated on local Spark, then into bucket
+# ferry-demo-copy on the same server (server-side copies), checks every copy by SHA-256 and prints each run's summary
+# and where its report is.
 # Smaller: FERRY_DEMO_OPTS="-Dferry.demo.large-bytes=67108864 -Dferry.demo.small-objects=50" jobs/demo.sh
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
