@@ -195,11 +195,9 @@ public final class SignedRequests {
       SignedRequest signed = sign(request, payload, chunked, identity);
       authorized = signed.request();
       content = signed.payload().orElse(payload);
-      if (chunked && payload != null && SignedChunks.STREAMING_SIGNED.equals(authorized.firstMatchingHeader("x-amz-content-sha256").orElse(""))) {
-        // the same bytes as the SDK's encoding, without its two fresh arrays per 128 KiB chunk
-        SignedChunks.Seed seed = SignedChunks.seed(authorized.headers(), identity.secretAccessKey());
-        if (seed != null) content = () -> seed.encode(payload.newStream());
-      }
+      // a body signed per chunk: the same bytes as the SDK's encoding, without its two fresh arrays per 128 KiB chunk
+      SignedChunks.Seed seed = chunked && payload != null ? SignedChunks.seed(authorized.headers(), identity.secretAccessKey()) : null;
+      if (seed != null) content = () -> seed.encode(payload.newStream());
     }
     return http.prepareRequest(HttpExecuteRequest.builder().request(authorized).contentStreamProvider(content).build()).call();
   }
