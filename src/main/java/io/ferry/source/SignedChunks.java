@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -34,7 +35,7 @@ final class SignedChunks extends InputStream {
   private static final ThreadBuffers BUFFERS = new ThreadBuffers();
   private static final Pattern AUTHORIZATION = Pattern.compile("Credential=[^/]+/([^,]+), .*Signature=([0-9a-f]{64})");
   private static final byte[] CRLF = {'\r', '\n'};
-  private static final char[] HEX = "0123456789abcdef".toCharArray();
+  private static final HexFormat HEX = HexFormat.of(); // lower case, as SigV4 signs
 
   private final InputStream payload;
   private final String prefix; // "AWS4-HMAC-SHA256-PAYLOAD\n<time>\n<scope>\n"
@@ -65,7 +66,7 @@ final class SignedChunks extends InputStream {
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("SHA-256 and HmacSHA256 are part of every JDK", e);
     }
-    this.emptyHash = hex(sha256.digest());
+    this.emptyHash = HEX.formatHex(sha256.digest());
   }
 
   /** What a signed request's body is encoded with: the seed signature, its time and scope, the signing key. */
@@ -214,7 +215,7 @@ final class SignedChunks extends InputStream {
     }
     remaining -= size;
     sha256.update(data, 0, size);
-    String signature = hex(hmac.doFinal((prefix + previous + "\n" + emptyHash + "\n" + hex(sha256.digest()))
+    String signature = HEX.formatHex(hmac.doFinal((prefix + previous + "\n" + emptyHash + "\n" + HEX.formatHex(sha256.digest()))
         .getBytes(StandardCharsets.US_ASCII)));
     previous = signature;
     String head = Integer.toHexString(size) + ";chunk-signature=" + signature + "\r\n";
@@ -225,15 +226,6 @@ final class SignedChunks extends InputStream {
     crlfAt = 0;
     if (size == 0) finished = true; // the final chunk: "0;chunk-signature=...\r\n\r\n"
     return true;
-  }
-
-  private static String hex(byte[] bytes) {
-    char[] out = new char[bytes.length * 2];
-    for (int i = 0; i < bytes.length; i++) {
-      out[2 * i] = HEX[(bytes[i] >> 4) & 0xf];
-      out[2 * i + 1] = HEX[bytes[i] & 0xf];
-    }
-    return new String(out);
   }
 
   @Override
