@@ -4,4 +4,4 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../jobs/env.sh"
 ferry_build
-FERRY_DRIVER_OPTS="-Xmx2g -XX:+UseG1GC" ferry_java io.ferry.bench.PlanMemory "${1:-1000000}"
+FERRY_DRIVER_OPTS="-Xmx2g -XX:+UseG1GC" ferry_lab_java io.ferry.bench.PlanMemory "${1:-1000000}"

@@ -25,4 +25,4 @@ if [ ! -f "$FERRY_HOME/target/distcp/netty-nio-client.jar" ]; then # a peer, not
 fi
 FERRY_CDS=1 ferry_build # the class-data archive, recorded here so that no timed run records it
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load: $(cut -d' ' -f1-3 /proc/loadavg)"
-ferry_java io.ferry.bench.Bench "$FERRY_HOME"
+ferry_lab_java io.ferry.bench.Bench "$FERRY_HOME"

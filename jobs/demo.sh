@@ -8,4 +8,4 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 export FERRY_CDS="${FERRY_CDS:-1}" FERRY_JIT="${FERRY_JIT:-late-c2}" FERRY_GC="${FERRY_GC:-parallel}" # class-data archive, late C2, Parallel GC: see ferry_java in env.sh
 ferry_build
-FERRY_DRIVER_OPTS="-Xmx4g ${FERRY_DEMO_OPTS:-}" ferry_java io.ferry.demo.Demo "$FERRY_HOME/target/demo"
+FERRY_DRIVER_OPTS="-Xmx4g ${FERRY_DEMO_OPTS:-}" ferry_lab_java io.ferry.demo.Demo "$FERRY_HOME/target/demo"

@@ -10,37 +10,80 @@ SPARK_JAVA_OPENS="--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.b
 --add-opens=java.security.jgss/sun.security.krb5=ALL-UNNAMED -Djdk.reflect.useDirectMethodHandle=false \
 -Dio.netty.tryReflectionSetAccessible=true"
 
-# Builds the jar and the local classpath once (or again when sources changed), then, with FERRY_CDS=1, the
+# Builds the jars and the local classpath once (or again when sources changed), then, with FERRY_CDS=1, the
 # class-data archive of the build (see ferry_java).
 ferry_build() {
   local jar
   jar="$FERRY_HOME/target/ferry.jar"
-  if [ ! -f "$jar" ] || [ ! -f "$FERRY_HOME/target/ferry-classes.jar" ] || [ ! -f "$FERRY_HOME/target/local-classpath.txt" ] || \
-     [ -n "$(find "$FERRY_HOME/src/main" "$FERRY_HOME/pom.xml" -newer "$jar" -print -quit)" ]; then
+  if [ ! -f "$jar" ] || [ ! -f "$FERRY_HOME/target/ferry-classes.jar" ] || [ ! -f "$FERRY_HOME/target/ferry-classes-tests.jar" ] || \
+     [ ! -f "$FERRY_HOME/target/local-classpath.txt" ] || \
+     [ -n "$(find "$FERRY_HOME/src" "$FERRY_HOME/pom.xml" -newer "$jar" -print -quit)" ]; then
     echo "Building Ferry (mvn -DskipTests package) ..." >&2
     (cd "$FERRY_HOME" && mvn -B -q -DskipTests package) || return 1
   fi
   if [ "${FERRY_CDS:-0}" = 1 ] && ! ferry_cds_fresh && [ ! "$FERRY_HOME/target/cds/failed" -nt "$FERRY_HOME/target/ferry-classes.jar" ]; then
     echo "Recording the classes a run loads, for faster JVM starts (once per build, ~40 s) ..." >&2
-    local archive="$FERRY_HOME/target/cds/ferry.jsa"
     mkdir -p "$FERRY_HOME/target/cds"
-    # a small demo (S3Proxy, bucket -> files and bucket -> bucket, one object split) loads what a real run loads
-    if (FERRY_CDS_DUMP="$archive.$$" FERRY_DRIVER_OPTS="-Xmx1g -Dferry.demo.large-bytes=$((72 << 20)) -Dferry.demo.small-objects=20" \
-        ferry_java io.ferry.demo.Demo "$FERRY_HOME/target/cds/train") > "$FERRY_HOME/target/cds/train.log" 2>&1 && [ -s "$archive.$$" ]; then
-      mv -f "$archive.$$" "$archive"
+    if ferry_cds_record > "$FERRY_HOME/target/cds/train.log" 2>&1; then
       rm -rf "$FERRY_HOME/target/cds/train"
     else
-      rm -f "$archive.$$"
       touch "$FERRY_HOME/target/cds/failed" # not tried again until the next build
       echo "(no archive: see target/cds/train.log; runs start without it until the next build)" >&2
     fi
   fi
 }
 
+# The training run of the archive: a real job of the product classpath alone (so that every run of it may map the
+# archive), bucket -> another bucket streamed through Ferry (ranged GETs, PutObject, a multipart upload), against an
+# S3 server the lab seeds.
+ferry_cds_record() {
+  local dir="$FERRY_HOME/target/cds/train" archive="$FERRY_HOME/target/cds/ferry.jsa" port server status=0
+  rm -rf "$dir"
+  mkdir -p "$dir/data"
+  port=$(ferry_free_port)
+  printf '%s\n' "s3proxy.endpoint=http://127.0.0.1:$port" s3proxy.authorization=aws-v2-or-v4 s3proxy.identity=train \
+    s3proxy.credential=train-secret jclouds.provider=filesystem-nio2 "jclouds.filesystem.basedir=$dir/data" > "$dir/s3proxy.properties"
+  java -Xmx512m -DLOG_LEVEL=warn -jar "$FERRY_HOME/target/s3proxy/s3proxy.jar" --properties "$dir/s3proxy.properties" \
+    > "$dir/s3proxy.log" 2>&1 &
+  server=$!
+  for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.2; done
+  cat > "$dir/train.conf" <<CONF
+ferry {
+  job.name = cds-training
+  source { endpoint = "http://127.0.0.1:$port", bucket = train, credentials { access-key-id = train, secret-access-key = train-secret } }
+  destination { type = s3, endpoint = "http://127.0.0.1:$port", bucket = train-copy, server-side-copy = never
+    credentials { access-key-id = train, secret-access-key = train-secret } }
+  plan.part-size = 32MiB
+  report.path = "$dir/reports"
+}
+CONF
+  (ferry_lab_java io.ferry.demo.SeedData "http://127.0.0.1:$port" train train-secret train $((72 << 20)) 20 train-copy) &&
+    (FERRY_CDS_DUMP="$archive.$$" FERRY_DRIVER_OPTS="-Xmx1g" ferry_java io.ferry.Ferry migrate "$dir/train.conf") &&
+    [ -s "$archive.$$" ] && mv -f "$archive.$$" "$archive" || status=1
+  rm -f "$archive.$$"
+  kill "$server" 2>/dev/null; wait "$server" 2>/dev/null
+  return $status
+}
+
+# A free TCP port on loopback.
+ferry_free_port() {
+  local port
+  while :; do
+    port=$((20000 + RANDOM % 40000))
+    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { echo "$port"; return; }
+  done
+}
+
 # Is the class-data archive newer than the jar and classpath it was recorded from?
 ferry_cds_fresh() {
   local archive="$FERRY_HOME/target/cds/ferry.jsa"
   [ -f "$archive" ] && [ -z "$(find "$FERRY_HOME/target/ferry-classes.jar" "$FERRY_HOME/target/local-classpath.txt" -newer "$archive" -print -quit)" ]
+}
+
+# Runs a main class of the lab (the demo, the benchmark: src/test, never in the product jar) on the product's local
+# classpath with the lab's jar after it.
+ferry_lab_java() {
+  FERRY_EXTRA_CLASSPATH="$FERRY_HOME/target/ferry-classes-tests.jar" ferry_java "$@"
 }
 
 # Runs a main class on the local classpath (Spark from Maven, local mode). With FERRY_CDS=1 (jobs/migrate.sh and
@@ -85,5 +128,6 @@ ferry_java() {
   exec java ${FERRY_DRIVER_OPTS:--Xmx4g} ${cds[@]+"${cds[@]}"} ${jit[@]+"${jit[@]}"} ${gc[@]+"${gc[@]}"} $SPARK_JAVA_OPENS \
     -Dlog4j2.configurationFile="$FERRY_HOME/conf/log4j2.properties" \
     -Dferry.s3proxy.jar="$FERRY_HOME/target/s3proxy/s3proxy.jar" \
-    -cp "$FERRY_HOME/target/ferry-classes.jar:$(cat "$FERRY_HOME/target/local-classpath.txt")" "$main" "$@"
+    -cp "$FERRY_HOME/target/ferry-classes.jar:$(cat "$FERRY_HOME/target/local-classpath.txt")${FERRY_EXTRA_CLASSPATH:+:$FERRY_EXTRA_CLASSPATH}" \
+    "$main" "$@"
 }

@@ -1,5 +1,6 @@
 package io.ferry;
 
+import io.ferry.spark.MigrationJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Supplier;
 
 /**
  * Reads a job file (HOCON) plus {@code -Dferry.key=value} overrides into one validated {@link MigrationConfig}.
@@ -76,7 +76,7 @@ public final class ConfigLoader {
       problem("job.name", jobName, "must be a non-empty name of letters, digits, '.', '_' or '-' (it names the report folder)");
     }
     SourceConfig source = source();
-    DestinationConfig destination = destination(source);
+    DestinationConfig destination = destination(string("source.type").equals("s3"));
     PlanConfig plan = plan(destination);
     CopyConfig copy = copy();
     String reportPath = string("report.path");
@@ -87,33 +87,76 @@ public final class ConfigLoader {
   }
 
   private SourceConfig source() {
-    StoreKind kind = kind("source.type", StoreKind.S3);
-    String bucket = string("source.bucket");
-    String prefix = string("source.prefix");
-    String path = string("source.path");
-    S3EndpointConfig endpoint = kind == StoreKind.S3 ? endpoint("source") : S3EndpointConfig.withKeys("", "us-east-1", "", "");
-    if (kind == StoreKind.S3) {
-      if (bucket.isBlank()) {
-        problems.add("ferry.source.bucket is not set: name the bucket to copy from, e.g. source.bucket = \"media-archive\"");
+    StoreConfig store = switch (kind("source.type")) {
+      case "file" -> {
+        String path = string("source.path");
+        if (path.isBlank()) {
+          problems.add("ferry.source.path is not set: name the directory to copy from, e.g. source.path = \"/mnt/nfs/exports\"");
+          yield null;
+        }
+        yield DirectoryConfig.of(path);
       }
-      if (prefix.startsWith("/")) problem("source.prefix", prefix, "must not start with '/' (keys have no leading slash)");
-    } else if (path.isBlank()) {
-      problems.add("ferry.source.path is not set: name the directory to copy from, e.g. source.path = \"/mnt/nfs/exports\"");
-    }
-    return new SourceConfig(kind, endpoint, bucket, prefix, path, stringList("source.includes"), stringList("source.excludes"));
+      case "s3" -> bucket("source", "copy from", "media-archive", ObjectWrites.NONE);
+      default -> null;
+    };
+    List<String> include = stringList("source.includes");
+    List<String> exclude = stringList("source.excludes");
+    return store == null ? null : new SourceConfig(store, include, exclude);
   }
 
-  /** s3 or file; a bad value is a problem, and validation goes on as if it were {@code fallback}. */
-  private StoreKind kind(String key, StoreKind fallback) {
-    String type = string(key);
-    return switch (type) {
-      case "s3" -> StoreKind.S3;
-      case "file" -> StoreKind.FILE;
-      default -> {
-        problem(key, type, "must be s3 (an S3-compatible bucket) or file (a local, NFS or block-volume directory)");
-        yield fallback;
+  private DestinationConfig destination(boolean bucketSource) {
+    DestinationConfig.ServerSideCopy serverSideCopy = enumValue("destination.server-side-copy", DestinationConfig.ServerSideCopy.class);
+    StoreConfig store = switch (kind("destination.type")) {
+      case "file" -> {
+        String path = string("destination.path");
+        if (path.isBlank()) {
+          problems.add("ferry.destination.path is not set: name the directory to copy into, e.g. destination.path = \"/mnt/nfs/migrated\"");
+          yield null;
+        }
+        yield DirectoryConfig.of(path);
       }
+      case "s3" -> {
+        if (serverSideCopy == DestinationConfig.ServerSideCopy.ALWAYS && !bucketSource) {
+          problem("destination.server-side-copy", "always", "needs a bucket source; set it to auto or never for a file source");
+        }
+        yield bucket("destination", "copy into", "media-archive-copy", writes());
+      }
+      default -> null;
     };
+    return store == null || serverSideCopy == null ? null : new DestinationConfig(store, serverSideCopy);
+  }
+
+  /** s3 or file; anything else is a problem (then null). */
+  private String kind(String key) {
+    String type = string(key);
+    if (type.equals("s3") || type.equals("file")) return type;
+    problem(key, type, "must be s3 (an S3-compatible bucket) or file (a local, NFS or block-volume directory)");
+    return "";
+  }
+
+  private BucketConfig bucket(String side, String verb, String example, ObjectWrites writes) {
+    String bucket = string(side + ".bucket");
+    String prefix = string(side + ".prefix");
+    S3EndpointConfig endpoint = endpoint(side);
+    if (bucket.isBlank()) {
+      problems.add("ferry." + side + ".bucket is not set: name the bucket to " + verb + ", e.g. " + side + ".bucket = \"" + example + "\"");
+    }
+    if (prefix.startsWith("/")) problem(side + ".prefix", prefix, "must not start with '/' (keys have no leading slash)");
+    return endpoint == null || writes == null ? null : new BucketConfig(endpoint, bucket, prefix, writes);
+  }
+
+  private ObjectWrites writes() {
+    String sse = string("destination.server-side-encryption");
+    if (!List.of("", "AES256", "aws:kms").contains(sse)) {
+      problem("destination.server-side-encryption", sse, "must be empty (the bucket's default), AES256 or aws:kms");
+    }
+    Map<String, String> tags = new TreeMap<>();
+    try {
+      for (var e : config.getConfig(ROOT + ".destination.tags").entrySet()) tags.put(e.getKey(), String.valueOf(e.getValue().unwrapped()));
+    } catch (com.typesafe.config.ConfigException e) {
+      problem("destination.tags", "", "must be an object of tag names and values, e.g. tags { project = \"archive\" }");
+    }
+    return new ObjectWrites(string("destination.storage-class"), sse, string("destination.kms-key-id"), tags);
   }
 
   private S3EndpointConfig endpoint(String side) {
@@ -124,138 +167,97 @@ public final class ConfigLoader {
     String region = string(side + ".region");
     if (region.isBlank()) problem(side + ".region", region, "must name the region, e.g. us-east-1 or jp-tok");
     boolean pathStyle = bool(side + ".path-style");
-    S3EndpointConfig.CredentialsType credentialsType = enumValue(
-        side + ".credentials.type", S3EndpointConfig.CredentialsType.class, S3EndpointConfig.CredentialsType.STATIC);
+    S3EndpointConfig.CredentialsType credentialsType = enumValue(side + ".credentials.type", S3EndpointConfig.CredentialsType.class);
     String keyId = string(side + ".credentials.access-key-id");
     Secret secret = new Secret(string(side + ".credentials.secret-access-key"));
     Secret apiKey = new Secret(string(side + ".credentials.api-key"));
     String tokenUrl = string(side + ".credentials.token-url");
     String env = side.equals("source") ? "SRC" : "DST";
-    switch (credentialsType) {
-      case STATIC -> {
-        if (keyId.isBlank()) {
-          problems.add("ferry." + side + ".credentials.access-key-id is empty: set it, e.g. access-key-id = ${?" + env
-              + "_ACCESS_KEY_ID}, or set credentials.type = default-chain to use the AWS SDK's credential chain");
-        }
-        if (secret.isEmpty()) {
-          problems.add("ferry." + side + ".credentials.secret-access-key is empty: set it, e.g. secret-access-key = ${?" + env
-              + "_SECRET_ACCESS_KEY} (never write the secret itself in the file), or set credentials.type = default-chain");
-        }
+    if (credentialsType == S3EndpointConfig.CredentialsType.STATIC) {
+      if (keyId.isBlank()) {
+        problems.add("ferry." + side + ".credentials.access-key-id is empty: set it, e.g. access-key-id = ${?" + env
+            + "_ACCESS_KEY_ID}, or set credentials.type = default-chain to use the AWS SDK's credential chain");
       }
-      case IBM_IAM -> {
-        if (apiKey.isEmpty()) {
-          problems.add("ferry." + side + ".credentials.api-key is empty: credentials.type = ibm-iam needs an IBM Cloud API key,"
-              + " e.g. api-key = ${?" + env + "_IBM_API_KEY}");
-        }
-        if (!tokenUrl.matches("https?://\\S+")) problem(side + ".credentials.token-url", tokenUrl, "must be an http(s) URL");
+      if (secret.isEmpty()) {
+        problems.add("ferry." + side + ".credentials.secret-access-key is empty: set it, e.g. secret-access-key = ${?" + env
+            + "_SECRET_ACCESS_KEY} (never write the secret itself in the file), or set credentials.type = default-chain");
       }
-      case DEFAULT_CHAIN -> { }
+    } else if (credentialsType == S3EndpointConfig.CredentialsType.IBM_IAM) {
+      if (apiKey.isEmpty()) {
+        problems.add("ferry." + side + ".credentials.api-key is empty: credentials.type = ibm-iam needs an IBM Cloud API key,"
+            + " e.g. api-key = ${?" + env + "_IBM_API_KEY}");
+      }
+      if (!tokenUrl.matches("https?://\\S+")) problem(side + ".credentials.token-url", tokenUrl, "must be an http(s) URL");
     }
-    S3EndpointConfig.ChecksumMode checksumMode = enumValue(
-        side + ".checksum-mode", S3EndpointConfig.ChecksumMode.class, S3EndpointConfig.ChecksumMode.WHEN_REQUIRED);
+    S3EndpointConfig.ChecksumMode checksumMode = enumValue(side + ".checksum-mode", S3EndpointConfig.ChecksumMode.class);
+    boolean unsignedPayload = bool(side + ".unsigned-payload");
+    if (credentialsType == null || checksumMode == null) return null;
     return new S3EndpointConfig(endpoint, region, pathStyle, credentialsType, keyId, secret, apiKey, tokenUrl, checksumMode,
-        bool(side + ".unsigned-payload"));
-  }
-
-  private DestinationConfig destination(SourceConfig source) {
-    StoreKind kind = kind("destination.type", StoreKind.FILE);
-    String path = string("destination.path");
-    String bucket = string("destination.bucket");
-    String prefix = string("destination.prefix");
-    S3EndpointConfig endpoint = kind == StoreKind.S3 ? endpoint("destination") : S3EndpointConfig.withKeys("", "us-east-1", "", "");
-    String sse = string("destination.server-side-encryption");
-    DestinationConfig.ServerSideCopy serverSideCopy = enumValue("destination.server-side-copy",
-        DestinationConfig.ServerSideCopy.class, DestinationConfig.ServerSideCopy.AUTO);
-    java.util.Map<String, String> tags = new java.util.TreeMap<>();
-    try {
-      for (var e : config.getConfig(ROOT + ".destination.tags").entrySet()) tags.put(e.getKey(), String.valueOf(e.getValue().unwrapped()));
-    } catch (com.typesafe.config.ConfigException e) {
-      problem("destination.tags", "", "must be an object of tag names and values, e.g. tags { project = \"archive\" }");
-    }
-    if (kind == StoreKind.FILE) {
-      if (path.isBlank()) {
-        problems.add("ferry.destination.path is not set: name the directory to copy into, e.g. destination.path = \"/mnt/nfs/migrated\"");
-      }
-    } else {
-      if (bucket.isBlank()) {
-        problems.add("ferry.destination.bucket is not set: name the bucket to copy into, e.g. destination.bucket = \"media-archive-copy\"");
-      }
-      if (prefix.startsWith("/")) problem("destination.prefix", prefix, "must not start with '/' (keys have no leading slash)");
-      if (!List.of("", "AES256", "aws:kms").contains(sse)) {
-        problem("destination.server-side-encryption", sse, "must be empty (the bucket's default), AES256 or aws:kms");
-      }
-      if (serverSideCopy == DestinationConfig.ServerSideCopy.ALWAYS && source.kind() != StoreKind.S3) {
-        problem("destination.server-side-copy", "always", "needs a bucket source; set it to auto or never for a file source");
-      }
-    }
-    return new DestinationConfig(kind, path, endpoint, bucket, prefix, string("destination.storage-class"), sse,
-        string("destination.kms-key-id"), serverSideCopy, tags);
+        unsignedPayload);
   }
 
   private PlanConfig plan(DestinationConfig destination) {
-    long partSize = bytes("plan.part-size", () -> 64L << 20);
-    if (destination.kind() == StoreKind.S3 && partSize < MIN_MULTIPART_PART) {
+    long partSize = bytes("plan.part-size");
+    if (destination != null && destination.store() instanceof BucketConfig && partSize < MIN_MULTIPART_PART) {
       problem("plan.part-size", partSize, "is too small for a bucket destination: S3 multipart parts must be at least 5MiB"
           + " (except the last); set ferry.plan.part-size to 5MiB or more");
     }
-    long bundleSize = bytes("plan.bundle-size", () -> 128L << 20);
-    int bundleObjects = integer("plan.bundle-objects", 128);
+    long bundleSize = bytes("plan.bundle-size");
+    int bundleObjects = integer("plan.bundle-objects");
+    long copyCutoff = bytes("plan.copy-cutoff");
     if (partSize < 1) problem("plan.part-size", partSize, "must be at least 1 byte (64MiB is a good start)");
     if (partSize > MAX_PART) problem("plan.part-size", partSize, "must be at most 5GiB (S3's largest part)");
     if (bundleSize < 1) problem("plan.bundle-size", bundleSize, "must be at least 1 byte");
     if (bundleObjects < 1) problem("plan.bundle-objects", bundleObjects, "must be at least 1");
-    long copyCutoff = bytes("plan.copy-cutoff", () -> 4656L << 20);
     if (copyCutoff < 0 || copyCutoff > MAX_PART) {
       problem("plan.copy-cutoff", copyCutoff, "must be between 0 and 5GiB (S3's largest CopyObject)");
     }
-    return problems.isEmpty()
-        ? new PlanConfig(partSize, bundleSize, bundleObjects, copyCutoff)
-        : new PlanConfig(Math.max(1, partSize), Math.max(1, bundleSize), Math.max(1, bundleObjects), 0);
+    return problems.isEmpty() ? new PlanConfig(partSize, bundleSize, bundleObjects, copyCutoff) : null;
   }
 
   private CopyConfig copy() {
-    int streams = integer("copy.streams-per-task", 16);
-    int retries = integer("copy.retries", 5);
+    int streams = integer("copy.streams-per-task");
+    int retries = integer("copy.retries");
     Duration backoff = duration("copy.backoff");
     Duration maxBackoff = duration("copy.max-backoff");
     Duration stall = duration("copy.stall-timeout");
     boolean skip = bool("copy.skip-unchanged");
-    long buffer = bytes("copy.buffer-size", () -> 1L << 20);
+    long buffer = bytes("copy.buffer-size");
     if (streams < 1 || streams > 256) problem("copy.streams-per-task", streams, "must be between 1 and 256");
     if (retries < 0 || retries > 100) problem("copy.retries", retries, "must be between 0 and 100");
     if (stall.compareTo(Duration.ofSeconds(1)) < 0) problem("copy.stall-timeout", stall, "must be at least 1s");
     if (buffer < 4096 || buffer > (64L << 20)) problem("copy.buffer-size", buffer, "must be between 4KiB and 64MiB");
-    if (!problems.isEmpty()) return new CopyConfig(1, 0, backoff, maxBackoff, Duration.ofSeconds(30), skip, 1 << 20);
-    return new CopyConfig(streams, retries, backoff, maxBackoff, stall, skip, (int) buffer);
+    return problems.isEmpty() ? new CopyConfig(streams, retries, backoff, maxBackoff, stall, skip, (int) buffer) : null;
   }
 
   // ---- typed getters that turn wrong types into problems ----
 
   private String string(String key) {
-    return get(key, () -> config.getString(ROOT + "." + key), "", "a string");
+    return get(key, Config::getString, "a string");
   }
 
   private boolean bool(String key) {
-    return get(key, () -> config.getBoolean(ROOT + "." + key), false, "true or false");
+    return get(key, Config::getBoolean, "true or false");
   }
 
-  private int integer(String key, int fallback) {
-    return get(key, () -> config.getInt(ROOT + "." + key), fallback, "a whole number");
+  private int integer(String key) {
+    return get(key, Config::getInt, "a whole number");
   }
 
-  private long bytes(String key, Supplier<Long> fallback) {
-    return get(key, () -> config.getBytes(ROOT + "." + key), fallback.get(), "a size such as 64MiB, 512KiB or 1GiB");
+  private long bytes(String key) {
+    return get(key, Config::getBytes, "a size such as 64MiB, 512KiB or 1GiB");
   }
 
   private Duration duration(String key) {
-    return get(key, () -> config.getDuration(ROOT + "." + key), Duration.ofSeconds(1), "a duration such as 200ms, 30s or 5m");
+    return get(key, Config::getDuration, "a duration such as 200ms, 30s or 5m");
   }
 
   private List<String> stringList(String key) {
-    return get(key, () -> config.getStringList(ROOT + "." + key), List.of(), "a list of strings, e.g. [\"**/*.log\"]");
+    return get(key, Config::getStringList, "a list of strings, e.g. [\"**/*.log\"]");
   }
 
-  private <E extends Enum<E>> E enumValue(String key, Class<E> type, E fallback) {
+  /** The constant named by the value (written in lower case with '-'), or null after recording the problem. */
+  private <E extends Enum<E>> E enumValue(String key, Class<E> type) {
     String raw = string(key);
     String normalized = raw.trim().toUpperCase(Locale.ROOT).replace('-', '_');
     for (E constant : type.getEnumConstants()) {
@@ -264,18 +266,23 @@ public final class ConfigLoader {
     List<String> allowed = new ArrayList<>();
     for (E constant : type.getEnumConstants()) allowed.add(constant.name().toLowerCase(Locale.ROOT).replace('_', '-'));
     problem(key, raw, "must be one of " + String.join(" | ", allowed));
-    return fallback;
+    return null;
   }
 
-  private <T> T get(String key, Supplier<T> getter, T fallback, String expected) {
+  /**
+   * The value at {@code ferry.<key>}; a missing or mistyped one is recorded as a problem and validation goes on with
+   * the default from reference.conf, so every problem of the file is reported at once.
+   */
+  private <T> T get(String key, java.util.function.BiFunction<Config, String, T> getter, String expected) {
+    String path = ROOT + "." + key;
     try {
-      return getter.get();
+      return getter.apply(config, path);
     } catch (com.typesafe.config.ConfigException.Missing e) {
       problems.add("ferry." + key + " is missing: it must be " + expected);
     } catch (com.typesafe.config.ConfigException e) {
       problem(key, "", "is not " + expected);
     }
-    return fallback;
+    return getter.apply(reference, path);
   }
 
   /** Adds "ferry.key = value (file: line) rule"; the value as written in the file where there is one. */

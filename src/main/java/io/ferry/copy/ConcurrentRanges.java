@@ -1,7 +1,7 @@
 package io.ferry.copy;
 
-import io.ferry.plan.CopyTask;
 import io.ferry.plan.RangeTask;
+import io.ferry.store.Upload;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,10 +12,12 @@ import java.util.List;
 public final class ConcurrentRanges {
   private ConcurrentRanges() {}
 
-  public static List<RangeResult> copy(List<CopyTask> tasks, int streams, RangeCopier copier) throws InterruptedException {
-    record Job(int taskId, RangeTask range) {}
+  public static List<RangeResult> copy(List<Assignment> assignments, int streams, RangeCopier copier) throws InterruptedException {
+    record Job(int taskId, RangeTask range, Upload upload) {}
     List<Job> jobs = new ArrayList<>();
-    for (CopyTask task : tasks) for (RangeTask range : task.ranges()) jobs.add(new Job(task.id(), range));
-    return Concurrently.map(jobs, streams, "ferry-stream", job -> copier.copy(job.taskId(), job.range()));
+    for (Assignment a : assignments) {
+      for (RangeTask range : a.task().ranges()) jobs.add(new Job(a.task().id(), range, a.uploadOf(range)));
+    }
+    return Concurrently.map(jobs, streams, "ferry-stream", job -> copier.copy(job.taskId(), job.range(), job.upload()));
   }
 }

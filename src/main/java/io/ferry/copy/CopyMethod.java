@@ -1,8 +1,8 @@
 package io.ferry.copy;
 
 import io.ferry.config.DestinationConfig;
+import io.ferry.config.DirectoryConfig;
 import io.ferry.config.SourceConfig;
-import io.ferry.config.StoreKind;
 
 /**
  * How the bytes travel, from a pure predicate over the two sides' settings. Within a method, a whole object takes one
@@ -18,7 +18,7 @@ public enum CopyMethod {
 
   public static CopyMethod choose(SourceConfig source, DestinationConfig destination) {
     // A directory destination is always written by the executors.
-    if (destination.kind() == StoreKind.FILE) return STREAM_TO_FILE;
+    if (destination.store() instanceof DirectoryConfig) return STREAM_TO_FILE;
     // Inside one service (same endpoint and identity, or server-side-copy = always), bytes need not leave it.
     if (destination.serverSideCopyFrom(source)) return SERVER_SIDE_COPY;
     // Across services, or from files, the executors carry the bytes.

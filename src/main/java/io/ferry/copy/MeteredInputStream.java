@@ -3,16 +3,30 @@ package io.ferry.copy;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.util.function.Consumer;
 
-/** Counts, checksums and times the bytes read through it into a {@link Progress}; stops at {@code limit} bytes. */
+/**
+ * Counts, checksums and times the bytes read through it into a {@link Progress}; stops at {@code limit} bytes and
+ * fails if its source ends before. Closing it after its last byte closes the source (its connection goes back to the
+ * pool); closing it part-way discards the source without draining it (a stalled body would stall the close too).
+ */
 public final class MeteredInputStream extends FilterInputStream {
   private final Progress progress;
+  private final Consumer<InputStream> discard;
   private long remaining;
+  private boolean closed;
 
-  public MeteredInputStream(InputStream in, Progress progress, long limit) {
+  public MeteredInputStream(InputStream in, Progress progress, long limit, Consumer<InputStream> discard) {
     super(in);
     this.progress = progress;
     this.remaining = limit;
+    this.discard = discard;
+  }
+
+  /** The source stream, for what it carries beside its bytes (the headers of a GET's answer). */
+  public InputStream source() {
+    return in;
   }
 
   @Override
@@ -25,7 +39,7 @@ public final class MeteredInputStream extends FilterInputStream {
   @Override
   public int read(byte[] buffer, int offset, int length) throws IOException {
     if (remaining <= 0) return -1;
-    if (Thread.currentThread().isInterrupted()) throw new java.io.InterruptedIOException("the task was cancelled");
+    if (Thread.currentThread().isInterrupted()) throw new InterruptedIOException("the task was cancelled");
     int n = super.read(buffer, offset, (int) Math.min(length, remaining));
     if (n > 0) {
       progress.moved(buffer, offset, n);
@@ -44,5 +58,16 @@ public final class MeteredInputStream extends FilterInputStream {
   @Override
   public boolean markSupported() {
     return false;
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (closed) return;
+    closed = true;
+    if (remaining == 0) {
+      in.close();
+    } else {
+      discard.accept(in);
+    }
   }
 }

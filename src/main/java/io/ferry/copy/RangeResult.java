@@ -1,6 +1,6 @@
 package io.ferry.copy;
 
-import io.ferry.plan.SourceObject;
+import io.ferry.store.StoreObject;
 import java.io.Serializable;
 import java.util.Objects;
 
@@ -16,7 +16,7 @@ import java.util.Objects;
  * @param etag the part's (or whole object's) ETag at a bucket destination, "" for a file
  */
 public record RangeResult(
-    SourceObject object,
+    StoreObject object,
     String destination,
     int taskId,
     int partNumber,

@@ -1,10 +1,11 @@
 package io.ferry.copy;
 
 import io.ferry.plan.RangeTask;
+import io.ferry.store.Upload;
 
 /**
- * One way of moving a range (ranged GET into a file, GET streamed into an upload, a server-side copy, ...). It makes
- * one attempt; {@link RangeCopier} owns retries, timing and the result.
+ * One way of moving a range (read and written through this JVM, or copied inside the service). It makes one attempt;
+ * {@link RangeCopier} owns retries, timing and the result.
  */
 public interface RangeTransfer {
   /** The method's name in the ranges dataset. */
@@ -13,17 +14,17 @@ public interface RangeTransfer {
   /** True when a failed attempt can continue from {@link Progress#bytes()}; otherwise the range starts over. */
   boolean resumable();
 
-  /** Where the range goes, for the dataset (a path, or s3://bucket/key). */
-  String destination(RangeTask task) throws Exception;
-
-  /**
-   * Moves the range (or its rest, for a resumable transfer), updating {@code progress} with every byte that passes
-   * through this JVM. Returns the part's ETag for a multipart part, else "".
-   */
-  String attempt(RangeTask task, Progress progress) throws Exception;
-
-  /** Bytes delivered to the destination without passing through this JVM (server-side copies), after success. */
+  /** True when the bytes reach the destination without passing through this JVM. */
   default boolean serverSide() {
     return false;
   }
+
+  /** Where the range goes, for the dataset (a path, or s3://bucket/key). */
+  String location(RangeTask task);
+
+  /**
+   * Moves the range (or its rest, for a resumable transfer) into {@code upload}, updating {@code progress} with every
+   * byte that passes through this JVM. Returns the part's receipt for the completion (an ETag), or "".
+   */
+  String attempt(RangeTask task, Upload upload, Progress progress) throws Exception;
 }

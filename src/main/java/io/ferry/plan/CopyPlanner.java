@@ -1,6 +1,9 @@
 package io.ferry.plan;
 
 import io.ferry.config.PlanConfig;
+import io.ferry.store.ByteRange;
+import io.ferry.store.Capabilities;
+import io.ferry.store.StoreObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
@@ -18,8 +21,9 @@ import java.util.function.Predicate;
  */
 public final class CopyPlanner {
   private final PlanConfig config;
-  private final Predicate<SourceObject> unchanged;
+  private final Predicate<StoreObject> unchanged;
   private final long wholeObjectLimit;
+  private final int maxParts;
   private final List<CopyTask> tasks = new ArrayList<>();
   private final List<RangeTask> bundle = new ArrayList<>();
   private long bundleBytes;
@@ -29,32 +33,33 @@ public final class CopyPlanner {
   private long splitObjects;
   private long skipped;
 
-  /** @param unchanged objects the destination already holds unchanged; they are counted and skipped */
-  public CopyPlanner(PlanConfig config, Predicate<SourceObject> unchanged) {
-    this(config, false, unchanged);
-  }
-
-  /** @param serverSide the objects are copied inside one service (whole objects up to the copy cutoff) */
-  public CopyPlanner(PlanConfig config, boolean serverSide, Predicate<SourceObject> unchanged) {
+  /**
+   * @param limits the destination's part limits
+   * @param serverSide the objects are copied inside one service (whole objects up to the copy cutoff)
+   * @param unchanged objects the destination already holds unchanged; they are counted and skipped
+   */
+  public CopyPlanner(PlanConfig config, Capabilities limits, boolean serverSide, Predicate<StoreObject> unchanged) {
     this.config = config;
+    this.maxParts = limits.maxParts();
     this.unchanged = unchanged;
     this.wholeObjectLimit = config.wholeObjectLimit(serverSide);
   }
 
-  public static CopyPlan plan(Iterable<SourceObject> objects, PlanConfig config) {
-    CopyPlanner planner = new CopyPlanner(config, o -> false);
-    for (SourceObject object : objects) planner.add(object);
+  /** Plans every object of {@code objects}, skipping none. */
+  public static CopyPlan plan(Iterable<StoreObject> objects, PlanConfig config, Capabilities limits) {
+    CopyPlanner planner = new CopyPlanner(config, limits, false, o -> false);
+    for (StoreObject object : objects) planner.add(object);
     return planner.finish();
   }
 
-  public void add(SourceObject object) {
+  public void add(StoreObject object) {
     if (unchanged.test(object)) {
       skipped++;
       return;
     }
     objects++;
     bytes += object.size();
-    long partSize = PartSizing.partSize(object.size(), config.partSize(), PartSizing.MAX_PARTS);
+    long partSize = PartSizing.partSize(object.size(), config.partSize(), maxParts);
     int parts = object.size() <= wholeObjectLimit ? 1 : PartSizing.partCount(object.size(), partSize);
     if (parts == 1) {
       ranges++;

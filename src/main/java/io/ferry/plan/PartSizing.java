@@ -1,5 +1,7 @@
 package io.ferry.plan;
 
+import io.ferry.store.ByteRange;
+
 /**
  * The range arithmetic, as tiny pure functions. Parts are numbered from 1 (as S3 numbers multipart parts); every
  * part has the same size except the last, which holds the remainder. A zero-byte object has exactly one, empty part.

@@ -1,6 +1,6 @@
 package io.ferry.report;
 
-import io.ferry.copy.ObjectResult;
+import io.ferry.commit.ObjectResult;
 import io.ferry.copy.RangeResult;
 import java.util.List;
 import java.util.function.Function;

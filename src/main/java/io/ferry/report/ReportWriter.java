@@ -2,9 +2,8 @@ package io.ferry.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.ferry.copy.ObjectResult;
+import io.ferry.commit.ObjectResult;
 import io.ferry.copy.RangeResult;
-import io.ferry.spark.WriteDatasetFunction;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
@@ -17,68 +16,45 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.SparkContext;
-import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.util.SerializableConfiguration;
 
 /**
- * REPORT: writes the ranges and objects datasets (Parquet + CSV, {@link DatasetFiles}) on the executors and gathers
- * the run's statistics from the same pass ({@link RunStats}; no per-range rows are collected): one Spark job per
- * dataset. Then {@code summary.json} and {@code report.html} beside them.
+ * REPORT, after the datasets' parts are written ({@link DatasetFiles}, on the executors, which also gathered the
+ * run's statistics in the same pass, {@link RunStats}): marks each dataset done, then writes {@code summary.json} and
+ * {@code report.html} beside them.
  */
 public final class ReportWriter {
-  /** What the run knows beyond its results. */
-  public record RunInfo(String job, String run, String source, String destination, Instant startedAt, long listed,
-      long skippedUnchanged, long splitObjects, long listPages, long copyStartMillis, long copyEndMillis,
-      io.ferry.MigrationJob.Stopwatch stages) {}
-
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-  private static final int TIMELINE_BUCKETS = 120;
+  /** Buckets of the throughput-over-time chart. */
+  public static final int TIMELINE_BUCKETS = 120;
 
-  private final SparkContext spark;
+  private final Configuration hadoop;
   private final String runDirectory;
 
-  public ReportWriter(SparkContext spark, String reportPath, String job, String run) {
-    this.spark = spark;
+  public ReportWriter(Configuration hadoop, String reportPath, String job, String run) {
+    this.hadoop = hadoop;
     this.runDirectory = stripSlash(reportPath) + "/" + job + "/" + run;
   }
 
+  /** The run's folder: {@code <report.path>/<job>/<run>}. */
   public String runDirectory() {
     return runDirectory;
   }
 
-  public RunSummary write(RunInfo info, JavaRDD<RangeResult> ranges, JavaRDD<ObjectResult> objects) throws IOException {
-    String job = info.job();
-    String run = info.run();
-    spark.setJobGroup("REPORT", "REPORT: statistics and the ranges and objects datasets", false);
-    Configuration hadoop = spark.hadoopConfiguration();
-    String directory = LocalFiles.of(URI.create(runDirectory), hadoop).makeQualified(new Path(runDirectory)).toString();
-    Broadcast<SerializableConfiguration> conf = SerializableConfiguration.broadcast(spark);
-    RunStats stats;
-    try {
-      stats = ranges.coalesce(slices(ranges))
-          .mapPartitionsWithIndex(WriteDatasetFunction.ranges(job, run, directory, conf, info.copyStartMillis(), info.copyEndMillis(),
-              TIMELINE_BUCKETS), false)
-          .reduce(RunStats::merge);
-      stats.merge(objects.coalesce(slices(objects))
-          .mapPartitionsWithIndex(WriteDatasetFunction.objects(job, run, directory, conf), false)
-          .reduce(RunStats::merge));
-    } finally {
-      conf.destroy();
-    }
-    DatasetFiles.markDone(Datasets.ranges(job, run), directory, hadoop);
-    DatasetFiles.markDone(Datasets.objects(job, run), directory, hadoop);
+  /** The run's folder as a fully qualified URI (file:/..., s3a://...), where executors write the datasets' parts. */
+  public String qualifiedRunDirectory() throws IOException {
+    return LocalFiles.of(URI.create(runDirectory), hadoop).makeQualified(new Path(runDirectory)).toString();
+  }
+
+  /** After every part of both datasets is written: their {@code _SUCCESS} markers, the summary and the HTML page. */
+  public RunSummary finish(RunInfo info, RunStats stats) throws IOException {
+    String directory = qualifiedRunDirectory();
+    DatasetFiles.markDone(Datasets.ranges(info.job(), info.run()), directory, hadoop);
+    DatasetFiles.markDone(Datasets.objects(info.job(), info.run()), directory, hadoop);
     info.stages().lap("report");
     RunSummary summary = summarize(info, stats);
     writeText("summary.json", JSON.writeValueAsString(summary));
     writeText("report.html", HtmlReport.render(summary, stats));
     return summary;
-  }
-
-  /** A part file per partition, at most 16 per dataset: one for a small run, a few writers in parallel for a big one. */
-  private static int slices(JavaRDD<?> rdd) {
-    return Math.max(1, Math.min(rdd.getNumPartitions(), 16));
   }
 
   private RunSummary summarize(RunInfo info, RunStats s) {
@@ -107,7 +83,7 @@ public final class ReportWriter {
 
   private void writeText(String name, String text) throws IOException {
     Path path = new Path(runDirectory + "/" + name);
-    FileSystem fs = LocalFiles.of(URI.create(runDirectory), spark.hadoopConfiguration());
+    FileSystem fs = LocalFiles.of(URI.create(runDirectory), hadoop);
     try (OutputStream out = fs.create(path, false)) {
       out.write(text.getBytes(StandardCharsets.UTF_8));
     }

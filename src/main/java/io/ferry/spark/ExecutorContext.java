@@ -1,45 +1,39 @@
 package io.ferry.spark;
 
-import io.ferry.config.StoreKind;
+import io.ferry.config.BucketConfig;
+import io.ferry.config.DirectoryConfig;
+import io.ferry.config.StoreConfig;
 import io.ferry.copy.Backoff;
 import io.ferry.copy.CopyMethod;
-import io.ferry.copy.ObjectCommitter;
-import io.ferry.copy.PartTally;
+import io.ferry.copy.InServiceTransfer;
 import io.ferry.copy.RangeCopier;
-import io.ferry.copy.RangeSource;
 import io.ferry.copy.RangeTransfer;
-import io.ferry.copy.ServerSideCopy;
-import io.ferry.copy.StreamToBucket;
-import io.ferry.copy.StreamToFile;
-import io.ferry.destination.FileDestination;
-import io.ferry.destination.S3Destination;
-import io.ferry.source.FileRangeSource;
-import io.ferry.source.S3Clients;
-import io.ferry.source.S3RangeSource;
+import io.ferry.copy.StreamCopy;
+import io.ferry.store.Destination;
+import io.ferry.store.Store;
+import io.ferry.store.file.FileStore;
+import io.ferry.store.s3.S3Store;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.file.Path;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.SparkEnv;
 
-/** Builds the executor-side parts from {@link CopySettings}; clients come from the per-JVM cache. */
-public final class ExecutorContext {
+/** Builds the stores and the copier from {@link CopySettings}, where they are used; clients come from per-JVM caches. */
+final class ExecutorContext {
   private ExecutorContext() {}
 
-  public static RangeSource source(CopySettings s) {
-    if (s.source().kind() == StoreKind.FILE) return new FileRangeSource(Path.of(s.source().path()));
-    return new S3RangeSource(S3Clients.requests(s.source().endpoint(), connections(s), s.copy().stallTimeout()),
-        S3Clients.data(s.source().endpoint(), connections(s), s.copy().stallTimeout()), s.source().bucket());
+  /** The one place that knows the store kinds. */
+  static Store store(StoreConfig config, CopySettings s) {
+    if (config instanceof BucketConfig bucket) return new S3Store(bucket, connections(s), s.copy().stallTimeout());
+    if (config instanceof DirectoryConfig directory) return new FileStore(directory, s.runId(), s.copy().bufferSize());
+    throw new IllegalArgumentException("no store for " + config.getClass().getSimpleName());
   }
 
-  public static FileDestination fileDestination(CopySettings s) {
-    return new FileDestination(Path.of(s.destination().path()), s.runId());
+  static Store source(CopySettings s) {
+    return store(s.source().store(), s);
   }
 
-  public static S3Destination s3Destination(CopySettings s) {
-    return new S3Destination(S3Clients.data(s.destination().endpoint(), connections(s), s.copy().stallTimeout()),
-        S3Clients.requests(s.destination().endpoint(), connections(s), s.copy().stallTimeout()), s.destination());
+  static Destination destination(CopySettings s) {
+    return store(s.destination().store(), s).destination();
   }
 
   /**
@@ -54,50 +48,11 @@ public final class ExecutorContext {
   }
 
   static RangeCopier copier(CopySettings s) {
-    RangeSource source = source(s);
-    RangeTransfer transfer = switch (CopyMethod.choose(s.source(), s.destination())) {
-      case STREAM_TO_FILE -> new StreamToFile(source, fileDestination(s), s.copy().bufferSize());
-      case STREAM_TO_BUCKET -> new StreamToBucket(source, s3Destination(s));
-      case SERVER_SIDE_COPY -> new ServerSideCopy(s3Destination(s), s.source().bucket());
-    };
-    return new RangeCopier(range -> transfer, s.copy().retries(), new Backoff(s.copy().backoff(), s.copy().maxBackoff()),
-        executorId(), host());
-  }
-
-  static ObjectCommitter committer(CopySettings s) {
-    if (s.destination().kind() == StoreKind.FILE) {
-      FileDestination files = fileDestination(s);
-      Set<Path> directories = ConcurrentHashMap.newKeySet();
-      return new ObjectCommitter() {
-        @Override
-        public void commit(PartTally o) throws Exception {
-          directories.add(files.commitUnsynced(o.object()));
-        }
-
-        @Override
-        public void finish() {
-          directories.forEach(FileDestination::syncDirectory); // once per directory, not once per file
-        }
-
-        @Override
-        public void abort(PartTally o) throws Exception {
-          files.abort(o.object());
-        }
-      };
-    }
-    S3Destination bucket = s3Destination(s);
-    return new ObjectCommitter() {
-      @Override
-      public void commit(PartTally o) {
-        // A whole object was written by its one PutObject/CopyObject; a multipart one becomes visible now.
-        if (!o.uploadId().isEmpty()) bucket.completeUpload(o.object(), o.uploadId(), o.partEtags());
-      }
-
-      @Override
-      public void abort(PartTally o) {
-        if (!o.uploadId().isEmpty()) bucket.abortUpload(o.object(), o.uploadId());
-      }
-    };
+    Destination destination = destination(s);
+    RangeTransfer transfer = CopyMethod.choose(s.source(), s.destination()) == CopyMethod.SERVER_SIDE_COPY
+        ? new InServiceTransfer(((S3Store) store(s.destination().store(), s)).copyingFrom((BucketConfig) s.source().store()), destination)
+        : new StreamCopy(source(s).reader(), destination);
+    return new RangeCopier(transfer, s.copy().retries(), new Backoff(s.copy().backoff(), s.copy().maxBackoff()), executorId(), host());
   }
 
   static String executorId() {

@@ -32,7 +32,8 @@ class ConfExamplesTest {
       environment.put("ferry." + side + ".credentials.api-key", "example-api-key");
     }
     MigrationConfig config = ConfigLoader.load(example, environment);
-    assertThat(config.source().kind() == StoreKind.S3 ? config.source().bucket() : config.source().path()).isNotBlank();
-    assertThat(config.destination().kind() == StoreKind.S3 ? config.destination().bucket() : config.destination().path()).isNotBlank();
+    for (StoreConfig store : List.of(config.source().store(), config.destination().store())) {
+      assertThat(store instanceof BucketConfig bucket ? bucket.bucket() : ((DirectoryConfig) store).path()).isNotBlank();
+    }
   }
 }

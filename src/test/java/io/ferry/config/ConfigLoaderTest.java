@@ -24,6 +24,10 @@ class ConfigLoaderTest {
     return ConfigLoader.fromConfig(ConfigFactory.parseString(hocon), Map.of());
   }
 
+  private static BucketConfig bucket(StoreConfig store) {
+    return (BucketConfig) store;
+  }
+
   private static List<String> problems(String hocon) {
     try {
       load(hocon);
@@ -39,9 +43,9 @@ class ConfigLoaderTest {
     assertThat(c.jobName()).isEqualTo("ferry");
     assertThat(c.plan()).isEqualTo(new PlanConfig(64L << 20, 128L << 20, 128, 4656L << 20));
     assertThat(c.copy()).isEqualTo(new CopyConfig(16, 5, Duration.ofMillis(200), Duration.ofSeconds(10), Duration.ofSeconds(30), true, 1 << 20));
-    assertThat(c.source().endpoint().region()).isEqualTo("us-east-1");
-    assertThat(c.source().endpoint().pathStyle()).isTrue();
-    assertThat(c.source().endpoint().checksumMode()).isEqualTo(S3EndpointConfig.ChecksumMode.WHEN_REQUIRED);
+    assertThat(bucket(c.source().store()).endpoint().region()).isEqualTo("us-east-1");
+    assertThat(bucket(c.source().store()).endpoint().pathStyle()).isTrue();
+    assertThat(bucket(c.source().store()).endpoint().checksumMode()).isEqualTo(S3EndpointConfig.ChecksumMode.WHEN_REQUIRED);
     assertThat(c.source().include()).containsExactly("**");
     assertThat(c.source().exclude()).isEmpty();
     assertThat(c.reportPath()).isEqualTo("reports");
@@ -67,11 +71,12 @@ class ConfigLoaderTest {
         }
         """);
     assertThat(c.jobName()).isEqualTo("cos-to-nfs");
-    assertThat(c.source().endpoint()).isEqualTo(new S3EndpointConfig("https://s3.jp-tok.cloud-object-storage.appdomain.cloud",
+    assertThat(bucket(c.source().store()).endpoint()).isEqualTo(new S3EndpointConfig("https://s3.jp-tok.cloud-object-storage.appdomain.cloud",
         "jp-tok", false, S3EndpointConfig.CredentialsType.DEFAULT_CHAIN, "", new Secret(""), new Secret(""),
         "https://iam.cloud.ibm.com/identity/token", S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, false));
-    assertThat(c.source()).isEqualTo(SourceConfig.bucket(c.source().endpoint(), "media", "2018/", List.of("**/*.mp4"), List.of("**/*.tmp")));
-    assertThat(c.destination()).isEqualTo(DestinationConfig.directory("/mnt/nfs/out"));
+    assertThat(c.source()).isEqualTo(new SourceConfig(new BucketConfig(bucket(c.source().store()).endpoint(), "media", "2018/"),
+        List.of("**/*.mp4"), List.of("**/*.tmp")));
+    assertThat(c.destination()).isEqualTo(new DestinationConfig(new DirectoryConfig("/mnt/nfs/out")));
     assertThat(c.plan()).isEqualTo(new PlanConfig(16L << 20, 32L << 20, 7, 0));
     assertThat(c.copy()).isEqualTo(new CopyConfig(3, 2, Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(10), false, 256 << 10));
     assertThat(c.reportPath()).isEqualTo("s3a://reports/ferry");
@@ -131,14 +136,14 @@ class ConfigLoaderTest {
         }
         """);
     DestinationConfig d = c.destination();
-    assertThat(d.kind()).isEqualTo(StoreKind.S3);
-    assertThat(d.endpoint()).isEqualTo(new S3EndpointConfig("http://other:9000", "eu-de", false,
+    BucketConfig b = bucket(d.store());
+    assertThat(b.endpoint()).isEqualTo(new S3EndpointConfig("http://other:9000", "eu-de", false,
         S3EndpointConfig.CredentialsType.IBM_IAM, "", new Secret(""), new Secret("iam-api-key-value"), "http://127.0.0.1:1/token",
         S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, true));
-    assertThat(List.of(d.bucket(), d.prefix(), d.storageClass(), d.serverSideEncryption(), d.kmsKeyId()))
+    assertThat(List.of(b.bucket(), b.prefix(), b.writes().storageClass(), b.writes().serverSideEncryption(), b.writes().kmsKeyId()))
         .containsExactly("copy", "moved/", "GLACIER_IR", "aws:kms", "key-1");
     assertThat(d.serverSideCopy()).isEqualTo(DestinationConfig.ServerSideCopy.NEVER);
-    assertThat(d.tags()).containsExactly(Map.entry("migrated-by", "ferry"), Map.entry("project", "archive"));
+    assertThat(b.writes().tags()).containsExactly(Map.entry("migrated-by", "ferry"), Map.entry("project", "archive"));
     assertThat(d.toString()).doesNotContain("iam-api-key-value");
   }
 
@@ -169,15 +174,15 @@ class ConfigLoaderTest {
     S3EndpointConfig sameService = S3EndpointConfig.withKeys("HTTP://s3.local:9000", "us-east-1", "id", "secret");
     S3EndpointConfig otherKeys = S3EndpointConfig.withKeys("http://s3.local:9000", "us-east-1", "id2", "secret");
     S3EndpointConfig otherHost = S3EndpointConfig.withKeys("http://s3.other:9000", "us-east-1", "id", "secret");
-    SourceConfig source = SourceConfig.bucket(a, "src", "", List.of("**"), List.of());
+    SourceConfig source = SourceConfig.all(new BucketConfig(a, "src", ""));
     java.util.function.BiFunction<S3EndpointConfig, DestinationConfig.ServerSideCopy, Boolean> serverSide = (endpoint, mode) ->
-        new DestinationConfig(StoreKind.S3, "", endpoint, "dst", "", "", "", "", mode, Map.of()).serverSideCopyFrom(source);
+        new DestinationConfig(new BucketConfig(endpoint, "dst", ""), mode).serverSideCopyFrom(source);
     assertThat(serverSide.apply(sameService, DestinationConfig.ServerSideCopy.AUTO)).isTrue();
     assertThat(serverSide.apply(otherKeys, DestinationConfig.ServerSideCopy.AUTO)).isFalse();
     assertThat(serverSide.apply(otherHost, DestinationConfig.ServerSideCopy.AUTO)).isFalse();
     assertThat(serverSide.apply(otherHost, DestinationConfig.ServerSideCopy.ALWAYS)).isTrue();
     assertThat(serverSide.apply(sameService, DestinationConfig.ServerSideCopy.NEVER)).isFalse();
-    assertThat(DestinationConfig.directory("/x").serverSideCopyFrom(source)).isFalse();
+    assertThat(new DestinationConfig(new DirectoryConfig("/x")).serverSideCopyFrom(source)).isFalse();
   }
 
   @Test
@@ -187,7 +192,7 @@ class ConfigLoaderTest {
     assertThat(String.join("\n", problems)).doesNotContain(secret).contains("secret-access-key = ****");
     MigrationConfig ok = load(MINIMAL);
     assertThat(ok.toString()).doesNotContain(secret);
-    assertThat(ok.source().endpoint().secretAccessKey().reveal()).isEqualTo(secret);
+    assertThat(bucket(ok.source().store()).endpoint().secretAccessKey().reveal()).isEqualTo(secret);
   }
 
   @Test
@@ -196,7 +201,7 @@ class ConfigLoaderTest {
     Files.writeString(file, MINIMAL + "ferry.source.credentials.access-key-id = ${?FERRY_TEST_SURELY_UNSET_VARIABLE}\n");
     // an unset optional variable leaves the earlier value
     MigrationConfig c = ConfigLoader.load(file, Map.of("ferry.plan.part-size", "5MiB", "ferry.job.name", "override"));
-    assertThat(c.source().endpoint().accessKeyId()).isEqualTo("AKID");
+    assertThat(bucket(c.source().store()).endpoint().accessKeyId()).isEqualTo("AKID");
     assertThat(c.plan().partSize()).isEqualTo(5L << 20);
     assertThat(c.jobName()).isEqualTo("override");
   }

@@ -1,22 +1,26 @@
 package io.ferry.plan;
 
+import io.ferry.store.ByteRange;
+import io.ferry.store.StoreObject;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ferry.config.PlanConfig;
+import io.ferry.store.Capabilities;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CopyPlannerTest {
   private static final PlanConfig CONFIG = new PlanConfig(100, 250, 3);
+  private static final Capabilities LIMITS = new Capabilities(1, Long.MAX_VALUE, 10_000, true, true, false);
 
-  private static SourceObject object(String key, long size) {
-    return new SourceObject(key, key, size, "etag-" + key, 1_000L);
+  private static StoreObject object(String key, long size) {
+    return new StoreObject(key, key, size, "etag-" + key, 1_000L);
   }
 
   @Test
   void largeObjectsBecomeOneTaskPerPart() {
-    CopyPlan plan = CopyPlanner.plan(List.of(object("big", 301)), CONFIG);
+    CopyPlan plan = CopyPlanner.plan(List.of(object("big", 301)), CONFIG, LIMITS);
     assertThat(plan.tasks()).hasSize(4);
     assertThat(plan.tasks()).allSatisfy(t -> assertThat(t.ranges()).hasSize(1));
     assertThat(plan.tasks().stream().map(t -> t.ranges().get(0).range()).toList())
@@ -30,9 +34,9 @@ class CopyPlannerTest {
   @Test
   void objectsOfAtMostOnePartAreWholeAndBundledByBytesAndCount() {
     // bundle-size 250 bytes, bundle-objects 3
-    List<SourceObject> objects = List.of(object("a", 100), object("b", 100), object("c", 100), // 300 > 250: c starts a new bundle
+    List<StoreObject> objects = List.of(object("a", 100), object("b", 100), object("c", 100), // 300 > 250: c starts a new bundle
         object("d", 0), object("e", 1), object("f", 1)); // c,d,e: 3 objects; f starts a new one
-    CopyPlan plan = CopyPlanner.plan(objects, CONFIG);
+    CopyPlan plan = CopyPlanner.plan(objects, CONFIG, LIMITS);
     List<List<String>> bundles = new ArrayList<>();
     for (CopyTask task : plan.tasks()) bundles.add(task.ranges().stream().map(r -> r.object().key()).toList());
     assertThat(bundles).containsExactly(List.of("a", "b"), List.of("c", "d", "e"), List.of("f"));
@@ -42,7 +46,7 @@ class CopyPlannerTest {
 
   @Test
   void anEmptyObjectIsOneEmptyRangeAndNeedsNoRequest() {
-    CopyPlan plan = CopyPlanner.plan(List.of(object("empty", 0)), CONFIG);
+    CopyPlan plan = CopyPlanner.plan(List.of(object("empty", 0)), CONFIG, LIMITS);
     assertThat(plan.tasks()).hasSize(1);
     RangeTask range = plan.tasks().get(0).ranges().get(0);
     assertThat(range.range()).isEqualTo(new ByteRange(0, 0));
@@ -52,19 +56,19 @@ class CopyPlannerTest {
 
   @Test
   void mixedInputKeepsListingOrderAndDenseIds() {
-    List<SourceObject> objects = List.of(object("s1", 10), object("big", 250), object("s2", 10));
-    CopyPlan plan = CopyPlanner.plan(objects, CONFIG);
+    List<StoreObject> objects = List.of(object("s1", 10), object("big", 250), object("s2", 10));
+    CopyPlan plan = CopyPlanner.plan(objects, CONFIG, LIMITS);
     // the pending bundle [s1] stays open across the large object's parts and is flushed with s2 at the end
     assertThat(plan.tasks().stream().map(CopyTask::id).toList()).containsExactly(0, 1, 2, 3);
     assertThat(plan.tasks().get(3).ranges().stream().map(r -> r.object().key()).toList()).containsExactly("s1", "s2");
     assertThat(plan.ranges()).isEqualTo(5);
     assertThat(plan.getRequests()).isEqualTo(5);
-    assertThat(CopyPlanner.plan(objects, CONFIG)).isEqualTo(plan);
+    assertThat(CopyPlanner.plan(objects, CONFIG, LIMITS)).isEqualTo(plan);
   }
 
   @Test
   void unchangedObjectsAreSkippedAndCounted() {
-    CopyPlanner planner = new CopyPlanner(CONFIG, o -> o.key().startsWith("same"));
+    CopyPlanner planner = new CopyPlanner(CONFIG, LIMITS, false, o -> o.key().startsWith("same"));
     planner.add(object("same-1", 10));
     planner.add(object("new", 10));
     planner.add(object("same-2", 500));
@@ -76,7 +80,7 @@ class CopyPlannerTest {
 
   @Test
   void nothingToCopyIsAnEmptyPlan() {
-    CopyPlan plan = CopyPlanner.plan(List.of(), CONFIG);
+    CopyPlan plan = CopyPlanner.plan(List.of(), CONFIG, LIMITS);
     assertThat(plan.tasks()).isEmpty();
     assertThat(plan.objects()).isZero();
   }
@@ -84,8 +88,8 @@ class CopyPlannerTest {
   @Test
   void serverSideCopiesKeepObjectsUpToTheCopyCutoffWholeAndSplitLargerOnes() {
     PlanConfig config = new PlanConfig(100, 250, 3, 1000);
-    CopyPlanner planner = new CopyPlanner(config, true, o -> false);
-    for (SourceObject o : List.of(object("at-part", 100), object("above-part", 101), object("at-cutoff", 1000),
+    CopyPlanner planner = new CopyPlanner(config, LIMITS, true, o -> false);
+    for (StoreObject o : List.of(object("at-part", 100), object("above-part", 101), object("at-cutoff", 1000),
         object("above-cutoff", 1001))) planner.add(o);
     CopyPlan plan = planner.finish();
     assertThat(plan.splitObjects()).isEqualTo(1);
@@ -93,8 +97,8 @@ class CopyPlannerTest {
     assertThat(plan.tasks().stream().flatMap(t -> t.ranges().stream()).filter(RangeTask::wholeObject).map(r -> r.object().key()))
         .containsExactly("at-part", "above-part", "at-cutoff");
     // the same objects streamed through executors: split above the part size
-    CopyPlanner streamed = new CopyPlanner(config, false, o -> false);
-    for (SourceObject o : List.of(object("above-part", 101), object("at-cutoff", 1000))) streamed.add(o);
+    CopyPlanner streamed = new CopyPlanner(config, LIMITS, false, o -> false);
+    for (StoreObject o : List.of(object("above-part", 101), object("at-cutoff", 1000))) streamed.add(o);
     assertThat(streamed.finish().splitObjects()).isEqualTo(2);
   }
 }

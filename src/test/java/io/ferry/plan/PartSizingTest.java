@@ -1,5 +1,6 @@
 package io.ferry.plan;
 
+import io.ferry.store.ByteRange;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

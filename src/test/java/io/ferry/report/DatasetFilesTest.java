@@ -2,9 +2,9 @@ package io.ferry.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ferry.copy.ObjectResult;
+import io.ferry.commit.ObjectResult;
 import io.ferry.copy.RangeResult;
-import io.ferry.plan.SourceObject;
+import io.ferry.store.StoreObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,7 +23,7 @@ class DatasetFilesTest {
   @TempDir Path dir;
 
   private static RangeResult range(String key, long firstByteNanos, String error) {
-    return new RangeResult(new SourceObject(key, key, 100, "e", 0), "/d/" + key, 3, 2, 4, 25, 25, 25, 0, 1_700_000_000_123L,
+    return new RangeResult(new StoreObject(key, key, 100, "e", 0), "/d/" + key, 3, 2, 4, 25, 25, 25, 0, 1_700_000_000_123L,
         1_700_000_001_000L, firstByteNanos, 877_000_000, 1, "server-side-copy", "7", "host-a", RangeResult.Status.OK, error,
         "0a0b0c0d", "", "\"etag-2\"");
   }

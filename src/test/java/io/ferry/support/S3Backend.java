@@ -2,7 +2,7 @@ package io.ferry.support;
 
 import io.ferry.config.S3EndpointConfig;
 import io.ferry.demo.S3ProxyProcess;
-import io.ferry.source.S3Clients;
+import io.ferry.store.s3.S3Clients;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;
 import org.testcontainers.DockerClientFactory;
@@ -82,7 +82,7 @@ public final class S3Backend implements AutoCloseable {
     return identity.equals("anonymous")
         ? S3Client.builder().region(software.amazon.awssdk.regions.Region.US_EAST_1).endpointOverride(java.net.URI.create(endpoint))
             .forcePathStyle(true).credentialsProvider(software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider.create()).build()
-        : S3Clients.control(endpointConfig());
+        : TestS3.client(endpointConfig());
   }
 
   @Override

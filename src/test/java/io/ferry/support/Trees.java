@@ -1,7 +1,7 @@
 package io.ferry.support;
 
 import io.ferry.demo.Demo;
-import io.ferry.destination.KeyPaths;
+import io.ferry.store.file.KeyPaths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

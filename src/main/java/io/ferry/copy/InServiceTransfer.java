@@ -1,0 +1,43 @@
+package io.ferry.copy;
+
+import io.ferry.plan.RangeTask;
+import io.ferry.store.Destination;
+import io.ferry.store.InServiceCopy;
+import io.ferry.store.Upload;
+
+/** Copies inside the service: CopyObject for a whole object, UploadPartCopy with a source range for a part. */
+public final class InServiceTransfer implements RangeTransfer {
+  private final InServiceCopy copies;
+  private final Destination destination;
+
+  public InServiceTransfer(InServiceCopy copies, Destination destination) {
+    this.copies = copies;
+    this.destination = destination;
+  }
+
+  @Override
+  public String method() {
+    return "server-side-copy";
+  }
+
+  @Override
+  public boolean resumable() {
+    return false;
+  }
+
+  @Override
+  public boolean serverSide() {
+    return true;
+  }
+
+  @Override
+  public String location(RangeTask task) {
+    return destination.location(task.object());
+  }
+
+  @Override
+  public String attempt(RangeTask task, Upload upload, Progress progress) throws Exception {
+    progress.requestStarted();
+    return copies.copy(upload, task.partNumber(), task.range());
+  }
+}

@@ -1,0 +1,68 @@
+package io.ferry.copy;
+
+import io.ferry.plan.RangeTask;
+import io.ferry.store.Body;
+import io.ferry.store.Destination;
+import io.ferry.store.ObjectMetadata;
+import io.ferry.store.RangeReader;
+import io.ferry.store.Upload;
+import java.io.InputStream;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Reads a range (ranged GET, positioned file reads) and streams it into the destination's write (positioned writes
+ * into a temp file, PutObject or UploadPart with a known length), never holding the range in memory. A destination
+ * with resumable writes continues a failed range at its last byte; any other takes the range again from its start.
+ */
+public final class StreamCopy implements RangeTransfer {
+  private final RangeReader source;
+  private final Destination destination;
+  private final boolean resumable;
+
+  public StreamCopy(RangeReader source, Destination destination) {
+    this.source = source;
+    this.destination = destination;
+    this.resumable = destination.capabilities().resumableWrites();
+  }
+
+  @Override
+  public String method() {
+    return source.verb() + (resumable ? "+write" : "+upload");
+  }
+
+  @Override
+  public boolean resumable() {
+    return resumable;
+  }
+
+  @Override
+  public String location(RangeTask task) {
+    return destination.location(task.object());
+  }
+
+  @Override
+  public String attempt(RangeTask task, Upload upload, Progress progress) throws Exception {
+    long from = resumable ? progress.bytes() : 0;
+    AtomicReference<MeteredInputStream> opened = new AtomicReference<>();
+    Body body = () -> {
+      MeteredInputStream previous = opened.get();
+      if (previous != null) previous.close(); // the destination asked to resend: start the range over
+      if (!resumable) progress.restart();
+      progress.requestStarted();
+      long length = task.range().length() - from;
+      InputStream in = length == 0 ? InputStream.nullInputStream() : source.open(task.object(), task.range().skip(from));
+      MeteredInputStream metered = new MeteredInputStream(in, progress, length, source::discard);
+      opened.set(metered);
+      return metered;
+    };
+    // An object written whole carries its metadata: from the answer of its GET, or (empty) a request of its own.
+    ObjectMetadata.Lazy metadata = () -> task.range().length() == 0 || opened.get() == null
+        ? source.metadata(task.object()) : source.metadataOf(opened.get().source(), task.object());
+    try {
+      return destination.write(upload, task.partNumber(), task.range(), from, body, metadata);
+    } finally {
+      MeteredInputStream last = opened.get();
+      if (last != null) last.close(); // read to its end: back to the pool; abandoned part-way: discarded
+    }
+  }
+}

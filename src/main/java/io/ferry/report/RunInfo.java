@@ -1,0 +1,7 @@
+package io.ferry.report;
+
+import java.time.Instant;
+
+/** What the driver knows of a run beyond its results, for the summary. */
+public record RunInfo(String job, String run, String source, String destination, Instant startedAt, long listed,
+    long skippedUnchanged, long splitObjects, long listPages, long copyStartMillis, long copyEndMillis, StageTimes stages) {}

@@ -1,0 +1,277 @@
+package io.ferry.spark;
+
+import io.ferry.commit.ObjectResult;
+import io.ferry.commit.PartTally;
+import io.ferry.config.BucketConfig;
+import io.ferry.config.DirectoryConfig;
+import io.ferry.config.MigrationConfig;
+import io.ferry.copy.Assignment;
+import io.ferry.copy.CopyMethod;
+import io.ferry.copy.Opening;
+import io.ferry.copy.RangeResult;
+import io.ferry.plan.CopyPlan;
+import io.ferry.plan.CopyTask;
+import io.ferry.plan.RangeTask;
+import io.ferry.report.RunInfo;
+import io.ferry.report.RunSummary;
+import io.ferry.report.StageTimes;
+import io.ferry.report.Units;
+import io.ferry.store.Destination;
+import io.ferry.store.Failures;
+import io.ferry.store.ObjectMetadata;
+import io.ferry.store.StoreObject;
+import io.ferry.store.Upload;
+import io.ferry.store.s3.S3Store;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.IntStream;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.StorageLevel;
+import scala.Tuple2;
+
+/**
+ * The driver: config → LIST → PLAN → OPEN (objects written in parts) → COPY (executors) → COMMIT (executors) → REPORT.
+ * Every step's logic lives in Spark-free packages; this class only wires them into Spark jobs.
+ */
+public final class MigrationJob {
+  private static final DateTimeFormatter RUN_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+  private MigrationJob() {}
+
+  public static String newRunId(Instant now) {
+    return RUN_TIME.format(now) + "-" + String.format("%04x", ThreadLocalRandom.current().nextInt(0x10000));
+  }
+
+  /** A run on a Spark context that is already up (the demo, tests). */
+  public static RunSummary run(MigrationConfig config, JavaSparkContext jsc, PrintStream out) throws JobFailure, IOException {
+    return run(config, CompletableFuture.completedFuture(jsc), out);
+  }
+
+  /**
+   * A run on a Spark context that may still be starting: the preflight, listing and planning need no Spark and run
+   * meanwhile; the stage "spark" is what is left of its start after them (and, on a cluster, the shared-directory
+   * check, which needs the executors).
+   */
+  public static RunSummary run(MigrationConfig config, Future<JavaSparkContext> spark, PrintStream out) throws JobFailure, IOException {
+    Instant started = Instant.now();
+    String runId = newRunId(started);
+    CopySettings settings = new CopySettings(config.source(), config.destination(), runId, config.copy());
+    StageTimes stages = new StageTimes();
+    Path marker = preflight(settings, runId);
+    stages.lap("preflight");
+    Destination destination = ExecutorContext.destination(settings);
+    List<Upload> uploads = new ArrayList<>();
+    boolean committed = false;
+    try {
+      out.printf("Ferry %s run %s: %s -> %s%n", config.jobName(), runId, config.source().describe(), config.destination().describe());
+      CopyMethod method = CopyMethod.choose(config.source(), config.destination());
+      Planning.Result planning = Planning.plan(config, ExecutorContext.source(settings), destination,
+          method == CopyMethod.SERVER_SIDE_COPY);
+      stages.lap("list+plan");
+      JavaSparkContext jsc = started(spark);
+      if (marker != null) checkShared(marker, jsc);
+      stages.lap("spark");
+      CopyPlan plan = planning.plan();
+      out.printf("LIST  %d objects listed, %d selected, %d skipped unchanged, %d rejected%n",
+          planning.listing().listed(), planning.listing().selected(), plan.skippedObjects(), planning.rejected().size());
+      out.printf("PLAN  %d objects, %s in %d ranges (%d objects split), %d tasks; method %s%n", plan.objects(),
+          Units.bytes(plan.bytes()), plan.ranges(), plan.splitObjects(), plan.tasks().size(), methodName(method));
+
+      Map<StoreObject, Upload> opened = new HashMap<>();
+      if (plan.splitObjects() > 0 && destination.capabilities().openSendsRequest()) {
+        opened = openUploads(jsc, settings, plan.tasks());
+        uploads.addAll(opened.values());
+        stages.lap("open");
+      }
+      List<Assignment> assignments = new ArrayList<>(plan.tasks().size());
+      for (CopyTask task : plan.tasks()) {
+        RangeTask first = task.ranges().get(0);
+        if (first.wholeObject()) {
+          assignments.add(Assignment.whole(task));
+        } else {
+          Upload upload = opened.get(first.object());
+          // a destination whose opening sends no request opens here, where it costs nothing
+          if (upload == null) upload = destination.open(first.object(), () -> ObjectMetadata.NONE);
+          assignments.add(new Assignment(task, upload));
+        }
+      }
+
+      int slices = slices(assignments.size(), config.copy().streamsPerTask(), jsc.defaultParallelism());
+      jsc.setJobGroup("COPY", "COPY: " + plan.ranges() + " ranges of " + plan.objects() + " objects", true);
+      JavaRDD<RangeResult> ranges = jsc.parallelize(assignments, slices)
+          .mapPartitions(new CopyRangesFunction(settings))
+          .persist(StorageLevel.MEMORY_AND_DISK_SER());
+      long copyStart = System.currentTimeMillis();
+      try (Console.Progress progress = Console.progress(jsc, "COPY", plan.bytes(), out)) {
+        ranges.count();
+      }
+      long copyEnd = System.currentTimeMillis();
+      stages.lap("copy");
+
+      jsc.setJobGroup("COMMIT", "COMMIT: complete or abort each object", true);
+      JavaRDD<ObjectResult> objects = commit(ranges, plan, settings).persist(StorageLevel.MEMORY_AND_DISK_SER());
+      objects.count();
+      committed = true;
+      stages.lap("commit");
+
+      List<ObjectResult> rejected = planning.rejected().stream()
+          .map(r -> new ObjectResult(r.object(), "", 0, 0, ObjectResult.Status.FAILED, r.reason())).toList();
+      RunInfo info = new RunInfo(config.jobName(), runId, config.source().describe(), config.destination().describe(), started,
+          planning.listing().selected(), plan.skippedObjects(), plan.splitObjects(), planning.listing().pages(), copyStart,
+          copyEnd, stages);
+      RunSummary summary = Reports.write(jsc, config.reportPath(), info, ranges, objects.union(jsc.parallelize(rejected, 1)));
+      ranges.unpersist();
+      objects.unpersist();
+      Console.printSummary(summary, out);
+      return summary;
+    } finally {
+      if (!committed) abortUploads(destination, uploads, out);
+      if (marker != null) Files.deleteIfExists(marker);
+    }
+  }
+
+  static String methodName(CopyMethod method) {
+    return method.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+  }
+
+  /**
+   * COMMIT's input: an object copied in one range is committed where its range result lies, in the copy's own
+   * partitions (no shuffle); only the parts of split objects are brought together by key first.
+   */
+  static JavaRDD<ObjectResult> commit(JavaRDD<RangeResult> ranges, CopyPlan plan, CopySettings settings) {
+    JavaRDD<ObjectResult> whole = ranges.filter(r -> r.partCount() == 1).map(PartTally::of)
+        .mapPartitions(new CommitFunction(settings));
+    if (plan.splitObjects() == 0) return whole;
+    JavaRDD<ObjectResult> split = ranges.filter(r -> r.partCount() > 1)
+        .mapToPair(r -> new Tuple2<>(r.object().key(), PartTally.of(r)))
+        .reduceByKey(PartTally::merge)
+        .values()
+        .mapPartitions(new CommitFunction(settings));
+    return plan.splitObjects() == plan.objects() ? split : whole.union(split);
+  }
+
+  /**
+   * OPEN: each split object opened at the destination on the executors (for a bucket: a HEAD of the source for its
+   * metadata, then CreateMultipartUpload), so a bucket with many large objects does not wait on the driver. If any
+   * cannot be opened, those that were are aborted and the run stops.
+   */
+  private static Map<StoreObject, Upload> openUploads(JavaSparkContext jsc, CopySettings settings, List<CopyTask> tasks) throws IOException {
+    List<StoreObject> split = new ArrayList<>();
+    for (CopyTask task : tasks) {
+      for (RangeTask range : task.ranges()) if (!range.wholeObject() && range.partNumber() == 1) split.add(range.object());
+    }
+    jsc.setJobGroup("OPEN", "OPEN: " + split.size() + " objects written in parts", true);
+    int slices = Math.max(1, Math.min(split.size(), jsc.defaultParallelism() * 4));
+    Map<StoreObject, Upload> opened = new HashMap<>();
+    List<String> errors = new ArrayList<>();
+    for (Opening.Opened o : jsc.parallelize(split, slices).mapPartitions(new OpenFunction(settings)).collect()) {
+      if (o.ok()) {
+        opened.put(o.object(), o.upload());
+      } else {
+        errors.add(o.object().key() + ": " + o.error());
+      }
+    }
+    if (!errors.isEmpty()) {
+      abortUploads(ExecutorContext.destination(settings), new ArrayList<>(opened.values()), null);
+      throw new IOException("cannot open objects at " + settings.destination().describe() + ": "
+          + String.join("; ", errors.subList(0, Math.min(3, errors.size()))));
+    }
+    return opened;
+  }
+
+  /** The run ended before its commit: nothing it opened may stay (open uploads hold storage and are invisible). */
+  private static void abortUploads(Destination destination, List<Upload> uploads, PrintStream out) {
+    if (uploads.isEmpty()) return;
+    int failed = 0;
+    for (Upload upload : uploads) {
+      try {
+        destination.abort(upload);
+      } catch (IOException | RuntimeException ex) {
+        failed++;
+      }
+    }
+    if (out != null) {
+      out.printf("ABORT %d objects opened for writing%s%n", uploads.size(), failed == 0 ? "" : " (" + failed + " aborts failed)");
+    }
+  }
+
+  /** Enough partitions to keep every core busy, and about streams-per-task ranges in each. */
+  static int slices(int tasks, int streamsPerTask, int defaultParallelism) {
+    if (tasks == 0) return 1;
+    int byStreams = (tasks + streamsPerTask - 1) / streamsPerTask;
+    return Math.max(1, Math.min(tasks, Math.max(byStreams, defaultParallelism)));
+  }
+
+  private static JavaSparkContext started(Future<JavaSparkContext> spark) throws IOException {
+    try {
+      return spark.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while Spark was starting");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) throw r;
+      throw new IllegalStateException("Spark did not start: " + e.getCause().getMessage(), e.getCause());
+    }
+  }
+
+  /**
+   * A directory destination must exist (or be creatable) and be writable; a marker file is left in it for
+   * {@link #checkShared}. A bucket must answer HEAD.
+   */
+  private static Path preflight(CopySettings settings, String runId) throws JobFailure {
+    if (settings.destination().store() instanceof BucketConfig bucket) {
+      try {
+        ((S3Store) ExecutorContext.store(bucket, settings)).checkBucket();
+      } catch (IOException e) {
+        throw new JobFailure("the destination bucket " + bucket.describe() + " cannot be used: " + Failures.describe(e)
+            + " (check ferry.destination.bucket, endpoint and credentials)");
+      }
+      return null;
+    }
+    Path root = Path.of(((DirectoryConfig) settings.destination().store()).path());
+    try {
+      Files.createDirectories(root);
+    } catch (IOException e) {
+      throw new JobFailure("ferry.destination.path = " + root + " cannot be created: " + Failures.describe(e));
+    }
+    Path marker = root.resolve(".ferry-" + runId + ".marker");
+    try {
+      Files.writeString(marker, runId);
+    } catch (IOException e) {
+      throw new JobFailure("ferry.destination.path = " + root + " is not writable: " + Failures.describe(e));
+    }
+    return marker;
+  }
+
+  /** On a cluster, a directory destination must be the same shared directory on every executor: the marker shows. */
+  private static void checkShared(Path marker, JavaSparkContext jsc) throws JobFailure {
+    if (jsc.isLocal()) return; // local mode: the executors are this JVM, which just wrote the marker
+    String markerPath = marker.toString();
+    int probes = Math.max(1, jsc.defaultParallelism());
+    jsc.setJobGroup("PREFLIGHT", "PREFLIGHT: is the destination shared with every executor?", true);
+    List<String> blind = jsc.parallelize(IntStream.range(0, probes).boxed().toList(), probes)
+        .filter(i -> !Files.exists(Path.of(markerPath)))
+        .map(i -> java.net.InetAddress.getLocalHost().getHostName())
+        .distinct()
+        .collect();
+    if (!blind.isEmpty()) {
+      throw new JobFailure("ferry.destination.path = " + marker.getParent() + " is not visible from executors on " + blind
+          + ": on a cluster the destination must be a shared mount (NFS, a shared volume) at the same path on every node");
+    }
+  }
+}

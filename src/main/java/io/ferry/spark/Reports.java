@@ -1,0 +1,48 @@
+package io.ferry.spark;
+
+import io.ferry.commit.ObjectResult;
+import io.ferry.copy.RangeResult;
+import io.ferry.report.ReportWriter;
+import io.ferry.report.RunInfo;
+import io.ferry.report.RunStats;
+import io.ferry.report.RunSummary;
+import java.io.IOException;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.SerializableConfiguration;
+
+/**
+ * REPORT: the ranges and objects datasets written on the executors, one part per partition, while each partition's
+ * statistics are gathered from the same rows (no per-range rows are collected); one Spark job per dataset. The driver
+ * merges one small {@link RunStats} per partition and writes the summary ({@link ReportWriter}).
+ */
+final class Reports {
+  private Reports() {}
+
+  static RunSummary write(JavaSparkContext jsc, String reportPath, RunInfo info, JavaRDD<RangeResult> ranges,
+      JavaRDD<ObjectResult> objects) throws IOException {
+    jsc.setJobGroup("REPORT", "REPORT: statistics and the ranges and objects datasets", false);
+    ReportWriter writer = new ReportWriter(jsc.hadoopConfiguration(), reportPath, info.job(), info.run());
+    String directory = writer.qualifiedRunDirectory();
+    Broadcast<SerializableConfiguration> conf = SerializableConfiguration.broadcast(jsc.sc());
+    RunStats stats;
+    try {
+      stats = ranges.coalesce(slices(ranges))
+          .mapPartitionsWithIndex(WriteDatasetFunction.ranges(info.job(), info.run(), directory, conf, info.copyStartMillis(),
+              info.copyEndMillis(), ReportWriter.TIMELINE_BUCKETS), false)
+          .reduce(RunStats::merge);
+      stats.merge(objects.coalesce(slices(objects))
+          .mapPartitionsWithIndex(WriteDatasetFunction.objects(info.job(), info.run(), directory, conf), false)
+          .reduce(RunStats::merge));
+    } finally {
+      conf.destroy();
+    }
+    return writer.finish(info, stats);
+  }
+
+  /** A part file per partition, at most 16 per dataset: one for a small run, a few writers in parallel for a big one. */
+  private static int slices(JavaRDD<?> rdd) {
+    return Math.max(1, Math.min(rdd.getNumPartitions(), 16));
+  }
+}

@@ -1,0 +1,65 @@
+package io.ferry.spark;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Future;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkContext$;
+import org.apache.spark.SparkContext;
+import org.apache.spark.api.java.JavaSparkContext;
+import scala.Option;
+
+/**
+ * Starts Spark on threads of its own while the driver reads the job and then lists and plans: building Spark's
+ * configuration loads a good part of Spark and Scala, and a local start takes seconds, as long as a listing can.
+ */
+public final class SparkStart {
+  private final CompletableFuture<SparkConf> conf = new CompletableFuture<>();
+
+  private SparkStart() {}
+
+  /** Begins building Spark's configuration now. */
+  public static SparkStart begin() {
+    SparkStart start = new SparkStart();
+    daemon("ferry-spark-conf", () -> {
+      try {
+        start.conf.complete(new SparkConf());
+      } catch (Throwable e) {
+        start.conf.completeExceptionally(e);
+      }
+    });
+    return start;
+  }
+
+  /**
+   * Starts the context (named for the job; {@code master} unless spark-submit gave one), or takes the one already
+   * running in this JVM (the demo's second job, tests).
+   */
+  public Future<JavaSparkContext> context(String appName, String master) {
+    CompletableFuture<JavaSparkContext> spark = new CompletableFuture<>();
+    daemon("ferry-spark-start", () -> {
+      try {
+        // A SparkContext, not a SparkSession: Ferry needs no Spark SQL, whose start-up loads Scala reflection.
+        SparkConf sparkConf;
+        try {
+          sparkConf = conf.join().setAppName(appName);
+        } catch (CompletionException e) {
+          throw e.getCause(); // what went wrong building it, not the future's wrapper
+        }
+        if (!sparkConf.contains("spark.master")) sparkConf.setMaster(master);
+        // getActive is Spark-internal, but getOrCreate(conf) would warn that conf may not take effect.
+        Option<SparkContext> active = SparkContext$.MODULE$.getActive();
+        spark.complete(JavaSparkContext.fromSparkContext(active.isDefined() ? active.get() : SparkContext.getOrCreate(sparkConf)));
+      } catch (Throwable e) {
+        spark.completeExceptionally(e);
+      }
+    });
+    return spark;
+  }
+
+  private static void daemon(String name, Runnable body) {
+    Thread thread = new Thread(body, name);
+    thread.setDaemon(true);
+    thread.start();
+  }
+}

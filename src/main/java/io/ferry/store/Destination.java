@@ -1,0 +1,50 @@
+package io.ferry.store;
+
+import java.io.IOException;
+import java.util.SortedMap;
+
+/**
+ * Where objects land. An object is written whole in one part, or opened and written in parts by any number of
+ * executors, then completed (made visible at its final name, all at once) or aborted (no trace left). Every step is
+ * idempotent, so Spark may run a task twice: a part written again holds the same bytes, a repeated completion of a
+ * completed object succeeds.
+ *
+ * <p>Implementations do not retry; failures are {@link StoreFailure}s classified where they happen, or plain
+ * {@link IOException}s of the network ({@link Failures}).
+ */
+public interface Destination {
+  Capabilities capabilities();
+
+  /** Where the object lands, for the datasets: a path, or s3://bucket/key. */
+  String location(StoreObject object);
+
+  /** Why the object cannot be written here (an unsafe path, a key too long), or null when it can. */
+  String rejection(StoreObject object);
+
+  /** Opens an object to be written in parts (a multipart upload; a temp file of its full size). */
+  Upload open(StoreObject object, ObjectMetadata.Lazy metadata) throws IOException;
+
+  /**
+   * Writes bytes [{@code from}, length) of {@code range} of the upload's object, as part {@code partNumber} (1 for an
+   * object written whole), reading them from {@code body}, which delivers exactly those bytes. {@code from} is 0 unless
+   * the destination has {@link Capabilities#resumableWrites()}. {@code metadata} is what an object written whole
+   * carries (content headers, user metadata), read after {@code body} was opened; parts had theirs at {@link #open}. Returns the part's receipt for
+   * {@link #complete} (an ETag), or "".
+   */
+  String write(Upload upload, int partNumber, ByteRange range, long from, Body body, ObjectMetadata.Lazy metadata) throws IOException;
+
+  /** Makes the object visible at its final name, from its parts' receipts in part order. */
+  void complete(Upload upload, SortedMap<Integer, String> receipts) throws IOException;
+
+  /** Removes every trace of an object that will not be completed; never touches its final name. */
+  void abort(Upload upload) throws IOException;
+
+  /** After a batch of completions (one task's): what they deferred, such as the directories' fsyncs. */
+  default void flush() throws IOException {}
+
+  /** What is already here, keyed as the source's relative keys: for skipping unchanged objects. */
+  Lister existing();
+
+  /** True when {@code existing} (listed here) already holds {@code source} unchanged, so it need not be copied. */
+  boolean unchanged(StoreObject source, StoreObject existing);
+}

@@ -1,0 +1,40 @@
+package io.ferry.store.file;
+
+import io.ferry.config.DirectoryConfig;
+import io.ferry.store.Destination;
+import io.ferry.store.Lister;
+import io.ferry.store.RangeReader;
+import io.ferry.store.Store;
+import java.nio.file.Path;
+
+/** A directory on a local disk, an NFS mount or a block volume. */
+public final class FileStore implements Store {
+  private final Path root;
+  private final String runId;
+  private final int bufferSize;
+
+  /**
+   * @param runId names the temp files this run writes (beside their final names, hidden)
+   * @param bufferSize bytes a write reads from its body at a time
+   */
+  public FileStore(DirectoryConfig config, String runId, int bufferSize) {
+    this.root = Path.of(config.path());
+    this.runId = runId;
+    this.bufferSize = bufferSize;
+  }
+
+  @Override
+  public Lister lister() {
+    return new FileLister(root);
+  }
+
+  @Override
+  public RangeReader reader() {
+    return new FileRangeReader(root);
+  }
+
+  @Override
+  public Destination destination() {
+    return new FileDestination(root, runId, bufferSize);
+  }
+}

@@ -1,0 +1,210 @@
+package io.ferry.store.s3;
+
+import io.ferry.config.BucketConfig;
+import io.ferry.config.ObjectWrites;
+import io.ferry.store.Body;
+import io.ferry.store.ByteRange;
+import io.ferry.store.Capabilities;
+import io.ferry.store.Destination;
+import io.ferry.store.InServiceCopy;
+import io.ferry.store.Lister;
+import io.ferry.store.ObjectMetadata;
+import io.ferry.store.StoreObject;
+import io.ferry.store.Upload;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.NoSuchUploadException;
+import software.amazon.awssdk.utils.http.SdkHttpUtils;
+
+/**
+ * A bucket as destination. An object written whole is one request (PutObject, or CopyObject inside the service),
+ * which S3 makes visible atomically; one written in parts is a multipart upload, whose parts any executor uploads
+ * (UploadPart, or UploadPartCopy with a source range) and which is completed with every part's ETag in order, or
+ * aborted. Storage class, encryption and tags apply to every object written; content headers and user metadata come
+ * from the source. The object writes go out as {@link SignedRequests}; the few control requests through the client.
+ */
+final class S3Destination implements Destination {
+  /** S3's multipart limits: parts of 5 MiB (but the last) to 5 GiB, at most 10,000 of them. */
+  static final Capabilities CAPABILITIES = new Capabilities(5L << 20, 5L << 30, 10_000, false, false, true);
+  /** S3's longest key, in UTF-8 bytes. */
+  static final int MAX_KEY_BYTES = 1024;
+
+  private final S3Client client;
+  private final SignedRequests requests;
+  private final BucketConfig config;
+
+  S3Destination(S3Client client, SignedRequests requests, BucketConfig config) {
+    this.client = client;
+    this.requests = requests;
+    this.config = config;
+  }
+
+  String key(StoreObject object) {
+    return config.prefix() + object.relativeKey();
+  }
+
+  @Override
+  public Capabilities capabilities() {
+    return CAPABILITIES;
+  }
+
+  @Override
+  public String location(StoreObject object) {
+    return "s3://" + config.bucket() + "/" + key(object);
+  }
+
+  @Override
+  public String rejection(StoreObject object) {
+    int bytes = key(object).getBytes(StandardCharsets.UTF_8).length;
+    return bytes <= MAX_KEY_BYTES ? null
+        : "the destination key would be " + bytes + " bytes long with ferry.destination.prefix, over S3's 1,024: not copied";
+  }
+
+  @Override
+  public Lister existing() {
+    return new S3Lister(client, config.bucket(), config.prefix());
+  }
+
+  /** The same size, and a copy no older than the source (a bucket sets its own modification times). */
+  @Override
+  public boolean unchanged(StoreObject source, StoreObject existing) {
+    return existing.size() == source.size() && existing.lastModifiedMillis() >= source.lastModifiedMillis();
+  }
+
+  @Override
+  public Upload open(StoreObject object, ObjectMetadata.Lazy lazy) throws IOException {
+    ObjectMetadata metadata = lazy.get();
+    CreateMultipartUploadRequest.Builder request = CreateMultipartUploadRequest.builder().bucket(config.bucket()).key(key(object))
+        .contentType(metadata.contentType()).contentEncoding(metadata.contentEncoding())
+        .contentDisposition(metadata.contentDisposition()).cacheControl(metadata.cacheControl()).metadata(metadata.userMetadata());
+    applyWriteSettings(request::storageClass, request::serverSideEncryption, request::ssekmsKeyId, request::tagging);
+    return new Upload(object, S3Errors.translated(() -> client.createMultipartUpload(request.build()).uploadId()));
+  }
+
+  @Override
+  public String write(Upload upload, int partNumber, ByteRange range, long from, Body body, ObjectMetadata.Lazy metadata)
+      throws IOException {
+    if (from != 0) throw new IllegalArgumentException("an S3 write cannot resume part-way: from " + from);
+    String key = key(upload.object());
+    return S3Errors.translated(() -> {
+      if (upload.inParts()) return requests.put(config.bucket(), key, part(upload.id(), partNumber), Map.of(), body.open(), range.length());
+      java.io.InputStream in = body.open(); // first: an object's metadata may come with its GET's answer
+      return requests.put(config.bucket(), key, Map.of(), putHeaders(metadata.get()), in, range.length());
+    });
+  }
+
+  @Override
+  public void complete(Upload upload, SortedMap<Integer, String> receipts) throws IOException {
+    if (!upload.inParts()) return; // its one PutObject or CopyObject made it visible
+    List<CompletedPart> parts = new ArrayList<>();
+    receipts.forEach((number, etag) -> parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build()));
+    S3Errors.translated(() -> client.completeMultipartUpload(b -> b.bucket(config.bucket()).key(key(upload.object()))
+        .uploadId(upload.id()).multipartUpload(CompletedMultipartUpload.builder().parts(parts).build())));
+  }
+
+  @Override
+  public void abort(Upload upload) throws IOException {
+    if (!upload.inParts()) return; // a failed PutObject leaves nothing
+    try {
+      client.abortMultipartUpload(b -> b.bucket(config.bucket()).key(key(upload.object())).uploadId(upload.id()));
+    } catch (NoSuchUploadException e) {
+      // aborted already (an abort repeated after an executor loss), or completed: either way nothing is left open
+    } catch (SdkException e) {
+      throw S3Errors.failure(e);
+    }
+  }
+
+  /** Fails with the service's error if the bucket cannot be reached with these credentials. */
+  void checkBucket() throws IOException {
+    S3Errors.translated(() -> client.headBucket(b -> b.bucket(config.bucket())));
+  }
+
+  /** Copies from {@code source}, a bucket of the same service: CopyObject for a whole object, UploadPartCopy for a part. */
+  InServiceCopy copyingFrom(BucketConfig source) {
+    return (upload, partNumber, range) -> S3Errors.translated(() -> upload.inParts()
+        ? requests.copy(config.bucket(), key(upload.object()), part(upload.id(), partNumber), copyPartHeaders(upload.object(), source.bucket(), range))
+        : requests.copy(config.bucket(), key(upload.object()), Map.of(), copyHeaders(upload.object(), source.bucket())));
+  }
+
+  /** PutObject's headers: the source's content headers and user metadata, and the destination's write settings. */
+  Map<String, String> putHeaders(ObjectMetadata metadata) {
+    Map<String, String> headers = new LinkedHashMap<>();
+    contentHeaders(metadata, headers);
+    writeSettings(headers);
+    return headers;
+  }
+
+  /** CopyObject's headers: the source (only at its listed ETag), its metadata kept, the destination's write settings. */
+  Map<String, String> copyHeaders(StoreObject object, String sourceBucket) {
+    Map<String, String> headers = copySource(object, sourceBucket);
+    headers.put("x-amz-metadata-directive", "COPY");
+    writeSettings(headers);
+    if (headers.containsKey("x-amz-tagging")) headers.put("x-amz-tagging-directive", "REPLACE");
+    return headers;
+  }
+
+  private static Map<String, String> copyPartHeaders(StoreObject object, String sourceBucket, ByteRange range) {
+    Map<String, String> headers = copySource(object, sourceBucket);
+    headers.put("x-amz-copy-source-range", range.httpRange());
+    return headers;
+  }
+
+  private static Map<String, String> part(String uploadId, int partNumber) {
+    Map<String, String> query = new LinkedHashMap<>();
+    query.put("partNumber", Integer.toString(partNumber));
+    query.put("uploadId", uploadId);
+    return query;
+  }
+
+  /** The source object of a copy inside the service, only while it still has the listed ETag. */
+  private static Map<String, String> copySource(StoreObject object, String sourceBucket) {
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("x-amz-copy-source", SdkHttpUtils.urlEncodeIgnoreSlashes(sourceBucket + "/" + object.key()));
+    if (!object.etag().isEmpty()) headers.put("x-amz-copy-source-if-match", "\"" + object.etag() + "\"");
+    return headers;
+  }
+
+  /** The source's content headers and user metadata, as PutObject carries them. */
+  private static void contentHeaders(ObjectMetadata metadata, Map<String, String> headers) {
+    headers.put("Content-Type", metadata.contentType() == null ? "application/octet-stream" : metadata.contentType());
+    if (metadata.contentEncoding() != null) headers.put("Content-Encoding", metadata.contentEncoding());
+    if (metadata.contentDisposition() != null) headers.put("Content-Disposition", metadata.contentDisposition());
+    if (metadata.cacheControl() != null) headers.put("Cache-Control", metadata.cacheControl());
+    metadata.userMetadata().forEach((name, value) -> headers.put("x-amz-meta-" + name, value));
+  }
+
+  /** {@link #applyWriteSettings} as request headers. */
+  private void writeSettings(Map<String, String> headers) {
+    applyWriteSettings(v -> headers.put("x-amz-storage-class", v), v -> headers.put("x-amz-server-side-encryption", v),
+        v -> headers.put("x-amz-server-side-encryption-aws-kms-key-id", v), v -> headers.put("x-amz-tagging", v));
+  }
+
+  /** The destination's storage class, encryption and tags, on whichever request writes an object. */
+  private void applyWriteSettings(Consumer<String> storageClass, Consumer<String> encryption, Consumer<String> kmsKeyId,
+      Consumer<String> tagging) {
+    ObjectWrites writes = config.writes();
+    if (!writes.storageClass().isEmpty()) storageClass.accept(writes.storageClass());
+    if (!writes.serverSideEncryption().isEmpty()) encryption.accept(writes.serverSideEncryption());
+    if (!writes.kmsKeyId().isEmpty()) kmsKeyId.accept(writes.kmsKeyId());
+    if (!writes.tags().isEmpty()) tagging.accept(tagging(writes));
+  }
+
+  private static String tagging(ObjectWrites writes) {
+    return writes.tags().entrySet().stream()
+        .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+        .collect(Collectors.joining("&"));
+  }
+}

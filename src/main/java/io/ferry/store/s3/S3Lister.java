@@ -1,0 +1,54 @@
+package io.ferry.store.s3;
+
+import io.ferry.store.ListCounts;
+import io.ferry.store.Lister;
+import io.ferry.store.StoreObject;
+import java.io.IOException;
+import java.util.function.Consumer;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * Lists a bucket under a prefix with ListObjectsV2 pages (1,000 keys each), handing each object on as its page
+ * arrives. Keys ending in '/' with no bytes are folder markers, not objects: they are counted and left out.
+ */
+final class S3Lister implements Lister {
+  private final S3Client client;
+  private final String bucket;
+  private final String prefix;
+
+  S3Lister(S3Client client, String bucket, String prefix) {
+    this.client = client;
+    this.bucket = bucket;
+    this.prefix = prefix;
+  }
+
+  @Override
+  public ListCounts list(Consumer<StoreObject> consumer) throws IOException {
+    return S3Errors.translated(() -> {
+      long listed = 0, markers = 0, pages = 0;
+      ListObjectsV2Request request = ListObjectsV2Request.builder().bucket(bucket).prefix(prefix).build();
+      for (ListObjectsV2Response page : client.listObjectsV2Paginator(request)) {
+        pages++;
+        for (S3Object o : page.contents()) {
+          listed++;
+          if (o.key().endsWith("/") && o.size() == 0) {
+            markers++;
+            continue;
+          }
+          consumer.accept(new StoreObject(o.key(), o.key().substring(prefix.length()), o.size(), unquote(o.eTag()),
+              o.lastModified() == null ? 0 : o.lastModified().toEpochMilli()));
+        }
+      }
+      return new ListCounts(listed, listed - markers, markers, 0, pages);
+    });
+  }
+
+  /** ETags compared and passed on without quotes: stores differ in whether they quote them. */
+  static String unquote(String etag) {
+    if (etag == null) return "";
+    return etag.length() >= 2 && etag.startsWith("\"") && etag.endsWith("\"") ? etag.substring(1, etag.length() - 1) : etag;
+  }
+}

@@ -1,0 +1,61 @@
+package io.ferry.store.s3;
+
+import io.ferry.config.BucketConfig;
+import io.ferry.store.Destination;
+import io.ferry.store.InServiceCopy;
+import io.ferry.store.Lister;
+import io.ferry.store.RangeReader;
+import io.ferry.store.Store;
+import java.io.IOException;
+import java.time.Duration;
+
+/**
+ * A bucket and prefix of an S3-compatible service. Its clients come from the per-JVM cache ({@link S3Clients}), built
+ * where they are used (driver or executor) and never serialized.
+ */
+public final class S3Store implements Store {
+  private final BucketConfig config;
+  private final int connections;
+  private final Duration stallTimeout;
+
+  /**
+   * @param connections the HTTP pool of the bulk requests (every concurrent stream of this JVM needs one)
+   * @param stallTimeout a request that delivers no byte for this long fails (and is retried)
+   */
+  public S3Store(BucketConfig config, int connections, Duration stallTimeout) {
+    this.config = config;
+    this.connections = connections;
+    this.stallTimeout = stallTimeout;
+  }
+
+  @Override
+  public Lister lister() {
+    return new S3Lister(S3Clients.control(config.endpoint()), config.bucket(), config.prefix());
+  }
+
+  @Override
+  public RangeReader reader() {
+    return new S3RangeReader(S3Clients.requests(config.endpoint(), connections, stallTimeout),
+        S3Clients.data(config.endpoint(), connections, stallTimeout), config.bucket());
+  }
+
+  @Override
+  public Destination destination() {
+    return s3Destination();
+  }
+
+  /** Copies objects of {@code source}, a bucket of the same service, inside it (no bytes through this JVM). */
+  public InServiceCopy copyingFrom(BucketConfig source) {
+    return s3Destination().copyingFrom(source);
+  }
+
+  /** Fails with the service's error if the bucket cannot be reached with these credentials. */
+  public void checkBucket() throws IOException {
+    new S3Destination(S3Clients.control(config.endpoint()), null, config).checkBucket();
+  }
+
+  private S3Destination s3Destination() {
+    return new S3Destination(S3Clients.data(config.endpoint(), connections, stallTimeout),
+        S3Clients.requests(config.endpoint(), connections, stallTimeout), config);
+  }
+}

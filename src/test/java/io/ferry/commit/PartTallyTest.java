@@ -1,0 +1,59 @@
+package io.ferry.commit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ferry.copy.RangeResult;
+import io.ferry.store.StoreObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.BinaryOperator;
+import org.junit.jupiter.api.Test;
+
+/** reduceByKey merges the ranges of an object in any grouping and order: merge must be associative and commutative. */
+class PartTallyTest {
+  private static final StoreObject OBJECT = new StoreObject("k", "k", 400, "e", 0);
+
+  private static PartTally range(int part, boolean ok, String error) {
+    return PartTally.of(new RangeResult(OBJECT, part == 1 ? "dest/k" : "", 0, part, 4, (part - 1) * 100L, 100, ok ? 100 : 30,
+        100, 0, 0, 0, 0, 1, "m", "0", "h", ok ? RangeResult.Status.OK : RangeResult.Status.FAILED, error, "00000000",
+        part == 3 ? "upload-9" : "upload-9", ok ? "etag-" + part : ""));
+  }
+
+  private static final List<PartTally> RANGES = List.of(range(1, true, ""), range(2, false, "reset"), range(3, true, ""),
+      range(4, false, "AccessDenied"), range(2, true, ""));
+
+  @Test
+  void mergeIsAssociativeAndCommutativeOverEveryGroupingTried() {
+    PartTally expected = RANGES.stream().reduce(PartTally::merge).orElseThrow();
+    BinaryOperator<PartTally> merge = PartTally::merge;
+    Random random = new Random(42);
+    for (int trial = 0; trial < 200; trial++) {
+      List<PartTally> shuffled = new ArrayList<>(RANGES);
+      java.util.Collections.shuffle(shuffled, random);
+      assertThat(reduceRandomly(shuffled, merge, random)).isEqualTo(expected);
+    }
+    assertThat(expected.okParts().keySet()).containsExactly(1, 2, 3);
+    assertThat(expected.bytes()).isEqualTo(100 + 30 + 100 + 30 + 100);
+    assertThat(expected.firstError()).isEqualTo("part 2 of 4: reset").as("the least error by string order, whatever the order");
+    assertThat(expected.location()).isEqualTo("dest/k");
+    assertThat(expected.upload().id()).isEqualTo("upload-9");
+    assertThat(expected.complete()).isFalse();
+  }
+
+  /** Merges a list as a random tree of partial merges, as partitions and a shuffle would. */
+  private static PartTally reduceRandomly(List<PartTally> items, BinaryOperator<PartTally> merge, Random random) {
+    if (items.size() == 1) return items.get(0);
+    int split = 1 + random.nextInt(items.size() - 1);
+    return merge.apply(reduceRandomly(items.subList(0, split), merge, random), reduceRandomly(items.subList(split, items.size()), merge, random));
+  }
+
+  @Test
+  void anObjectIsCompleteOnlyWhenEveryPartArrivedAndNoneFailed() {
+    PartTally all = range(1, true, "").merge(range(2, true, "")).merge(range(3, true, "")).merge(range(4, true, ""));
+    assertThat(all.complete()).isTrue();
+    assertThat(all.receipts()).containsOnlyKeys(1, 2, 3, 4);
+    assertThat(range(1, true, "").merge(range(2, true, "")).complete()).isFalse();
+    assertThat(all.merge(range(3, false, "late failure")).complete()).as("a failed attempt of a part that also succeeded").isFalse();
+  }
+}

@@ -1,0 +1,114 @@
+package io.ferry.demo;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+
+/**
+ * Deterministic sample objects, uploaded to a bucket: large ones (multipart), empty ones, many small ones, and keys
+ * with spaces and non-ASCII characters. Returns each key's SHA-256 so copies can be checked by content.
+ */
+public final class SeedData {
+  private static final int UPLOAD_PART = 16 << 20;
+
+  private SeedData() {}
+
+  /**
+   * Seeds a server from the command line: {@code SeedData <endpoint> <identity> <secret> <bucket> <large-bytes>
+   * <small-count> [empty-bucket ...]} uploads the demo's mix into {@code bucket} and creates the empty buckets
+   * (jobs/env.sh trains the class-data archive on them).
+   */
+  public static void main(String[] args) {
+    io.ferry.config.S3EndpointConfig endpoint = io.ferry.config.S3EndpointConfig.withKeys(args[0], "us-east-1", args[1], args[2]);
+    try (S3Client s3 = io.ferry.support.TestS3.client(endpoint)) {
+      upload(s3, args[3], mix(Long.parseLong(args[4]), Integer.parseInt(args[5])));
+      for (int i = 6; i < args.length; i++) {
+        String bucket = args[i];
+        s3.createBucket(b -> b.bucket(bucket));
+      }
+    }
+  }
+
+  /** An object to create: its key, its size and the seed of its bytes. */
+  public record Spec(String key, long size, long seed) {}
+
+  /** The demo's mix: one object of {@code largeBytes}, an empty one, {@code smallCount} small ones, awkward names. */
+  public static List<Spec> mix(long largeBytes, int smallCount) {
+    List<Spec> specs = new ArrayList<>();
+    specs.add(new Spec("video/raw footage 2018.bin", largeBytes, 1));
+    specs.add(new Spec("empty.txt", 0, 2));
+    specs.add(new Spec("photos/été 2019/café ☕.jpg", 180_000, 3));
+    specs.add(new Spec("docs/日本語/レポート.pdf", 95_001, 4));
+    specs.add(new Spec("docs/with  two spaces & symbols (1).txt", 4_097, 5));
+    SplittableRandom sizes = new SplittableRandom(42);
+    for (int i = 0; i < smallCount; i++) {
+      specs.add(new Spec(String.format("logs/%02d/app-%04d.log", i % 17, i), 1 + sizes.nextInt(256 * 1024), 100 + i));
+    }
+    return specs;
+  }
+
+  /** Uploads the objects (creating the bucket if needed) and returns key → SHA-256 of the bytes. */
+  public static Map<String, String> upload(S3Client s3, String bucket, List<Spec> specs) {
+    if (s3.listBuckets().buckets().stream().noneMatch(b -> b.name().equals(bucket))) {
+      s3.createBucket(b -> b.bucket(bucket));
+    }
+    Map<String, String> digests = new LinkedHashMap<>();
+    for (Spec spec : specs) digests.put(spec.key(), upload(s3, bucket, spec));
+    return digests;
+  }
+
+  static String upload(S3Client s3, String bucket, Spec spec) {
+    MessageDigest sha = sha256();
+    SplittableRandom random = new SplittableRandom(spec.seed());
+    if (spec.size() <= UPLOAD_PART) {
+      byte[] bytes = bytes(random, (int) spec.size());
+      sha.update(bytes);
+      s3.putObject(b -> b.bucket(bucket).key(spec.key()), RequestBody.fromBytes(bytes));
+      return HexFormat.of().formatHex(sha.digest());
+    }
+    String uploadId = s3.createMultipartUpload(b -> b.bucket(bucket).key(spec.key())).uploadId();
+    List<CompletedPart> parts = new ArrayList<>();
+    long remaining = spec.size();
+    for (int part = 1; remaining > 0; part++) {
+      byte[] bytes = bytes(random, (int) Math.min(UPLOAD_PART, remaining));
+      sha.update(bytes);
+      remaining -= bytes.length;
+      int number = part;
+      String etag = s3.uploadPart(b -> b.bucket(bucket).key(spec.key()).uploadId(uploadId).partNumber(number),
+          RequestBody.fromBytes(bytes)).eTag();
+      parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
+    }
+    s3.completeMultipartUpload(b -> b.bucket(bucket).key(spec.key()).uploadId(uploadId)
+        .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build()));
+    return HexFormat.of().formatHex(sha.digest());
+  }
+
+  private static byte[] bytes(SplittableRandom random, int size) {
+    byte[] bytes = new byte[size];
+    int i = 0;
+    for (; i + 8 <= size; i += 8) {
+      long v = random.nextLong();
+      for (int k = 0; k < 8; k++) bytes[i + k] = (byte) (v >>> (8 * k));
+    }
+    long v = random.nextLong();
+    for (int k = 0; i < size; i++, k++) bytes[i] = (byte) (v >>> (8 * k));
+    return bytes;
+  }
+
+  public static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

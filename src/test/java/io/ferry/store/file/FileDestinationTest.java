@@ -1,0 +1,118 @@
+package io.ferry.store.file;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ferry.config.DirectoryConfig;
+import io.ferry.store.ByteRange;
+import io.ferry.store.Destination;
+import io.ferry.store.DestinationContract;
+import io.ferry.store.ObjectMetadata;
+import io.ferry.store.StoreObject;
+import io.ferry.store.Upload;
+import java.io.ByteArrayInputStream;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The destination behaviour suite on a directory, and what only a directory does (temp files, mtimes, names). */
+class FileDestinationTest extends DestinationContract {
+  private static final long MTIME = 1_543_622_400_000L;
+  @TempDir Path root;
+
+  @Override
+  protected Destination destination() {
+    return new FileStore(new DirectoryConfig(root.toString()), "R1", 64 << 10).destination();
+  }
+
+  @Override
+  protected byte[] read(String relativeKey) throws Exception {
+    Path p = root.resolve(relativeKey);
+    return Files.isRegularFile(p) ? Files.readAllBytes(p) : null;
+  }
+
+  @Override
+  protected void put(String relativeKey, byte[] bytes) throws Exception {
+    Files.createDirectories(root.resolve(relativeKey).getParent());
+    Files.write(root.resolve(relativeKey), bytes);
+  }
+
+  @Override
+  protected int leftovers() throws Exception {
+    try (Stream<Path> files = Files.walk(root)) {
+      return (int) files.filter(p -> KeyPaths.isTempName(p.getFileName().toString())).count();
+    }
+  }
+
+  private static StoreObject object(String key, long size) {
+    return new StoreObject(key, key, size, "e", MTIME);
+  }
+
+  private static void writeWhole(Destination d, StoreObject o, String text) throws Exception {
+    byte[] bytes = text.getBytes();
+    d.write(Upload.whole(o), 1, new ByteRange(0, bytes.length), 0, () -> new ByteArrayInputStream(bytes), () -> ObjectMetadata.NONE);
+  }
+
+  @Test
+  void theTempFileIsHiddenBesideItsFinalNameAndTheFileTakesTheSourcesModificationTime() throws Exception {
+    Destination d = destination();
+    StoreObject o = object("dir/sub/file.txt", 10);
+    Upload upload = d.open(o, () -> ObjectMetadata.NONE);
+    d.write(upload, 2, new ByteRange(6, 4), 0, () -> new ByteArrayInputStream("6789".getBytes()), () -> ObjectMetadata.NONE);
+    assertThat(root.resolve("dir/sub/.file.txt.ferry-R1.tmp")).hasSize(10); // preallocated to the object's size
+    d.write(upload, 1, new ByteRange(0, 6), 0, () -> new ByteArrayInputStream("012345".getBytes()), () -> ObjectMetadata.NONE);
+    d.complete(upload, new TreeMap<>(Map.of(1, "")));
+    assertThat(root.resolve("dir/sub/file.txt")).hasContent("0123456789");
+    assertThat(Files.getLastModifiedTime(root.resolve("dir/sub/file.txt")).toMillis()).isEqualTo(MTIME);
+  }
+
+  @Test
+  void aShortTempFileIsNotCompletedAndAbortLeavesTheOldFile() throws Exception {
+    Destination d = destination();
+    StoreObject o = object("x.bin", 4);
+    Files.writeString(root.resolve("x.bin"), "old");
+    writeWhole(d, o, "ab");
+    assertThatThrownBy(() -> d.complete(Upload.whole(o), new TreeMap<>())).hasMessageContaining("temp file holds 2 bytes, the object has 4");
+    d.abort(Upload.whole(o));
+    assertThat(leftovers()).isZero();
+    assertThat(root.resolve("x.bin")).hasContent("old");
+  }
+
+  @Test
+  void aDirectoryAtTheFinalNameIsNotReplaced() throws Exception {
+    Destination d = destination();
+    Files.createDirectories(root.resolve("a/b"));
+    StoreObject o = object("a", 1);
+    writeWhole(d, o, "z");
+    assertThatThrownBy(() -> d.complete(Upload.whole(o), new TreeMap<>())).hasMessageContaining("a directory stands at the object's final name");
+    assertThat(root.resolve("a/b")).isDirectory();
+  }
+
+  @Test
+  void aWholeObjectWrittenAgainFromItsStartReplacesAStaleTempFile() throws Exception {
+    Destination d = destination();
+    StoreObject o = object("y.bin", 3);
+    Path temp = root.resolve(".y.bin.ferry-R1.tmp");
+    Files.writeString(temp, "stale and longer");
+    writeWhole(d, o, "new");
+    d.complete(Upload.whole(o), new TreeMap<>());
+    assertThat(root.resolve("y.bin")).hasContent("new");
+  }
+
+  @Test
+  void unsafeKeysAreRejectedWithTheReasonAndNeverWritten() throws Exception {
+    Destination d = destination();
+    assertThat(d.rejection(object("../escape", 1))).isEqualTo("unsafe key, not copied: the key has a '..' segment (it could escape the destination directory)");
+    assertThat(d.rejection(object("fine/name", 1))).isNull();
+    assertThatThrownBy(() -> writeWhole(d, object("../escape", 1), "x")).hasMessageStartingWith("unsafe key");
+    try (FileChannel ignored = FileChannel.open(root, StandardOpenOption.READ)) {
+      assertThat(root.getParent().resolve("escape")).doesNotExist();
+    }
+  }
+}
