@@ -3,7 +3,9 @@ package io.ferry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ferry.demo.SeedData;
-import io.ferry.support.FaultyProxy;
+import io.ferry.support.FaultProxy;
+import io.ferry.support.FaultProxy.Fault;
+import io.ferry.support.FaultProxy.Kind;
 import io.ferry.support.Jobs;
 import io.ferry.support.LocalSpark;
 import io.ferry.support.S3Backend;
@@ -33,7 +35,7 @@ class BadInputIT {
   private static final long MIB = 1L << 20;
   @TempDir static Path work;
   private S3Backend s3;
-  private FaultyProxy proxy;
+  private FaultProxy proxy;
   private SparkSession spark;
   private Map<String, String> faulty;
 
@@ -43,7 +45,7 @@ class BadInputIT {
   @BeforeAll
   void start() throws Exception {
     s3 = S3Backend.start(work);
-    proxy = new FaultyProxy(Integer.parseInt(s3.endpoint().replaceAll(".*:", "")));
+    proxy = FaultProxy.before(s3.endpoint());
     spark = LocalSpark.start("BadInputIT");
     SeedData.upload(s3.client(), "good", SeedData.mix(3 * MIB, 5));
     List<SeedData.Spec> specs = new ArrayList<>();
@@ -134,17 +136,17 @@ class BadInputIT {
   @Test
   void connectionsResetMidBodyAreResumedFromTheLastByte() throws Exception {
     Path destination = work.resolve("resets");
-    proxy.resetAfter(2 * MIB + 12345, 2); // every second connection dies after ~2 MiB of response
-    int before = proxy.resets();
+    proxy.injectEvery(Kind.GET_OBJECT, new Fault.ResetAfterResponseBytes(2 * MIB + 12345), 2); // every second GET dies after ~2 MiB
+    int before = proxy.injected(Fault.ResetAfterResponseBytes.class);
     try {
       Run run = ferry("resets", Jobs.hocon(proxy.endpoint(), s3.identity(), "faulty", destination, work.resolve("reports"),
           "ferry.copy.retries = 8"), secret());
       assertThat(run.code()).as(run.out() + run.err()).isEqualTo(Ferry.OK);
       assertThat(run.out()).containsPattern("ranges +\\d+ \\(1 objects split\\), [1-9]\\d* retries");
     } finally {
-      proxy.passThrough();
+      proxy.clear();
     }
-    assertThat(proxy.resets()).isGreaterThan(before);
+    assertThat(proxy.injected(Fault.ResetAfterResponseBytes.class)).isGreaterThan(before);
     assertThat(Trees.digests(destination)).isEqualTo(new TreeMap<>(faulty));
     assertThat(Trees.tempFiles(destination)).isEmpty();
   }
@@ -152,17 +154,17 @@ class BadInputIT {
   @Test
   void aStalledStreamIsAbandonedAfterTheStallTimeoutAndResumed() throws Exception {
     Path destination = work.resolve("stalls");
-    proxy.stallFirst(MIB + 777, 2); // the first two connections to pass ~1 MiB of response go silent there
-    int before = proxy.stalls();
+    proxy.inject(Kind.GET_OBJECT, new Fault.StallAfterResponseBytes(MIB + 777), 2); // two GETs go silent after ~1 MiB
+    int before = proxy.injected(Fault.StallAfterResponseBytes.class);
     Run run;
     try {
       run = ferry("stalls", Jobs.hocon(proxy.endpoint(), s3.identity(), "faulty", destination, work.resolve("reports"),
           "ferry.copy { retries = 8, stall-timeout = 1s }"), secret());
     } finally {
-      proxy.passThrough();
+      proxy.clear();
     }
     assertThat(run.code()).as(run.out() + run.err()).isEqualTo(Ferry.OK);
-    assertThat(proxy.stalls()).isGreaterThan(before);
+    assertThat(proxy.injected(Fault.StallAfterResponseBytes.class)).isGreaterThan(before);
     assertThat(run.out()).containsPattern("ranges +\\d+ \\(1 objects split\\), [1-9]\\d* retries");
     assertThat(Trees.digests(destination)).isEqualTo(new TreeMap<>(faulty));
   }
@@ -172,13 +174,13 @@ class BadInputIT {
     Path destination = work.resolve("failing");
     Files.createDirectories(destination);
     Files.writeString(destination.resolve("big.bin"), "the previous version survives");
-    proxy.resetAfter(MIB, 1); // every connection dies after 1 MiB: objects above that cannot finish in 2 attempts
+    proxy.injectAlways(Kind.GET_OBJECT, new Fault.ResetAfterResponseBytes(MIB)); // objects above 1 MiB cannot finish
     Run run;
     try {
       run = ferry("failing", Jobs.hocon(proxy.endpoint(), s3.identity(), "faulty", destination, work.resolve("reports"),
           "ferry.copy.retries = 1"), secret());
     } finally {
-      proxy.passThrough();
+      proxy.clear();
     }
     assertThat(run.code()).as(run.out() + run.err()).isEqualTo(Ferry.SOME_FAILED);
     assertThat(run.out()).contains("finished WITH FAILURES").contains("2 failed")

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ferry.demo.SeedData;
 import io.ferry.report.RunSummary;
 import io.ferry.support.Buckets;
-import io.ferry.support.FaultyProxy;
+import io.ferry.support.FaultProxy;
 import io.ferry.support.Jobs;
 import io.ferry.support.LocalSpark;
 import io.ferry.support.S3Backend;
@@ -139,7 +139,7 @@ class BucketMigrationIT {
     RunSummary summary;
     RunSummary again;
     String requests;
-    try (FaultyProxy sniffer = new FaultyProxy(Integer.parseInt(providerB.endpoint().replaceAll(".*:", "")))) {
+    try (FaultProxy sniffer = FaultProxy.before(providerB.endpoint())) {
       String hocon = Jobs.hocon(providerA.endpoint(), providerA.identity(), "src", work.resolve("unused"), work.resolve("reports"),
           destination(providerB, sniffer.endpoint(), "dst", "copy/", "ferry.destination.storage-class = STANDARD_IA"));
       summary = migrate(hocon);
@@ -226,11 +226,13 @@ class BucketMigrationIT {
   @Test
   void aCopyThatFailsMidWayLeavesNoObjectAndNoOpenUpload() throws Exception {
     providerB.client().createBucket(b -> b.bucket("flaky"));
-    try (FaultyProxy proxy = new FaultyProxy(Integer.parseInt(providerB.endpoint().replaceAll(".*:", "")))) {
-      proxy.resetUploadsAfter(3 * MIB); // every connection dies once 3 MiB have been sent: no 8 MiB part gets through
+    try (FaultProxy proxy = FaultProxy.before(providerB.endpoint())) {
+      // every upload dies once 3 MiB have been sent: no 8 MiB part gets through
+      proxy.injectAlways(FaultProxy.Kind.UPLOAD_PART, new FaultProxy.Fault.ResetAfterRequestBytes(3 * MIB));
+      proxy.injectAlways(FaultProxy.Kind.PUT_OBJECT, new FaultProxy.Fault.ResetAfterRequestBytes(3 * MIB));
       RunSummary summary = migrate(Jobs.hocon(providerA.endpoint(), providerA.identity(), "src", work.resolve("unused"),
           work.resolve("reports"), destination(providerB, proxy.endpoint(), "flaky", "", "ferry.copy.retries = 1")));
-      proxy.passThrough();
+      proxy.clear();
       assertThat(summary.succeeded()).isFalse();
       List<String> failed = summary.failures().stream().map(RunSummary.Failure::key).toList();
       assertThat(failed).contains("video/raw footage 2018.bin", "boundary/part-plus-1", "boundary/part", "meta/big.bin");
@@ -259,7 +261,7 @@ class BucketMigrationIT {
   void ibmIamCredentialsSendABearerTokenFromTheTokenEndpoint() throws Exception {
     try (TokenServer iam = new TokenServer("iam-api-key-for-test");
         S3Backend cos = S3Backend.startWithoutAuthentication(work.resolve("cos"));
-        FaultyProxy sniffer = new FaultyProxy(Integer.parseInt(cos.endpoint().replaceAll(".*:", "")))) {
+        FaultProxy sniffer = FaultProxy.before(cos.endpoint())) {
       cos.client().createBucket(b -> b.bucket("iam-dst"));
       RunSummary summary = migrate(Jobs.hocon(providerA.endpoint(), providerA.identity(), "src", work.resolve("unused"),
           work.resolve("reports"), """

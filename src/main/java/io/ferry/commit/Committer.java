@@ -3,6 +3,7 @@ package io.ferry.commit;
 import io.ferry.copy.Concurrently;
 import io.ferry.store.Destination;
 import io.ferry.store.Failures;
+import io.ferry.store.Retrier;
 import java.util.List;
 
 /**
@@ -14,10 +15,13 @@ import java.util.List;
 public final class Committer {
   private final Destination destination;
   private final int threads;
+  private final Retrier retrier;
 
-  public Committer(Destination destination, int threads) {
+  /** @param retrier the job's retry policy for completions and aborts */
+  public Committer(Destination destination, int threads, Retrier retrier) {
     this.destination = destination;
     this.threads = threads;
+    this.retrier = retrier;
   }
 
   public List<ObjectResult> commit(List<PartTally> tallies) throws Exception {
@@ -30,7 +34,10 @@ public final class Committer {
     String error = tally.firstError();
     if (tally.complete()) {
       try {
-        destination.complete(tally.upload(), tally.receipts());
+        retrier.call(() -> {
+          destination.complete(tally.upload(), tally.receipts());
+          return null;
+        });
         return new ObjectResult(tally.object(), tally.location(), tally.partCount(), tally.bytes(), ObjectResult.Status.COPIED, "");
       } catch (Exception e) {
         error = "commit failed: " + Failures.describe(e);
@@ -39,7 +46,10 @@ public final class Committer {
       error = "only " + tally.okParts().size() + " of " + tally.partCount() + " parts arrived";
     }
     try {
-      destination.abort(tally.upload());
+      retrier.call(() -> {
+        destination.abort(tally.upload());
+        return null;
+      });
     } catch (Exception e) {
       error = error + "; the abort failed too: " + Failures.describe(e);
     }

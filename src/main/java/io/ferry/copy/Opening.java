@@ -3,6 +3,7 @@ package io.ferry.copy;
 import io.ferry.store.Destination;
 import io.ferry.store.Failures;
 import io.ferry.store.RangeReader;
+import io.ferry.store.Retrier;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
 import java.io.Serializable;
@@ -28,15 +29,17 @@ public final class Opening {
 
   private final RangeReader source;
   private final Destination destination;
+  private final Retrier retrier;
 
-  public Opening(RangeReader source, Destination destination) {
+  public Opening(RangeReader source, Destination destination, Retrier retrier) {
     this.source = source;
     this.destination = destination;
+    this.retrier = retrier;
   }
 
   public Opened open(StoreObject object) {
     try {
-      return new Opened(object, destination.open(object, () -> source.metadata(object)), "");
+      return new Opened(object, retrier.call(() -> destination.open(object, () -> source.metadata(object))), "");
     } catch (Exception e) {
       return new Opened(object, null, Failures.describe(e));
     }

@@ -1,7 +1,9 @@
 package io.ferry.copy;
 
 import io.ferry.plan.RangeTask;
+import io.ferry.store.Backoff;
 import io.ferry.store.Failures;
+import io.ferry.store.Retrier;
 import io.ferry.store.Upload;
 
 /**
@@ -17,10 +19,11 @@ public final class RangeCopier {
   private final String executorId;
   private final String host;
 
-  public RangeCopier(RangeTransfer transfer, int retries, Backoff backoff, String executorId, String host) {
+  /** @param policy the job's retries and backoff, which this applies to ranges (resuming them) */
+  public RangeCopier(RangeTransfer transfer, Retrier policy, String executorId, String host) {
     this.transfer = transfer;
-    this.retries = retries;
-    this.backoff = backoff;
+    this.retries = policy.retries();
+    this.backoff = policy.backoff();
     this.executorId = executorId;
     this.host = host;
   }

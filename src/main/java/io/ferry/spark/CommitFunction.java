@@ -21,6 +21,6 @@ final class CommitFunction implements FlatMapFunction<Iterator<PartTally>, Objec
   public Iterator<ObjectResult> call(Iterator<PartTally> tallies) throws Exception {
     List<PartTally> list = new ArrayList<>();
     tallies.forEachRemaining(list::add);
-    return new Committer(ExecutorContext.destination(settings), settings.copy().streamsPerTask()).commit(list).iterator();
+    return new Committer(ExecutorContext.destination(settings), settings.copy().streamsPerTask(), ExecutorContext.retrier(settings)).commit(list).iterator();
   }
 }

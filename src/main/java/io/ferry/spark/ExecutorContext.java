@@ -3,13 +3,14 @@ package io.ferry.spark;
 import io.ferry.config.BucketConfig;
 import io.ferry.config.DirectoryConfig;
 import io.ferry.config.StoreConfig;
-import io.ferry.copy.Backoff;
 import io.ferry.copy.CopyMethod;
 import io.ferry.copy.InServiceTransfer;
 import io.ferry.copy.RangeCopier;
 import io.ferry.copy.RangeTransfer;
 import io.ferry.copy.StreamCopy;
+import io.ferry.store.Backoff;
 import io.ferry.store.Destination;
+import io.ferry.store.Retrier;
 import io.ferry.store.Store;
 import io.ferry.store.file.FileStore;
 import io.ferry.store.s3.S3Store;
@@ -23,7 +24,7 @@ final class ExecutorContext {
 
   /** The one place that knows the store kinds. */
   static Store store(StoreConfig config, CopySettings s) {
-    if (config instanceof BucketConfig bucket) return new S3Store(bucket, connections(s), s.copy().stallTimeout());
+    if (config instanceof BucketConfig bucket) return new S3Store(bucket, connections(s), s.copy().stallTimeout(), retrier(s));
     if (config instanceof DirectoryConfig directory) return new FileStore(directory, s.runId(), s.copy().bufferSize());
     throw new IllegalArgumentException("no store for " + config.getClass().getSimpleName());
   }
@@ -52,7 +53,12 @@ final class ExecutorContext {
     RangeTransfer transfer = CopyMethod.choose(s.source(), s.destination()) == CopyMethod.SERVER_SIDE_COPY
         ? new InServiceTransfer(((S3Store) store(s.destination().store(), s)).copyingFrom((BucketConfig) s.source().store()), destination)
         : new StreamCopy(source(s).reader(), destination);
-    return new RangeCopier(transfer, s.copy().retries(), new Backoff(s.copy().backoff(), s.copy().maxBackoff()), executorId(), host());
+    return new RangeCopier(transfer, retrier(s), executorId(), host());
+  }
+
+  /** The job's one retry policy. */
+  static Retrier retrier(CopySettings s) {
+    return new Retrier(s.copy().retries(), new Backoff(s.copy().backoff(), s.copy().maxBackoff()));
   }
 
   static String executorId() {

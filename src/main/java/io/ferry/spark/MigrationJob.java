@@ -19,6 +19,7 @@ import io.ferry.report.Units;
 import io.ferry.store.Destination;
 import io.ferry.store.Failures;
 import io.ferry.store.ObjectMetadata;
+import io.ferry.store.Retrier;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
 import io.ferry.store.s3.S3Store;
@@ -140,7 +141,7 @@ public final class MigrationJob {
       Console.printSummary(summary, out);
       return summary;
     } finally {
-      if (!committed) abortUploads(destination, uploads, out);
+      if (!committed) abortUploads(settings, uploads, out);
       if (marker != null) Files.deleteIfExists(marker);
     }
   }
@@ -187,7 +188,7 @@ public final class MigrationJob {
       }
     }
     if (!errors.isEmpty()) {
-      abortUploads(ExecutorContext.destination(settings), new ArrayList<>(opened.values()), null);
+      abortUploads(settings, new ArrayList<>(opened.values()), null);
       throw new IOException("cannot open objects at " + settings.destination().describe() + ": "
           + String.join("; ", errors.subList(0, Math.min(3, errors.size()))));
     }
@@ -195,12 +196,17 @@ public final class MigrationJob {
   }
 
   /** The run ended before its commit: nothing it opened may stay (open uploads hold storage and are invisible). */
-  private static void abortUploads(Destination destination, List<Upload> uploads, PrintStream out) {
+  private static void abortUploads(CopySettings settings, List<Upload> uploads, PrintStream out) {
     if (uploads.isEmpty()) return;
+    Destination destination = ExecutorContext.destination(settings);
+    Retrier retrier = ExecutorContext.retrier(settings);
     int failed = 0;
     for (Upload upload : uploads) {
       try {
-        destination.abort(upload);
+        retrier.call(() -> {
+          destination.abort(upload);
+          return null;
+        });
       } catch (IOException | RuntimeException ex) {
         failed++;
       }

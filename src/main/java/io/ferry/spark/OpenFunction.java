@@ -18,7 +18,7 @@ final class OpenFunction implements FlatMapFunction<Iterator<StoreObject>, Openi
 
   @Override
   public Iterator<Opening.Opened> call(Iterator<StoreObject> objects) {
-    Opening opening = new Opening(ExecutorContext.source(settings).reader(), ExecutorContext.destination(settings));
+    Opening opening = new Opening(ExecutorContext.source(settings).reader(), ExecutorContext.destination(settings), ExecutorContext.retrier(settings));
     List<Opening.Opened> out = new ArrayList<>();
     objects.forEachRemaining(o -> out.add(opening.open(o)));
     return out.iterator();

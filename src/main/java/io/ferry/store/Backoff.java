@@ -1,4 +1,4 @@
-package io.ferry.copy;
+package io.ferry.store;
 
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;

@@ -1,5 +1,6 @@
 package io.ferry.commit;
 
+import io.ferry.store.Retrier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ferry.config.DirectoryConfig;
@@ -60,7 +61,7 @@ class CommitterTest {
         range(done, 1, 2, new ByteRange(0, 4), true, doneUpload.id()).merge(range(done, 2, 2, new ByteRange(4, 4), true, doneUpload.id())),
         range(broken, 1, 2, new ByteRange(0, 4), true, brokenUpload.id()).merge(range(broken, 2, 2, new ByteRange(4, 4), false, brokenUpload.id())),
         range(missing, 1, 2, new ByteRange(0, 4), true, missingUpload.id()));
-    Map<String, ObjectResult> results = new Committer(d, 2).commit(tallies).stream()
+    Map<String, ObjectResult> results = new Committer(d, 2, Retrier.once()).commit(tallies).stream()
         .collect(Collectors.toMap(r -> r.object().key(), r -> r));
 
     assertThat(results.get("done.txt").status()).isEqualTo(ObjectResult.Status.COPIED);
@@ -80,7 +81,7 @@ class CommitterTest {
     StoreObject short_ = object("short.txt", 8);
     write(d, Upload.whole(short_), 1, new ByteRange(0, 4), "abcd----");
     PartTally tally = range(short_, 1, 1, new ByteRange(0, 8), true, "");
-    ObjectResult result = new Committer(d, 1).commit(List.of(tally)).get(0);
+    ObjectResult result = new Committer(d, 1, Retrier.once()).commit(List.of(tally)).get(0);
     assertThat(result.status()).isEqualTo(ObjectResult.Status.FAILED);
     assertThat(result.error()).isEqualTo("commit failed: temp file holds 4 bytes, the object has 8");
     try (var files = Files.list(root)) {

@@ -3,7 +3,9 @@ package io.ferry.copy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ferry.plan.RangeTask;
+import io.ferry.store.Backoff;
 import io.ferry.store.ByteRange;
+import io.ferry.store.Retrier;
 import io.ferry.store.StoreFailure;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
@@ -63,7 +65,7 @@ class RangeCopierTest {
   }
 
   private static RangeCopier copier(RangeTransfer transfer, int retries) {
-    return new RangeCopier(transfer, retries, new Backoff(Duration.ofMillis(1), Duration.ofMillis(2)), "7", "host-a");
+    return new RangeCopier(transfer, new Retrier(retries, new Backoff(Duration.ofMillis(1), Duration.ofMillis(2))), "7", "host-a");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.ferry.plan;
 
+import io.ferry.store.Retrier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ferry.config.BucketConfig;
@@ -48,7 +49,7 @@ class TriageTest {
     String fits = "k".repeat(1024 - "dst/".length());
     List<StoreObject> listed = List.of(object("a"), object("a/b"), object("../odd"), object(fits), object(fits + "x"));
     BucketConfig bucket = new BucketConfig(S3EndpointConfig.withKeys("http://127.0.0.1:9", "us-east-1", "id", "secret"), "b", "dst/");
-    Triage.Result result = triage(listed, new S3Store(bucket, 4, Duration.ofSeconds(5)).destination());
+    Triage.Result result = triage(listed, new S3Store(bucket, 4, Duration.ofSeconds(5), Retrier.once()).destination());
     assertThat(result.rejected()).singleElement().satisfies(r -> {
       assertThat(r.object().relativeKey()).isEqualTo(fits + "x");
       assertThat(r.reason()).startsWith("the destination key would be 1025 bytes long");

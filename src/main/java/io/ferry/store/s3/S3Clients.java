@@ -1,6 +1,7 @@
 package io.ferry.store.s3;
 
 import io.ferry.config.S3EndpointConfig;
+import io.ferry.store.Throttle;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
@@ -21,33 +22,31 @@ import software.amazon.awssdk.services.s3.S3Configuration;
 
 /**
  * One S3 client per JVM per endpoint setting, built lazily where it is used (driver or executor) and never
- * serialized. Two kinds, so each request has exactly one retry layer:
- * <ul>
- *   <li>{@link #requests}: the ranged GETs and object writes of bulk transfers, sent without the client's request
- *       pipeline ({@link SignedRequests}) on a pool of their own ({@link BulkHttpClient}), and {@link #data}, the
- *       client with the same settings for the executors' few other calls (HEAD, CreateMultipartUpload). No SDK retries; {@code RangeCopier} retries, counts
- *       attempts and resumes from the last byte written.
- *   <li>{@link #control}: listing and other small driver calls. The SDK's standard retries (3 attempts, backoff)
- *       apply; nothing above them retries.
- * </ul>
+ * serialized: the SDK's client for the few calls of control (listing, HEAD, opening, completing and aborting uploads)
+ * and, on a pool of their own ({@link BulkHttpClient}), the bulk requests of the copy ({@link SignedRequests}). The
+ * SDK's retries are off for both: every request has the job's one retry layer ({@code io.ferry.store.Retrier}, or the
+ * copy's for ranges). Every request to an endpoint goes through the JVM's one {@link Throttle} for it.
  */
 public final class S3Clients {
   /** The client settings that matter beyond the endpoint: pool size and stall timeout. */
-  public record Key(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout, boolean sdkRetries) {}
+  record Key(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout) {}
 
   /**
-   * An endpoint's client and the HTTP pool it sends on, and the direct requests with theirs ({@link BulkHttpClient};
-   * the client's own for a control client, which sends none). Both pools open connections only as they are used.
+   * An endpoint's client and the HTTP pool it sends on, and the direct requests with theirs. Both pools open
+   * connections only as they are used.
    */
   private record Clients(S3Client s3, SdkHttpClient http, SdkHttpClient bulk, SignedRequests requests) {
     void close() {
       s3.close();
       http.close();
-      if (bulk != http) bulk.close();
+      bulk.close();
     }
   }
 
   private static final Map<Key, Clients> CLIENTS = new ConcurrentHashMap<>();
+  private static final Map<String, Throttle> THROTTLES = new ConcurrentHashMap<>();
+  /** A burst of throttling answers to requests sent together is one signal to slow down. */
+  private static final long THROTTLE_COOLDOWN_MILLIS = 1000;
 
   static {
     Runtime.getRuntime().addShutdownHook(new Thread(S3Clients::closeAll, "ferry-s3-clients-close"));
@@ -55,19 +54,19 @@ public final class S3Clients {
 
   private S3Clients() {}
 
-  /** The executors' client: a pool of {@code maxConnections}, no SDK retries, {@code socketTimeout} as stall limit. */
-  public static S3Client data(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout) {
-    return CLIENTS.computeIfAbsent(new Key(endpoint, maxConnections, socketTimeout, false), S3Clients::build).s3();
+  /** The SDK's client: a pool of {@code maxConnections}, no SDK retries, {@code socketTimeout} as stall limit. */
+  public static S3Client client(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout) {
+    return clients(endpoint, maxConnections, socketTimeout).s3();
   }
 
-  /** Ranged GETs and object writes on the pool of {@link #data} with the same settings. */
+  /** Ranged GETs and object writes, on a pool of their own with the same settings. */
   public static SignedRequests requests(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout) {
-    return CLIENTS.computeIfAbsent(new Key(endpoint, maxConnections, socketTimeout, false), S3Clients::build).requests();
+    return clients(endpoint, maxConnections, socketTimeout).requests();
   }
 
-  /** The client for listing and other control calls, with the SDK's standard retries. */
-  public static S3Client control(S3EndpointConfig endpoint) {
-    return CLIENTS.computeIfAbsent(new Key(endpoint, 8, Duration.ofSeconds(60), true), S3Clients::build).s3();
+  /** The throttle of every request this JVM sends to {@code endpoint}'s address. */
+  public static Throttle throttle(S3EndpointConfig endpoint) {
+    return THROTTLES.computeIfAbsent(endpoint.endpoint() + "|" + endpoint.region(), k -> new Throttle(4, THROTTLE_COOLDOWN_MILLIS));
   }
 
   /** Closes every cached client (tests and the driver at the end of a run). */
@@ -76,16 +75,22 @@ public final class S3Clients {
     CLIENTS.clear();
   }
 
+  private static Clients clients(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout) {
+    return CLIENTS.computeIfAbsent(new Key(endpoint, Math.max(4, maxConnections), socketTimeout), S3Clients::build);
+  }
+
   static Clients build(Key key) {
     S3EndpointConfig e = key.endpoint();
+    Throttle throttle = throttle(e);
+    throttle.raiseMax(key.maxConnections());
     ApacheHttpClient.Builder pool = ApacheHttpClient.builder()
-        .maxConnections(Math.max(4, key.maxConnections()))
+        .maxConnections(key.maxConnections())
         .connectionTimeout(Duration.ofSeconds(10))
         .socketTimeout(key.socketTimeout())
         .connectionAcquisitionTimeout(Duration.ofMinutes(5));
     LazyTlsSocketFactory lazyTls = lazyTls(e.endpoint());
     if (lazyTls != null) pool.socketFactory(lazyTls);
-    SdkHttpClient http = pool.build();
+    SdkHttpClient http = new ThrottledHttpClient(pool.build(), throttle);
     AwsCredentialsProvider credentials = credentials(e);
     IbmIamTokens tokens = e.credentialsType() == S3EndpointConfig.CredentialsType.IBM_IAM
         ? new IbmIamTokens(e.tokenUrl(), e.apiKey(), java.time.Clock.systemUTC()) : null;
@@ -98,15 +103,14 @@ public final class S3Clients {
         .responseChecksumValidation(e.checksumMode() == S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED
             ? ResponseChecksumValidation.WHEN_SUPPORTED : ResponseChecksumValidation.WHEN_REQUIRED)
         .overrideConfiguration(o -> {
-          o.retryStrategy(key.sdkRetries() ? AwsRetryStrategy.standardRetryStrategy() : AwsRetryStrategy.doNotRetry());
+          o.retryStrategy(AwsRetryStrategy.doNotRetry());
           if (tokens != null) o.addExecutionInterceptor(new BearerTokenInterceptor(tokens));
         })
         .httpClient(http);
     if (!e.endpoint().isEmpty()) builder.endpointOverride(URI.create(e.endpoint()));
     S3Client s3 = builder.build();
-    // The bulk requests go on their own pool (BulkHttpClient: large body writes); control clients send none.
-    SdkHttpClient bulk = key.sdkRetries() ? http
-        : new BulkHttpClient(Math.max(4, key.maxConnections()), Duration.ofSeconds(10), key.socketTimeout(), lazyTls);
+    SdkHttpClient bulk = new ThrottledHttpClient(
+        new BulkHttpClient(key.maxConnections(), Duration.ofSeconds(10), key.socketTimeout(), lazyTls), throttle);
     return new Clients(s3, http, bulk, new SignedRequests(bulk, s3.utilities(), e.region(), tokens == null ? credentials : null, tokens,
         e.checksumMode() == S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, e.unsignedPayload()));
   }

@@ -9,6 +9,8 @@ import io.ferry.store.Destination;
 import io.ferry.store.InServiceCopy;
 import io.ferry.store.Lister;
 import io.ferry.store.ObjectMetadata;
+import io.ferry.store.Retrier;
+import io.ferry.store.StoreFailure;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
 import java.io.IOException;
@@ -26,6 +28,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.NoSuchUploadException;
 import software.amazon.awssdk.utils.http.SdkHttpUtils;
 
@@ -45,11 +48,14 @@ final class S3Destination implements Destination {
   private final S3Client client;
   private final SignedRequests requests;
   private final BucketConfig config;
+  private final Retrier retrier;
 
-  S3Destination(S3Client client, SignedRequests requests, BucketConfig config) {
+  /** @param retrier the job's retry policy, for the pages of {@link #existing} */
+  S3Destination(S3Client client, SignedRequests requests, BucketConfig config, Retrier retrier) {
     this.client = client;
     this.requests = requests;
     this.config = config;
+    this.retrier = retrier;
   }
 
   String key(StoreObject object) {
@@ -75,7 +81,7 @@ final class S3Destination implements Destination {
 
   @Override
   public Lister existing() {
-    return new S3Lister(client, config.bucket(), config.prefix());
+    return new S3Lister(client, config.bucket(), config.prefix(), retrier);
   }
 
   /** The same size, and a copy no older than the source (a bucket sets its own modification times). */
@@ -106,13 +112,56 @@ final class S3Destination implements Destination {
     });
   }
 
+  /**
+   * Completes the upload. One whose upload is gone (NoSuchUpload) may have been completed by an earlier attempt whose
+   * answer was lost: it counts as completed when the object is there with the ETag those parts make.
+   */
   @Override
   public void complete(Upload upload, SortedMap<Integer, String> receipts) throws IOException {
     if (!upload.inParts()) return; // its one PutObject or CopyObject made it visible
     List<CompletedPart> parts = new ArrayList<>();
     receipts.forEach((number, etag) -> parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build()));
-    S3Errors.translated(() -> client.completeMultipartUpload(b -> b.bucket(config.bucket()).key(key(upload.object()))
-        .uploadId(upload.id()).multipartUpload(CompletedMultipartUpload.builder().parts(parts).build())));
+    try {
+      client.completeMultipartUpload(b -> b.bucket(config.bucket()).key(key(upload.object()))
+          .uploadId(upload.id()).multipartUpload(CompletedMultipartUpload.builder().parts(parts).build()));
+    } catch (NoSuchUploadException e) {
+      if (!completed(upload, receipts)) {
+        throw new StoreFailure(StoreFailure.Kind.FATAL, "the multipart upload is gone and the object is not complete: "
+            + S3Errors.describe(e), e);
+      }
+    } catch (SdkException e) {
+      throw S3Errors.failure(e);
+    }
+  }
+
+  /** Is the object at its key the one these parts make (its ETag the MD5 of their MD5s, "-" and their count)? */
+  private boolean completed(Upload upload, SortedMap<Integer, String> receipts) throws IOException {
+    String expected = multipartEtag(receipts.values());
+    try {
+      var head = client.headObject(b -> b.bucket(config.bucket()).key(key(upload.object())));
+      String etag = S3Lister.unquote(head.eTag());
+      return expected != null ? expected.equals(etag) : head.contentLength() == upload.object().size();
+    } catch (NoSuchKeyException e) {
+      return false;
+    } catch (SdkException e) {
+      throw S3Errors.failure(e);
+    }
+  }
+
+  /** The ETag S3 gives an object completed from parts with these ETags; null when a part's is not an MD5. */
+  static String multipartEtag(java.util.Collection<String> partEtags) {
+    java.security.MessageDigest md5;
+    try {
+      md5 = java.security.MessageDigest.getInstance("MD5");
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    for (String etag : partEtags) {
+      String hex = S3Lister.unquote(etag);
+      if (!hex.matches("[0-9a-fA-F]{32}")) return null;
+      md5.update(java.util.HexFormat.of().parseHex(hex));
+    }
+    return java.util.HexFormat.of().formatHex(md5.digest()) + "-" + partEtags.size();
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.ferry.store.s3;
 
 import io.ferry.store.ListCounts;
 import io.ferry.store.Lister;
+import io.ferry.store.Retrier;
 import io.ferry.store.StoreObject;
 import java.io.IOException;
 import java.util.function.Consumer;
@@ -18,32 +19,36 @@ final class S3Lister implements Lister {
   private final S3Client client;
   private final String bucket;
   private final String prefix;
+  private final Retrier retrier;
 
-  S3Lister(S3Client client, String bucket, String prefix) {
+  S3Lister(S3Client client, String bucket, String prefix, Retrier retrier) {
     this.client = client;
     this.bucket = bucket;
     this.prefix = prefix;
+    this.retrier = retrier;
   }
 
+  /** Pages one after another, each retried by the job's policy (a listing is many requests; it resumes at its page). */
   @Override
   public ListCounts list(Consumer<StoreObject> consumer) throws IOException {
-    return S3Errors.translated(() -> {
-      long listed = 0, markers = 0, pages = 0;
-      ListObjectsV2Request request = ListObjectsV2Request.builder().bucket(bucket).prefix(prefix).build();
-      for (ListObjectsV2Response page : client.listObjectsV2Paginator(request)) {
-        pages++;
-        for (S3Object o : page.contents()) {
-          listed++;
-          if (o.key().endsWith("/") && o.size() == 0) {
-            markers++;
-            continue;
-          }
-          consumer.accept(new StoreObject(o.key(), o.key().substring(prefix.length()), o.size(), unquote(o.eTag()),
-              o.lastModified() == null ? 0 : o.lastModified().toEpochMilli()));
+    long listed = 0, markers = 0, pages = 0;
+    String token = null;
+    do {
+      ListObjectsV2Request request = ListObjectsV2Request.builder().bucket(bucket).prefix(prefix).continuationToken(token).build();
+      ListObjectsV2Response page = retrier.call(() -> S3Errors.translated(() -> client.listObjectsV2(request)));
+      pages++;
+      for (S3Object o : page.contents()) {
+        listed++;
+        if (o.key().endsWith("/") && o.size() == 0) {
+          markers++;
+          continue;
         }
+        consumer.accept(new StoreObject(o.key(), o.key().substring(prefix.length()), o.size(), unquote(o.eTag()),
+            o.lastModified() == null ? 0 : o.lastModified().toEpochMilli()));
       }
-      return new ListCounts(listed, listed - markers, markers, 0, pages);
-    });
+      token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+    } while (token != null);
+    return new ListCounts(listed, listed - markers, markers, 0, pages);
   }
 
   /** ETags compared and passed on without quotes: stores differ in whether they quote them. */

@@ -5,9 +5,11 @@ import io.ferry.store.Destination;
 import io.ferry.store.InServiceCopy;
 import io.ferry.store.Lister;
 import io.ferry.store.RangeReader;
+import io.ferry.store.Retrier;
 import io.ferry.store.Store;
 import java.io.IOException;
 import java.time.Duration;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * A bucket and prefix of an S3-compatible service. Its clients come from the per-JVM cache ({@link S3Clients}), built
@@ -17,26 +19,28 @@ public final class S3Store implements Store {
   private final BucketConfig config;
   private final int connections;
   private final Duration stallTimeout;
+  private final Retrier retrier;
 
   /**
    * @param connections the HTTP pool of the bulk requests (every concurrent stream of this JVM needs one)
    * @param stallTimeout a request that delivers no byte for this long fails (and is retried)
+   * @param retrier the job's retry policy, which a listing applies to each of its pages
    */
-  public S3Store(BucketConfig config, int connections, Duration stallTimeout) {
+  public S3Store(BucketConfig config, int connections, Duration stallTimeout, Retrier retrier) {
     this.config = config;
     this.connections = connections;
     this.stallTimeout = stallTimeout;
+    this.retrier = retrier;
   }
 
   @Override
   public Lister lister() {
-    return new S3Lister(S3Clients.control(config.endpoint()), config.bucket(), config.prefix());
+    return new S3Lister(client(), config.bucket(), config.prefix(), retrier);
   }
 
   @Override
   public RangeReader reader() {
-    return new S3RangeReader(S3Clients.requests(config.endpoint(), connections, stallTimeout),
-        S3Clients.data(config.endpoint(), connections, stallTimeout), config.bucket());
+    return new S3RangeReader(S3Clients.requests(config.endpoint(), connections, stallTimeout), client(), config.bucket());
   }
 
   @Override
@@ -51,11 +55,18 @@ public final class S3Store implements Store {
 
   /** Fails with the service's error if the bucket cannot be reached with these credentials. */
   public void checkBucket() throws IOException {
-    new S3Destination(S3Clients.control(config.endpoint()), null, config).checkBucket();
+    S3Destination control = new S3Destination(client(), null, config, retrier);
+    retrier.call(() -> {
+      control.checkBucket();
+      return null;
+    });
   }
 
   private S3Destination s3Destination() {
-    return new S3Destination(S3Clients.data(config.endpoint(), connections, stallTimeout),
-        S3Clients.requests(config.endpoint(), connections, stallTimeout), config);
+    return new S3Destination(client(), S3Clients.requests(config.endpoint(), connections, stallTimeout), config, retrier);
+  }
+
+  private S3Client client() {
+    return S3Clients.client(config.endpoint(), connections, stallTimeout);
   }
 }

@@ -3,6 +3,7 @@ package io.ferry.store.s3;
 import io.ferry.config.BucketConfig;
 import io.ferry.store.Destination;
 import io.ferry.store.DestinationContract;
+import io.ferry.store.Retrier;
 import io.ferry.support.Buckets;
 import io.ferry.support.S3Backend;
 import java.nio.file.Path;
@@ -36,7 +37,7 @@ class S3DestinationIT extends DestinationContract {
   protected Destination destination() {
     bucket = "contract-" + BUCKETS.incrementAndGet();
     s3.client().createBucket(b -> b.bucket(bucket));
-    return new S3Store(new BucketConfig(s3.endpointConfig(), bucket, "prefix/"), 4, Duration.ofSeconds(10)).destination();
+    return new S3Store(new BucketConfig(s3.endpointConfig(), bucket, "prefix/"), 4, Duration.ofSeconds(10), Retrier.once()).destination();
   }
 
   private S3Client client() {

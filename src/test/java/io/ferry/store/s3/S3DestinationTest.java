@@ -1,5 +1,6 @@
 package io.ferry.store.s3;
 
+import io.ferry.store.Retrier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ferry.config.BucketConfig;
@@ -16,7 +17,7 @@ class S3DestinationTest {
   private static final StoreObject OBJECT = new StoreObject("in/a b+c.bin", "a b+c.bin", 10, "0123abcd", 0);
 
   private static S3Destination destination(String storageClass, String sse, String kmsKey, Map<String, String> tags) {
-    return new S3Destination(null, null, new BucketConfig(ENDPOINT, "dst", "out/", new ObjectWrites(storageClass, sse, kmsKey, tags)));
+    return new S3Destination(null, null, new BucketConfig(ENDPOINT, "dst", "out/", new ObjectWrites(storageClass, sse, kmsKey, tags)), Retrier.once());
   }
 
   @Test

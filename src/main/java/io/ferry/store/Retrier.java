@@ -1,0 +1,56 @@
+package io.ferry.store;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+
+/**
+ * The job's one retry policy for a request that is not a range transfer (listing pages, HEAD, opening, completing and
+ * aborting uploads): a retryable or throttled failure ({@link Failures}) waits with jittered exponential backoff and
+ * tries again, up to {@code retries} more times; a fatal one fails at once. Range transfers are retried by the copy
+ * with the same policy, resuming where they stopped; nothing else retries, so no request is retried by two layers.
+ */
+public final class Retrier {
+  /** One request. */
+  @FunctionalInterface
+  public interface Call<T> {
+    T call() throws IOException;
+  }
+
+  private final int retries;
+  private final Backoff backoff;
+
+  public Retrier(int retries, Backoff backoff) {
+    this.retries = retries;
+    this.backoff = backoff;
+  }
+
+  /** A retrier that never retries (a dry run, a test). */
+  public static Retrier once() {
+    return new Retrier(0, new Backoff(java.time.Duration.ZERO, java.time.Duration.ZERO));
+  }
+
+  public int retries() {
+    return retries;
+  }
+
+  public Backoff backoff() {
+    return backoff;
+  }
+
+  /** Runs {@code call} until it succeeds, fails fatally or has been retried {@code retries} times; the last failure is thrown. */
+  public <T> T call(Call<T> call) throws IOException {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return call.call();
+      } catch (IOException | RuntimeException e) {
+        if (!Failures.isRetryable(e) || attempt >= retries || Thread.currentThread().isInterrupted()) throw e;
+        try {
+          Thread.sleep(backoff.delayMillis(attempt));
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted while waiting to retry");
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package io.ferry.store.s3;
+
+import io.ferry.store.Throttle;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import software.amazon.awssdk.http.ExecutableHttpRequest;
+import software.amazon.awssdk.http.HttpExecuteRequest;
+import software.amazon.awssdk.http.HttpExecuteResponse;
+import software.amazon.awssdk.http.SdkHttpClient;
+
+/**
+ * Every request to an endpoint, through the SDK's client or sent directly, waits for room in the endpoint's
+ * {@link Throttle} and tells it whether the endpoint answered by asking to slow down (503, 429). A permit is held
+ * until the answer's head arrives: for an upload, after its body went out; for a GET, before its body is read.
+ */
+final class ThrottledHttpClient implements SdkHttpClient {
+  private final SdkHttpClient delegate;
+  private final Throttle throttle;
+
+  ThrottledHttpClient(SdkHttpClient delegate, Throttle throttle) {
+    this.delegate = delegate;
+    this.throttle = throttle;
+  }
+
+  @Override
+  public ExecutableHttpRequest prepareRequest(HttpExecuteRequest request) {
+    ExecutableHttpRequest prepared = delegate.prepareRequest(request);
+    return new ExecutableHttpRequest() {
+      @Override
+      public HttpExecuteResponse call() throws IOException {
+        try {
+          throttle.acquire();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted while waiting for room to send to the endpoint");
+        }
+        boolean throttled = false;
+        try {
+          HttpExecuteResponse response = prepared.call();
+          int status = response.httpResponse().statusCode();
+          throttled = status == 503 || status == 429;
+          return response;
+        } finally {
+          throttle.release(throttled);
+        }
+      }
+
+      @Override
+      public void abort() {
+        prepared.abort();
+      }
+    };
+  }
+
+  @Override
+  public String clientName() {
+    return delegate.clientName();
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+}
