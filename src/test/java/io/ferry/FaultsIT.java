@@ -147,7 +147,7 @@ class FaultsIT {
     toB.injectAlways(Kind.UPLOAD_PART, new Fault.ResetAfterRequestBytes(MIB)); // no part gets through: the object is aborted
     toB.inject(Kind.ABORT_UPLOAD, Fault.slowDown(), 2);
     int before = toB.injected(Fault.Status.class);
-    Run run = migrate(job(bucket, "ferry.copy.retries = 1"));
+    Run run = migrate(job(bucket, ""));
     assertThat(toB.injected(Fault.Status.class) - before).as("both answers to the abort were met").isEqualTo(2);
     assertThat(run.summary().succeeded()).isFalse();
     assertThat(run.summary().failures()).singleElement().satisfies(f -> assertThat(f.key()).isEqualTo("split.bin"));
