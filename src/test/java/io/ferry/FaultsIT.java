@@ -15,6 +15,15 @@ import io.ferry.support.FaultProxy.Kind;
 import io.ferry.support.Jobs;
 import io.ferry.support.LocalSpark;
 import io.ferry.support.S3Backend;
+import io.ferry.support.Trees;
+import io.ferry.store.Checksum;
+import org.apache.spark.sql.functions;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
+import software.amazon.awssdk.services.s3.model.ChecksumMode;
+import software.amazon.awssdk.services.s3.model.ChecksumType;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -63,6 +72,55 @@ class FaultsIT {
     // one object in three 5 MiB parts, three whole ones (one empty): every request kind of a copy
     source = new TreeMap<>(SeedData.upload(providerA.client(), "src", List.of(new SeedData.Spec("split.bin", 12 * MIB + 5, 1),
         new SeedData.Spec("a.txt", 10_000, 2), new SeedData.Spec("dir/b.bin", 300_000, 3), new SeedData.Spec("empty", 0, 4))));
+    // objects whose source keeps a checksum (S3 stores one for every object it is given one with, CRC64NVME by default)
+    checksummed = new TreeMap<>();
+    checksummed.put("sums/whole-crc64nvme.bin", putWithChecksum("sums/whole-crc64nvme.bin", bytes(200_000, 7), Checksum.Algorithm.CRC64NVME));
+    checksummed.put("sums/split-crc32c.bin", putInPartsWithFullObjectCrc32c("sums/split-crc32c.bin", bytes((int) (11 * MIB + 3), 8)));
+  }
+
+  private Map<String, String> checksummed;
+
+  private static byte[] bytes(int length, long seed) {
+    byte[] b = new byte[length];
+    new java.util.SplittableRandom(seed).nextBytes(b);
+    return b;
+  }
+
+  private static String value(Checksum.Algorithm algorithm, byte[] bytes, int from, int to) {
+    Checksum.Digest d = Checksum.digest(algorithm);
+    d.update(bytes, from, to - from);
+    return d.value();
+  }
+
+  /** A PutObject carrying its checksum, which the server checks and keeps; returns the bytes' SHA-256. */
+  private String putWithChecksum(String key, byte[] bytes, Checksum.Algorithm algorithm) {
+    String v = value(algorithm, bytes, 0, bytes.length);
+    providerA.client().putObject(b -> {
+      b.bucket("src").key(key);
+      if (algorithm == Checksum.Algorithm.CRC64NVME) b.checksumCRC64NVME(v); else b.checksumCRC32C(v);
+    }, RequestBody.fromBytes(bytes));
+    return java.util.HexFormat.of().formatHex(SeedData.sha256().digest(bytes));
+  }
+
+  /** A multipart object of two parts with a full-object CRC32C, as S3 keeps for uploads that ask for one. */
+  private String putInPartsWithFullObjectCrc32c(String key, byte[] bytes) {
+    S3Client a = providerA.client();
+    int half = (int) (6 * MIB);
+    String upload = a.createMultipartUpload(b -> b.bucket("src").key(key).checksumAlgorithm(ChecksumAlgorithm.CRC32_C)
+        .checksumType(ChecksumType.FULL_OBJECT)).uploadId();
+    String p1 = value(Checksum.Algorithm.CRC32C, bytes, 0, half);
+    String p2 = value(Checksum.Algorithm.CRC32C, bytes, half, bytes.length);
+    String e1 = a.uploadPart(b -> b.bucket("src").key(key).uploadId(upload).partNumber(1).checksumCRC32C(p1),
+        RequestBody.fromBytes(java.util.Arrays.copyOfRange(bytes, 0, half))).eTag();
+    String e2 = a.uploadPart(b -> b.bucket("src").key(key).uploadId(upload).partNumber(2).checksumCRC32C(p2),
+        RequestBody.fromBytes(java.util.Arrays.copyOfRange(bytes, half, bytes.length))).eTag();
+    a.completeMultipartUpload(b -> b.bucket("src").key(key).uploadId(upload)
+        .checksumCRC32C(value(Checksum.Algorithm.CRC32C, bytes, 0, bytes.length)).checksumType(ChecksumType.FULL_OBJECT)
+        .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(e1).checksumCRC32C(p1).build(),
+            CompletedPart.builder().partNumber(2).eTag(e2).checksumCRC32C(p2).build())));
+    String stored = a.headObject(b -> b.bucket("src").key(key).checksumMode(ChecksumMode.ENABLED)).checksumCRC32C();
+    assertThat(stored).as("the test server keeps the full-object checksum").isEqualTo(value(Checksum.Algorithm.CRC32C, bytes, 0, bytes.length));
+    return java.util.HexFormat.of().formatHex(SeedData.sha256().digest(bytes));
   }
 
   @AfterAll
@@ -137,7 +195,7 @@ class FaultsIT {
     Run run = migrate(job(bucket, ""));
     assertThat(proxy.injected(fault.getClass()) - before).as("the faults were met").isEqualTo(2);
     assertThat(run.summary().succeeded()).as(run.out()).isTrue();
-    assertThat(Buckets.digests(providerB.client(), bucket, "")).isEqualTo(source);
+    assertThat(Buckets.digests(providerB.client(), bucket, "")).isEqualTo(all());
     assertThat(Buckets.openUploads(providerB.client(), bucket)).isZero();
   }
 
@@ -150,11 +208,49 @@ class FaultsIT {
     Run run = migrate(job(bucket, ""));
     assertThat(toB.injected(Fault.Status.class) - before).as("both answers to the abort were met").isEqualTo(2);
     assertThat(run.summary().succeeded()).isFalse();
-    assertThat(run.summary().failures()).singleElement().satisfies(f -> assertThat(f.key()).isEqualTo("split.bin"));
+    assertThat(run.summary().failures()).extracting(RunSummary.Failure::key).containsExactlyInAnyOrder("split.bin", "sums/split-crc32c.bin");
     assertThat(Buckets.openUploads(providerB.client(), bucket)).isZero();
     Map<String, String> landed = Buckets.digests(providerB.client(), bucket, "");
-    assertThat(landed).doesNotContainKey("split.bin").hasSize(3);
-    landed.forEach((key, digest) -> assertThat(digest).as(key).isEqualTo(source.get(key)));
+    assertThat(landed).doesNotContainKey("split.bin").doesNotContainKey("sums/split-crc32c.bin").hasSize(4);
+    landed.forEach((key, digest) -> assertThat(digest).as(key).isEqualTo(all().get(key)));
+  }
+
+  static Stream<Arguments> flips() {
+    return Stream.of(
+        Arguments.of("files", "sums/whole-crc64nvme.bin", "source-crc64nvme"),
+        Arguments.of("bucket", "sums/whole-crc64nvme.bin", "source-crc64nvme"),
+        Arguments.of("files", "a.txt", "source-md5-etag"),
+        Arguments.of("bucket", "a.txt", "source-md5-etag"),
+        Arguments.of("files", "sums/split-crc32c.bin", "source-crc32c"),
+        Arguments.of("bucket", "sums/split-crc32c.bin", "source-crc32c"),
+        Arguments.of("files", "split.bin", "source-md5-etag"));
+  }
+
+  /**
+   * One byte of one GET's body arrives inverted. An object the source can vouch for (a stored checksum, an MD5 ETag)
+   * is never committed with it: an object copied whole fails its check at its last byte and is read again; one copied
+   * in parts fails its check at the commit and is copied again.
+   */
+  @ParameterizedTest(name = "a byte flipped in {1} to {0}: checked by {2}")
+  @MethodSource("flips")
+  void aFlippedByteIsCaughtAndTheObjectCopiedAgainBeforeItsCommit(String to, String key, String verifiedBy) throws Exception {
+    Path directory = work.resolve("flips-" + BUCKETS.incrementAndGet());
+    String bucket = to.equals("bucket") ? bucket() : null;
+    String hocon = bucket != null ? job(bucket, "")
+        : Jobs.hocon(toA.endpoint(), providerA.identity(), "src", directory, work.resolve("reports"),
+            "ferry.plan.part-size = 5MiB\nferry.copy { retries = 4, backoff = 10ms, max-backoff = 50ms }");
+    int before = toA.injected(Fault.FlipResponseByte.class);
+    toA.inject(Kind.GET_OBJECT, "/" + key, new Fault.FlipResponseByte(4321), 1);
+    Run run = migrate(hocon);
+    assertThat(toA.injected(Fault.FlipResponseByte.class) - before).as("the byte was flipped").isEqualTo(1);
+    assertThat(run.summary().succeeded()).as(run.out()).isTrue();
+    Map<String, String> expected = new TreeMap<>(source);
+    expected.putAll(checksummed);
+    Map<String, String> copied = bucket != null ? Buckets.digests(providerB.client(), bucket, "") : Trees.digests(directory);
+    assertThat(copied).isEqualTo(expected);
+    if (bucket != null) assertThat(Buckets.openUploads(providerB.client(), bucket)).isZero();
+    var objects = spark.read().option("header", true).option("escape", "\"").csv(run.summary().reportPath() + "/objects.csv");
+    assertThat(objects.filter(functions.col("key").equalTo(key)).select("verified").first().getString(0)).isEqualTo(verifiedBy);
   }
 
   @Test
@@ -169,6 +265,12 @@ class FaultsIT {
     assertThat(run.summary().succeeded()).as(run.out()).isTrue();
     assertThat(throttle.decreases()).as("503 SlowDown halved the JVM's requests to the endpoint").isGreaterThan(decreasesBefore);
     assertThat(throttle.lowest()).isLessThan(32); // two task slots x 16 streams; ThrottleTest shows the way back up
-    assertThat(Buckets.digests(providerB.client(), bucket, "")).isEqualTo(source);
+    assertThat(Buckets.digests(providerB.client(), bucket, "")).isEqualTo(all());
+  }
+
+  private Map<String, String> all() {
+    Map<String, String> all = new TreeMap<>(source);
+    all.putAll(checksummed);
+    return all;
   }
 }

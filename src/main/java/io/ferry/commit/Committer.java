@@ -1,27 +1,65 @@
 package io.ferry.commit;
 
 import io.ferry.copy.Concurrently;
+import io.ferry.store.Checksum;
 import io.ferry.store.Destination;
 import io.ferry.store.Failures;
 import io.ferry.store.Retrier;
+import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 
 /**
- * COMMIT: an object whose parts all arrived is completed (fsync and rename into place, CompleteMultipartUpload with
- * every part's ETag in order); any other is aborted (temp file removed, AbortMultipartUpload), leaving nothing at its
- * final name. A batch (one Spark task's objects) is committed on {@code threads} threads, so fsyncs and completions
- * overlap, then the destination flushes what it deferred (each directory renamed into fsynced once). Free of Spark.
+ * COMMIT: an object whose parts all arrived is checked, then completed (fsync and rename into place,
+ * CompleteMultipartUpload with every part's ETag in order); any other is aborted (temp file removed,
+ * AbortMultipartUpload), leaving nothing at its final name and its previous version intact. The check, before the
+ * completion: the source's stored checksum, from the parts' digests combined (an object copied whole was checked as
+ * it was read); else the source's MD5 ETag, against the bytes read back from the destination; else the CRC32C of the
+ * bytes read from the source, against the bytes read back. An object that fails its check is copied again ({@link
+ * Repair}), and fails for good, with the parts whose bytes changed between the two reads named, if it still does not
+ * match. A batch (one Spark task's objects) is committed on {@code threads} threads, so fsyncs and completions
+ * overlap, then the destination flushes what it deferred. Free of Spark.
  */
 public final class Committer {
+  /** Copies every part of an object again (the same upload, the same part numbers), for an object that failed its check. */
+  @FunctionalInterface
+  public interface Repair {
+    PartTally recopy(PartTally tally) throws Exception;
+  }
+
+  /** How an object's bytes were checked, and whether they passed. */
+  record Verdict(boolean ok, String how, String checksum, String problem) {
+    static Verdict passed(String how, String checksum) {
+      return new Verdict(true, how, checksum, "");
+    }
+
+    static Verdict failed(String how, String problem) {
+      return new Verdict(false, how, "", problem);
+    }
+  }
+
+  /** A copy's repairs before it fails for good. */
+  static final int REPAIRS = 2;
+
   private final Destination destination;
   private final int threads;
   private final Retrier retrier;
+  private final Repair repair;
 
-  /** @param retrier the job's retry policy for completions and aborts */
-  public Committer(Destination destination, int threads, Retrier retrier) {
+  /**
+   * @param retrier the job's retry policy for completions and aborts
+   * @param repair copies an object again when it fails its check (null: it fails at once)
+   */
+  public Committer(Destination destination, int threads, Retrier retrier, Repair repair) {
     this.destination = destination;
     this.threads = threads;
     this.retrier = retrier;
+    this.repair = repair;
+  }
+
+  public Committer(Destination destination, int threads, Retrier retrier) {
+    this(destination, threads, retrier, null);
   }
 
   public List<ObjectResult> commit(List<PartTally> tallies) throws Exception {
@@ -34,25 +72,94 @@ public final class Committer {
     String error = tally.firstError();
     if (tally.complete()) {
       try {
-        retrier.call(() -> {
-          destination.complete(tally.upload(), tally.receipts());
-          return null;
-        });
-        return new ObjectResult(tally.object(), tally.location(), tally.partCount(), tally.bytes(), ObjectResult.Status.COPIED, "");
+        Verdict verdict = verify(tally);
+        List<Integer> changed = new ArrayList<>();
+        for (int round = 0; !verdict.ok() && repair != null && round < REPAIRS; round++) {
+          PartTally again = repair.recopy(tally);
+          if (!again.complete()) {
+            verdict = Verdict.failed(verdict.how(), verdict.problem() + "; copying it again failed: " + again.firstError());
+            break;
+          }
+          for (Map.Entry<Integer, PartTally.Part> p : again.parts().entrySet()) {
+            boolean differs = !p.getValue().crc32c().equals(tally.parts().get(p.getKey()).crc32c());
+            if (differs && !changed.contains(p.getKey())) changed.add(p.getKey());
+          }
+          tally = again;
+          verdict = verify(tally);
+        }
+        if (!verdict.ok()) {
+          error = "not committed: " + verdict.problem() + (changed.isEmpty() ? ""
+              : "; the bytes of part(s) " + changed + " changed between two reads of the source");
+        } else {
+          PartTally done = tally;
+          retrier.call(() -> {
+            destination.complete(done.upload(), done.receipts());
+            return null;
+          });
+          return new ObjectResult(tally.object(), tally.location(), tally.partCount(), tally.bytes(), ObjectResult.Status.COPIED, "",
+              verdict.how(), verdict.checksum());
+        }
       } catch (Exception e) {
         error = "commit failed: " + Failures.describe(e);
       }
     } else if (error.isEmpty()) {
-      error = "only " + tally.okParts().size() + " of " + tally.partCount() + " parts arrived";
+      error = "only " + tally.parts().size() + " of " + tally.partCount() + " parts arrived";
     }
     try {
+      PartTally aborted = tally;
       retrier.call(() -> {
-        destination.abort(tally.upload());
+        destination.abort(aborted.upload());
         return null;
       });
     } catch (Exception e) {
       error = error + "; the abort failed too: " + Failures.describe(e);
     }
-    return new ObjectResult(tally.object(), tally.location(), tally.partCount(), tally.bytes(), ObjectResult.Status.FAILED, error);
+    return ObjectResult.failed(tally.object(), tally.location(), tally.partCount(), tally.bytes(), error);
+  }
+
+  /** The check of a complete object, in the order of the class comment. */
+  Verdict verify(PartTally tally) throws Exception {
+    Checksum expected = Checksum.parse(tally.expected());
+    if (expected != null && expected.checkable() && expected.algorithm().combinable()) {
+      String got = combined(tally, expected.algorithm());
+      String how = "source-" + expected.algorithm().label();
+      return got.equals(expected.value()) ? Verdict.passed(how, expected.algorithm().label() + ":" + got)
+          : Verdict.failed(how, "the copy's " + expected.algorithm().label() + " " + got + " does not match the source's " + expected.value());
+    }
+    if (expected != null && expected.checkable() && tally.partCount() == 1) {
+      return Verdict.passed("source-" + (expected.algorithm() == Checksum.Algorithm.MD5 ? "md5-etag" : expected.algorithm().label()),
+          tally.parts().firstEntry().getValue().checksum()); // checked against it as the object was read
+    }
+    if (expected != null && expected.algorithm() == Checksum.Algorithm.MD5) {
+      String back = destination.readBack(tally.upload(), Checksum.Algorithm.MD5);
+      if (back != null) {
+        return back.equals(expected.value()) ? Verdict.passed("source-md5-etag", "md5:" + back)
+            : Verdict.failed("source-md5-etag", "the copy's MD5 " + back + " does not match the source's ETag " + expected.value());
+      }
+    }
+    String back = destination.readBack(tally.upload(), Checksum.Algorithm.CRC32C);
+    if (back == null) return Verdict.passed("none", "");
+    String read = Checksum.encode(crc32cOfParts(tally), 4);
+    return back.equals(read) ? Verdict.passed("read-back-crc32c", "crc32c:" + back)
+        : Verdict.failed("read-back-crc32c", "the destination holds crc32c " + back + " but " + read + " was written");
+  }
+
+  /** The object's checksum in {@code algorithm}, combined from its parts' digests in part order. */
+  private static String combined(PartTally tally, Checksum.Algorithm algorithm) {
+    long crc = 0;
+    for (Map.Entry<Integer, PartTally.Part> e : tally.parts().entrySet()) {
+      Checksum part = Checksum.parse(e.getValue().checksum());
+      if (part == null || part.algorithm() != algorithm) return "(part " + e.getKey() + " kept no " + algorithm.label() + ")";
+      crc = Checksum.combine(algorithm, crc, Checksum.decode(part.value()), e.getValue().length());
+    }
+    return Checksum.encode(crc, Checksum.crcBytes(algorithm));
+  }
+
+  private static long crc32cOfParts(PartTally tally) {
+    long crc = 0;
+    for (PartTally.Part p : tally.parts().values()) {
+      crc = Checksum.combine(Checksum.Algorithm.CRC32C, crc, Integer.toUnsignedLong(HexFormat.fromHexDigits(p.crc32c())), p.length());
+    }
+    return crc;
   }
 }

@@ -4,9 +4,16 @@ import io.ferry.store.StoreObject;
 import java.io.Serializable;
 import java.util.Objects;
 
-/** What happened to one object: one row of the objects dataset. */
-public record ObjectResult(StoreObject object, String destination, int parts, long bytes, Status status, String error)
-    implements Serializable {
+/**
+ * What happened to one object: one row of the objects dataset.
+ *
+ * @param verified how its copy was checked before it was committed: against the source's stored checksum
+ *     ("source-crc64nvme", "source-crc32c", ...) or its MD5 ETag ("source-md5-etag"), by reading the destination's
+ *     bytes back ("read-back-crc32c"), or "none"; "" for an object not committed
+ * @param checksum "algorithm:value" of the committed object's bytes as checked ("" when none)
+ */
+public record ObjectResult(StoreObject object, String destination, int parts, long bytes, Status status, String error,
+    String verified, String checksum) implements Serializable {
 
   public enum Status {
     /** Complete at its final name. */
@@ -17,10 +24,17 @@ public record ObjectResult(StoreObject object, String destination, int parts, lo
     FAILED
   }
 
+  /** An object that was not committed. */
+  public static ObjectResult failed(StoreObject object, String destination, int parts, long bytes, String error) {
+    return new ObjectResult(object, destination, parts, bytes, Status.FAILED, error, "", "");
+  }
+
   public ObjectResult {
     Objects.requireNonNull(object, "object is null");
     Objects.requireNonNull(destination, "destination is null");
     Objects.requireNonNull(status, "status is null");
     Objects.requireNonNull(error, "error is null");
+    Objects.requireNonNull(verified, "verified is null");
+    Objects.requireNonNull(checksum, "checksum is null");
   }
 }

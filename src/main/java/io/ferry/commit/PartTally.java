@@ -8,32 +8,42 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * The ranges of one object seen so far, merged on the cluster before its commit: the parts that finished with their
- * receipts (ETags), bytes, the first error. Merging is associative and commutative, as {@code reduceByKey} needs:
- * parts are a union, bytes a sum, the error the least by string order.
+ * The ranges of one object seen so far, merged on the cluster before its commit: the parts that finished (their
+ * receipts, places and digests), bytes, the first error. Merging is associative and commutative, as
+ * {@code reduceByKey} needs: parts are a union, bytes a sum, the error the least by string order.
+ *
+ * @param expected "algorithm:value" of the source's checksum of the object ("" when none)
  */
-public record PartTally(StoreObject object, String location, int partCount, String uploadId,
-    TreeMap<Integer, String> okParts, long bytes, String firstError) implements Serializable {
+public record PartTally(StoreObject object, String location, int partCount, String uploadId, String expected,
+    TreeMap<Integer, Part> parts, long bytes, String firstError) implements Serializable {
+
+  /**
+   * A part that arrived: its receipt (ETag), its place in the object, the CRC32C (hex) of its bytes, and their digest
+   * in the source checksum's algorithm ("algorithm:value", "" when none).
+   */
+  public record Part(String receipt, long offset, long length, String crc32c, String checksum) implements Serializable {}
 
   public static PartTally of(RangeResult r) {
-    TreeMap<Integer, String> ok = new TreeMap<>();
-    if (r.status() == RangeResult.Status.OK) ok.put(r.partNumber(), r.etag());
-    String error = r.status() == RangeResult.Status.OK ? "" : "part " + r.partNumber() + " of " + r.partCount() + ": " + r.error();
-    return new PartTally(r.object(), r.destination(), r.partCount(), r.uploadId(), ok, r.bytes(), error);
+    TreeMap<Integer, Part> parts = new TreeMap<>();
+    boolean ok = r.status() == RangeResult.Status.OK;
+    if (ok) parts.put(r.partNumber(), new Part(r.etag(), r.offset(), r.length(), r.crc32c(), r.checksum()));
+    String error = ok ? "" : "part " + r.partNumber() + " of " + r.partCount() + ": " + r.error();
+    return new PartTally(r.object(), r.destination(), r.partCount(), r.uploadId(), r.expected(), parts, r.bytes(), error);
   }
 
   public PartTally merge(PartTally other) {
-    TreeMap<Integer, String> ok = new TreeMap<>(okParts);
-    ok.putAll(other.okParts);
+    TreeMap<Integer, Part> merged = new TreeMap<>(parts);
+    merged.putAll(other.parts);
     String error = firstError.isEmpty() ? other.firstError
         : other.firstError.isEmpty() || firstError.compareTo(other.firstError) <= 0 ? firstError : other.firstError;
     return new PartTally(object, location.isEmpty() ? other.location : location, partCount,
-        uploadId.isEmpty() ? other.uploadId : uploadId, ok, bytes + other.bytes, error);
+        uploadId.isEmpty() ? other.uploadId : uploadId, expected.isEmpty() ? other.expected : expected, merged,
+        bytes + other.bytes, error);
   }
 
   /** Every part arrived whole. */
   public boolean complete() {
-    return okParts.size() == partCount && firstError.isEmpty();
+    return parts.size() == partCount && firstError.isEmpty();
   }
 
   /** The upload the object's parts went to. */
@@ -43,6 +53,8 @@ public record PartTally(StoreObject object, String location, int partCount, Stri
 
   /** The part receipts in part order, for the completion. */
   public SortedMap<Integer, String> receipts() {
-    return okParts;
+    TreeMap<Integer, String> receipts = new TreeMap<>();
+    parts.forEach((n, p) -> receipts.put(n, p.receipt()));
+    return receipts;
   }
 }

@@ -1,6 +1,7 @@
 package io.ferry.copy;
 
 import io.ferry.plan.RangeTask;
+import io.ferry.store.Checksum;
 import io.ferry.store.Upload;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,11 +14,11 @@ public final class ConcurrentRanges {
   private ConcurrentRanges() {}
 
   public static List<RangeResult> copy(List<Assignment> assignments, int streams, RangeCopier copier) throws InterruptedException {
-    record Job(int taskId, RangeTask range, Upload upload) {}
+    record Job(int taskId, RangeTask range, Upload upload, Checksum expected) {}
     List<Job> jobs = new ArrayList<>();
     for (Assignment a : assignments) {
-      for (RangeTask range : a.task().ranges()) jobs.add(new Job(a.task().id(), range, a.uploadOf(range)));
+      for (RangeTask range : a.task().ranges()) jobs.add(new Job(a.task().id(), range, a.uploadOf(range), a.expected()));
     }
-    return Concurrently.map(jobs, streams, "ferry-stream", job -> copier.copy(job.taskId(), job.range(), job.upload()));
+    return Concurrently.map(jobs, streams, "ferry-stream", job -> copier.copy(job.taskId(), job.range(), job.upload(), job.expected()));
   }
 }

@@ -1,5 +1,6 @@
 package io.ferry.copy;
 
+import io.ferry.store.StoreFailure;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,7 +9,7 @@ import java.util.function.Consumer;
 
 /**
  * Counts, checksums and times the bytes read through it into a {@link Progress}; stops at {@code limit} bytes and
- * fails if its source ends before. Closing it after its last byte closes the source (its connection goes back to the
+ * fails if its source ends before, or if the range's bytes do not match what the source said they are. Closing it after its last byte closes the source (its connection goes back to the
  * pool); closing it part-way discards the source without draining it (a stalled body would stall the close too).
  */
 public final class MeteredInputStream extends FilterInputStream {
@@ -17,11 +18,12 @@ public final class MeteredInputStream extends FilterInputStream {
   private long remaining;
   private boolean closed;
 
-  public MeteredInputStream(InputStream in, Progress progress, long limit, Consumer<InputStream> discard) {
+  public MeteredInputStream(InputStream in, Progress progress, long limit, Consumer<InputStream> discard) throws StoreFailure {
     super(in);
     this.progress = progress;
     this.remaining = limit;
     this.discard = discard;
+    if (limit == 0) progress.completed();
   }
 
   /** The source stream, for what it carries beside its bytes (the headers of a GET's answer). */
@@ -44,6 +46,7 @@ public final class MeteredInputStream extends FilterInputStream {
     if (n > 0) {
       progress.moved(buffer, offset, n);
       remaining -= n;
+      if (remaining == 0) progress.completed(); // before the last bytes are handed on
     } else if (n < 0 && remaining > 0) {
       throw new IOException("the source stream ended " + remaining + " bytes early");
     }

@@ -1,7 +1,9 @@
 package io.ferry.copy;
 
+import io.ferry.store.Checksum;
 import io.ferry.store.Destination;
 import io.ferry.store.Failures;
+import io.ferry.store.ObjectMetadata;
 import io.ferry.store.RangeReader;
 import io.ferry.store.Retrier;
 import io.ferry.store.StoreObject;
@@ -11,11 +13,12 @@ import java.util.Objects;
 
 /**
  * OPEN: an object written in parts is opened at the destination before any of its parts is copied (a multipart
- * upload, created with the source's metadata; a temp file at its full size). Free of Spark.
+ * upload, created with the source's metadata), and the source's checksum of it is read, for its parts to keep digests
+ * in that algorithm and its commit to check them. Free of Spark.
  */
 public final class Opening {
-  /** An object opened, or why it could not be. */
-  public record Opened(StoreObject object, Upload upload, String error) implements Serializable {
+  /** An object opened, with the source's checksum of it (null if none), or why it could not be opened. */
+  public record Opened(StoreObject object, Upload upload, Checksum expected, String error) implements Serializable {
     public Opened {
       Objects.requireNonNull(object, "object is null");
       Objects.requireNonNull(error, "error is null");
@@ -39,9 +42,14 @@ public final class Opening {
 
   public Opened open(StoreObject object) {
     try {
-      return new Opened(object, retrier.call(() -> destination.open(object, () -> source.metadata(object))), "");
+      return retrier.call(() -> {
+        ObjectMetadata[] read = {null}; // one request for both, at most
+        ObjectMetadata.Lazy metadata = () -> read[0] != null ? read[0] : (read[0] = source.metadata(object));
+        Upload upload = destination.open(object, metadata);
+        return new Opened(object, upload, source.keepsChecksums() ? metadata.get().checksum() : null, "");
+      });
     } catch (Exception e) {
-      return new Opened(object, null, Failures.describe(e));
+      return new Opened(object, null, null, Failures.describe(e));
     }
   }
 }

@@ -1,16 +1,45 @@
 package io.ferry.copy;
 
+import io.ferry.store.Checksum;
+import io.ferry.store.StoreFailure;
+import java.util.HexFormat;
 import java.util.zip.CRC32C;
 
 /**
- * What one range has moved so far, across its attempts: bytes, their CRC32C (in order, each byte once) and the time
- * to the first byte of the latest request. A transfer that cannot resume calls {@link #restart()} before an attempt.
+ * What one range has moved so far, across its attempts: bytes, their CRC32C (in order, each byte once), a digest in
+ * the source's checksum algorithm where it keeps one, and the time to the first byte of the latest request. A
+ * transfer that cannot resume calls {@link #restart()} before an attempt. A range that is a whole object with a
+ * checksum to meet ({@link #expect}) is checked at its last byte, before that byte is handed on, so a write of a
+ * mismatching object never completes.
  */
 public final class Progress {
   private final CRC32C crc = new CRC32C();
+  private Checksum expected;
+  private Checksum.Algorithm algorithm;
+  private Checksum.Digest digest;
   private long bytes;
   private long requestStart = System.nanoTime();
   private long firstByteNanos = -1;
+
+  /** Keeps a digest in {@code algorithm} beside the CRC32C (before any byte moved). */
+  public void digest(Checksum.Algorithm algorithm) {
+    if (bytes > 0 && this.algorithm != algorithm) throw new IllegalStateException("a digest must start before the first byte");
+    if (this.algorithm != algorithm) {
+      this.algorithm = algorithm;
+      this.digest = Checksum.digest(algorithm);
+    }
+  }
+
+  /** The range's bytes must match {@code checksum}; null: nothing to meet. Kept across attempts. */
+  public void expect(Checksum checksum) {
+    if (checksum == null || !checksum.checkable() || expected != null) return;
+    expected = checksum;
+    digest(checksum.algorithm());
+  }
+
+  public Checksum expected() {
+    return expected;
+  }
 
   /** Marks the start of a request, for time to first byte. */
   public void requestStarted() {
@@ -21,12 +50,24 @@ public final class Progress {
     if (length <= 0) return;
     if (firstByteNanos < 0) firstByteNanos = System.nanoTime() - requestStart;
     crc.update(buffer, offset, length);
+    if (digest != null) digest.update(buffer, offset, length);
     bytes += length;
+  }
+
+  /** The range's last byte has been read: fails (and forgets the bytes) if they do not match what was expected. */
+  void completed() throws StoreFailure {
+    if (expected == null) return;
+    String got = digest.value();
+    if (got.equals(expected.value())) return;
+    restart();
+    throw new StoreFailure(StoreFailure.Kind.RETRYABLE, "the bytes read do not match the source's " + expected + ": read "
+        + expected.algorithm().label() + " " + got);
   }
 
   /** Forgets the bytes moved so far: the next attempt sends the whole range again. */
   public void restart() {
     crc.reset();
+    if (algorithm != null) digest = Checksum.digest(algorithm);
     bytes = 0;
     firstByteNanos = -1;
   }
@@ -40,6 +81,11 @@ public final class Progress {
   }
 
   public String crc32c() {
-    return java.util.HexFormat.of().toHexDigits((int) crc.getValue());
+    return HexFormat.of().toHexDigits((int) crc.getValue());
+  }
+
+  /** "algorithm:value" of the digest kept in the source's algorithm, or "" when none. */
+  public String checksum() {
+    return algorithm == null ? "" : algorithm.label() + ":" + digest.value();
   }
 }

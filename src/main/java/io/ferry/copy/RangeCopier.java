@@ -2,6 +2,7 @@ package io.ferry.copy;
 
 import io.ferry.plan.RangeTask;
 import io.ferry.store.Backoff;
+import io.ferry.store.Checksum;
 import io.ferry.store.Failures;
 import io.ferry.store.Retrier;
 import io.ferry.store.Upload;
@@ -28,10 +29,22 @@ public final class RangeCopier {
     this.host = host;
   }
 
+  /** A range written whole, or a part whose object has no source checksum to keep a digest for. */
   public RangeResult copy(int taskId, RangeTask task, Upload upload) {
+    return copy(taskId, task, upload, null);
+  }
+
+  /**
+   * @param expected the source's checksum of the range's object (a part of it keeps a digest in its algorithm, for
+   *     the commit to combine); null when there is none, or the object is copied whole (its own read says)
+   */
+  public RangeResult copy(int taskId, RangeTask task, Upload upload, Checksum expected) {
     long startedAt = System.currentTimeMillis();
     long start = System.nanoTime();
     Progress progress = new Progress();
+    if (expected != null && expected.checkable() && expected.algorithm().combinable() && !task.wholeObject()) {
+      progress.digest(expected.algorithm());
+    }
     String location = transfer.location(task);
     int attempts = 0;
     while (true) {
@@ -39,12 +52,12 @@ public final class RangeCopier {
       if (!transfer.resumable()) progress.restart();
       try {
         String receipt = transfer.attempt(task, upload, progress);
-        return result(taskId, task, upload, location, startedAt, start, progress, attempts, receipt, "");
+        return result(taskId, task, upload, location, startedAt, start, progress, attempts, receipt, "", expected);
       } catch (Exception e) {
         boolean retryable = Failures.isRetryable(e);
         if (!retryable || attempts > retries || Thread.currentThread().isInterrupted()) {
           String error = (retryable && attempts > retries ? "gave up after " + attempts + " attempts: " : "") + Failures.describe(e);
-          return result(taskId, task, upload, location, startedAt, start, progress, attempts, "", error);
+          return result(taskId, task, upload, location, startedAt, start, progress, attempts, "", error, expected);
         }
         sleep(backoff.delayMillis(attempts - 1));
       }
@@ -52,14 +65,17 @@ public final class RangeCopier {
   }
 
   private RangeResult result(int taskId, RangeTask task, Upload upload, String location, long startedAt, long start,
-      Progress progress, int attempts, String receipt, String error) {
+      Progress progress, int attempts, String receipt, String error, Checksum partsOf) {
+    Checksum expected = progress.expected() != null ? progress.expected() : partsOf;
     boolean ok = error.isEmpty();
     long payload = progress.bytes();
     long delivered = ok ? task.range().length() : (transfer.resumable() ? payload : 0);
     return new RangeResult(task.object(), location, taskId, task.partNumber(), task.partCount(),
         task.range().offset(), task.range().length(), delivered, transfer.serverSide() ? 0 : payload, startedAt,
         System.currentTimeMillis(), progress.firstByteNanos(), System.nanoTime() - start, attempts, transfer.method(),
-        executorId, host, ok ? RangeResult.Status.OK : RangeResult.Status.FAILED, error, progress.crc32c(), upload.id(), receipt);
+        executorId, host, ok ? RangeResult.Status.OK : RangeResult.Status.FAILED, error, progress.crc32c(), progress.checksum(),
+        expected == null ? "" : expected.text(),
+        upload.id(), receipt);
   }
 
   private static void sleep(long millis) {

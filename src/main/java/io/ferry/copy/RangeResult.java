@@ -12,6 +12,8 @@ import java.util.Objects;
  * @param firstByteNanos from sending the (last) request to its first byte, -1 when no byte passed through
  * @param attempts requests made, 1 when the first one succeeded
  * @param crc32c CRC32C of the bytes that passed through, 8 hex digits
+ * @param checksum "algorithm:value" of those bytes in the algorithm of the source's checksum, "" when it keeps none
+ * @param expected "algorithm:value" of the source's checksum of the whole object, "" when there is none to check
  * @param uploadId the multipart upload ("" for a whole object or a file)
  * @param etag the part's (or whole object's) ETag at a bucket destination, "" for a file
  */
@@ -36,6 +38,8 @@ public record RangeResult(
     Status status,
     String error,
     String crc32c,
+    String checksum,
+    String expected,
     String uploadId,
     String etag)
     implements Serializable {
@@ -51,6 +55,8 @@ public record RangeResult(
     Objects.requireNonNull(status, "status is null");
     Objects.requireNonNull(error, "error is null");
     Objects.requireNonNull(crc32c, "crc32c is null");
+    Objects.requireNonNull(checksum, "checksum is null");
+    Objects.requireNonNull(expected, "expected is null");
     Objects.requireNonNull(uploadId, "uploadId is null");
     Objects.requireNonNull(etag, "etag is null");
   }

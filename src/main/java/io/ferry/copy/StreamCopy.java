@@ -13,6 +13,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * Reads a range (ranged GET, positioned file reads) and streams it into the destination's write (positioned writes
  * into a temp file, PutObject or UploadPart with a known length), never holding the range in memory. A destination
  * with resumable writes continues a failed range at its last byte; any other takes the range again from its start.
+ * An object copied whole is checked against what its source says of it (a stored checksum, an MD5 ETag) as its last
+ * byte is read, so a mismatching PutObject never completes.
  */
 public final class StreamCopy implements RangeTransfer {
   private final RangeReader source;
@@ -51,6 +53,7 @@ public final class StreamCopy implements RangeTransfer {
       progress.requestStarted();
       long length = task.range().length() - from;
       InputStream in = length == 0 ? InputStream.nullInputStream() : source.open(task.object(), task.range().skip(from));
+      if (from == 0 && task.wholeObject() && length > 0) progress.expect(source.expected(in, task.object()));
       MeteredInputStream metered = new MeteredInputStream(in, progress, length, source::discard);
       opened.set(metered);
       return metered;

@@ -52,6 +52,8 @@ public final class Datasets {
         col("status", Type.STRING, r -> r.status().name()),
         col("error", Type.STRING, RangeResult::error),
         col("crc32c", Type.STRING, RangeResult::crc32c),
+        col("checksum", Type.STRING, RangeResult::checksum),
+        col("expected", Type.STRING, RangeResult::expected),
         col("etag", Type.STRING, RangeResult::etag),
         col("object_size", Type.LONG, r -> r.object().size())));
   }
@@ -68,6 +70,8 @@ public final class Datasets {
         col("parts", Type.INT, ObjectResult::parts),
         col("bytes", Type.LONG, ObjectResult::bytes),
         col("status", Type.STRING, o -> o.status().name()),
-        col("error", Type.STRING, ObjectResult::error)));
+        col("error", Type.STRING, ObjectResult::error),
+        col("verified", Type.STRING, ObjectResult::verified),
+        col("checksum", Type.STRING, ObjectResult::checksum)));
   }
 }

@@ -52,6 +52,8 @@ public final class RunStats implements Serializable {
   long objects;
   long objectsCopied;
   long objectsFailed;
+  /** Copied objects by how they were checked (ObjectResult.verified). */
+  final TreeMap<String, Long> verifiedBy = new TreeMap<>();
   long objectBytes;
   long objectBytesCopied;
   final List<ObjectResult> failures = new ArrayList<>();
@@ -93,6 +95,7 @@ public final class RunStats implements Serializable {
     if (o.status() == ObjectResult.Status.COPIED) {
       objectsCopied++;
       objectBytesCopied += o.object().size();
+      verifiedBy.merge(o.verified().isEmpty() ? "none" : o.verified(), 1L, Long::sum);
     } else if (o.status() == ObjectResult.Status.FAILED) {
       objectsFailed++;
       failures.add(o);
@@ -125,6 +128,7 @@ public final class RunStats implements Serializable {
     objects += other.objects;
     objectsCopied += other.objectsCopied;
     objectsFailed += other.objectsFailed;
+    other.verifiedBy.forEach((k, v) -> verifiedBy.merge(k, v, Long::sum));
     objectBytes += other.objectBytes;
     objectBytesCopied += other.objectBytesCopied;
     failures.addAll(other.failures);

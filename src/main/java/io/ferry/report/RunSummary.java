@@ -22,6 +22,7 @@ public record RunSummary(
     Ranges ranges,
     Throughput throughput,
     Map<String, Long> requests,
+    Map<String, Long> verification,
     Map<String, Double> stageSeconds,
     List<Straggler> stragglers,
     List<Failure> failures,

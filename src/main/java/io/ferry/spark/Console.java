@@ -80,6 +80,9 @@ final class Console {
         s.ranges().total(), s.ranges().splitObjects(), s.ranges().retries(), s.throughput().rangeP50MBps(),
         s.throughput().rangeP90MBps(), s.throughput().rangeP99MBps(), s.bytes().throughExecutors() == 0 ? ""
             : String.format(Locale.ROOT, "; first byte p50 %.1f ms", s.throughput().firstByteP50Ms()));
+    StringBuilder verified = new StringBuilder();
+    s.verification().forEach((how, count) -> verified.append(verified.length() == 0 ? "" : ", ").append(count).append(" ").append(how));
+    if (verified.length() > 0) out.format("  verified     %s%n", verified);
     StringBuilder stages = new StringBuilder();
     s.stageSeconds().forEach((stage, seconds) -> stages.append(stages.length() == 0 ? "" : ", ")
         .append(String.format(Locale.ROOT, "%s %.1f s", stage, seconds)));

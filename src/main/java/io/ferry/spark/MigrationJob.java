@@ -20,6 +20,7 @@ import io.ferry.store.Destination;
 import io.ferry.store.Failures;
 import io.ferry.store.ObjectMetadata;
 import io.ferry.store.Retrier;
+import io.ferry.store.Store;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
 import io.ferry.store.s3.S3Store;
@@ -81,8 +82,8 @@ public final class MigrationJob {
     try {
       out.printf("Ferry %s run %s: %s -> %s%n", config.jobName(), runId, config.source().describe(), config.destination().describe());
       CopyMethod method = CopyMethod.choose(config.source(), config.destination());
-      Planning.Result planning = Planning.plan(config, ExecutorContext.source(settings), destination,
-          method == CopyMethod.SERVER_SIDE_COPY);
+      Store source = ExecutorContext.source(settings);
+      Planning.Result planning = Planning.plan(config, source, destination, method == CopyMethod.SERVER_SIDE_COPY);
       stages.lap("list+plan");
       JavaSparkContext jsc = started(spark);
       if (marker != null) checkShared(marker, jsc);
@@ -93,10 +94,10 @@ public final class MigrationJob {
       out.printf("PLAN  %d objects, %s in %d ranges (%d objects split), %d tasks; method %s%n", plan.objects(),
           Units.bytes(plan.bytes()), plan.ranges(), plan.splitObjects(), plan.tasks().size(), methodName(method));
 
-      Map<StoreObject, Upload> opened = new HashMap<>();
-      if (plan.splitObjects() > 0 && destination.capabilities().openSendsRequest()) {
+      Map<StoreObject, Opening.Opened> opened = new HashMap<>();
+      if (plan.splitObjects() > 0 && (destination.capabilities().openSendsRequest() || source.reader().keepsChecksums())) {
         opened = openUploads(jsc, settings, plan.tasks());
-        uploads.addAll(opened.values());
+        for (Opening.Opened o : opened.values()) uploads.add(o.upload());
         stages.lap("open");
       }
       List<Assignment> assignments = new ArrayList<>(plan.tasks().size());
@@ -105,10 +106,10 @@ public final class MigrationJob {
         if (first.wholeObject()) {
           assignments.add(Assignment.whole(task));
         } else {
-          Upload upload = opened.get(first.object());
+          Opening.Opened open = opened.get(first.object());
           // a destination whose opening sends no request opens here, where it costs nothing
-          if (upload == null) upload = destination.open(first.object(), () -> ObjectMetadata.NONE);
-          assignments.add(new Assignment(task, upload));
+          Upload upload = open != null ? open.upload() : destination.open(first.object(), () -> ObjectMetadata.NONE);
+          assignments.add(Assignment.part(task, upload, open != null ? open.expected() : null));
         }
       }
 
@@ -131,7 +132,7 @@ public final class MigrationJob {
       stages.lap("commit");
 
       List<ObjectResult> rejected = planning.rejected().stream()
-          .map(r -> new ObjectResult(r.object(), "", 0, 0, ObjectResult.Status.FAILED, r.reason())).toList();
+          .map(r -> ObjectResult.failed(r.object(), "", 0, 0, r.reason())).toList();
       RunInfo info = new RunInfo(config.jobName(), runId, config.source().describe(), config.destination().describe(), started,
           planning.listing().selected(), plan.skippedObjects(), plan.splitObjects(), planning.listing().pages(), copyStart,
           copyEnd, stages);
@@ -171,24 +172,25 @@ public final class MigrationJob {
    * metadata, then CreateMultipartUpload), so a bucket with many large objects does not wait on the driver. If any
    * cannot be opened, those that were are aborted and the run stops.
    */
-  private static Map<StoreObject, Upload> openUploads(JavaSparkContext jsc, CopySettings settings, List<CopyTask> tasks) throws IOException {
+  private static Map<StoreObject, Opening.Opened> openUploads(JavaSparkContext jsc, CopySettings settings, List<CopyTask> tasks)
+      throws IOException {
     List<StoreObject> split = new ArrayList<>();
     for (CopyTask task : tasks) {
       for (RangeTask range : task.ranges()) if (!range.wholeObject() && range.partNumber() == 1) split.add(range.object());
     }
     jsc.setJobGroup("OPEN", "OPEN: " + split.size() + " objects written in parts", true);
     int slices = Math.max(1, Math.min(split.size(), jsc.defaultParallelism() * 4));
-    Map<StoreObject, Upload> opened = new HashMap<>();
+    Map<StoreObject, Opening.Opened> opened = new HashMap<>();
     List<String> errors = new ArrayList<>();
     for (Opening.Opened o : jsc.parallelize(split, slices).mapPartitions(new OpenFunction(settings)).collect()) {
       if (o.ok()) {
-        opened.put(o.object(), o.upload());
+        opened.put(o.object(), o);
       } else {
         errors.add(o.object().key() + ": " + o.error());
       }
     }
     if (!errors.isEmpty()) {
-      abortUploads(settings, new ArrayList<>(opened.values()), null);
+      abortUploads(settings, opened.values().stream().map(Opening.Opened::upload).toList(), null);
       throw new IOException("cannot open objects at " + settings.destination().describe() + ": "
           + String.join("; ", errors.subList(0, Math.min(3, errors.size()))));
     }

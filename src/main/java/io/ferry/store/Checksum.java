@@ -47,6 +47,18 @@ public record Checksum(Algorithm algorithm, String value, boolean composite) imp
     return algorithm.label() + " " + value + (composite ? " (composite)" : "");
   }
 
+  /** "algorithm:value", with ":composite" for a composite: the form the datasets keep. */
+  public String text() {
+    return algorithm.label() + ":" + value + (composite ? ":composite" : "");
+  }
+
+  /** {@link #text()} back to a checksum; null for "" or null. */
+  public static Checksum parse(String text) {
+    if (text == null || text.isEmpty()) return null;
+    String[] f = text.split(":");
+    return new Checksum(Algorithm.valueOf(f[0].toUpperCase(Locale.ROOT)), f[1], f.length > 2 && f[2].equals("composite"));
+  }
+
   /** A running digest of one algorithm. */
   public interface Digest {
     void update(byte[] bytes, int offset, int length);

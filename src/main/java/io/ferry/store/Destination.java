@@ -39,6 +39,14 @@ public interface Destination {
   /** Removes every trace of an object that will not be completed; never touches its final name. */
   void abort(Upload upload) throws IOException;
 
+  /**
+   * The checksum in {@code algorithm} of the bytes an object written in parts (or whole) holds before its completion,
+   * read back from the destination; null where staged bytes cannot be read back (a multipart upload).
+   */
+  default String readBack(Upload upload, Checksum.Algorithm algorithm) throws IOException {
+    return null;
+  }
+
   /** After a batch of completions (one task's): what they deferred, such as the directories' fsyncs. */
   default void flush() throws IOException {}
 

@@ -3,16 +3,35 @@ package io.ferry.store;
 import java.io.IOException;
 import java.io.InputStream;
 
-/** Where a range's bytes come from (a bucket, a directory). Implementations do not retry: {@link RangeCopier} does. */
+/** Where a range's bytes come from (a bucket, a directory). Implementations do not retry; their callers do. */
 public interface RangeReader {
-  /** Opens the bytes of {@code range} of {@code object}; the stream must deliver exactly {@code range.length()} bytes. */
+  /**
+   * Opens the bytes of {@code range} of {@code object}; the stream must deliver exactly {@code range.length()} bytes.
+   * A range that is the whole object comes with what the source knows of its bytes ({@link #expected}).
+   */
   InputStream open(StoreObject object, ByteRange range) throws IOException;
 
   /** The metadata to carry to a bucket destination, read from a stream {@link #open} returned (no extra request). */
   ObjectMetadata metadataOf(InputStream opened, StoreObject object);
 
-  /** The metadata of an object, with a request of its own where needed (before a multipart upload is opened). */
+  /**
+   * The metadata of an object, with a request of its own where needed (before a multipart upload is opened),
+   * including the checksum the source keeps of its bytes, if any.
+   */
   ObjectMetadata metadata(StoreObject object) throws IOException;
+
+  /**
+   * What the bytes of a whole object opened by {@link #open} must check against: the source's stored checksum, or
+   * its ETag where that is the MD5 of the bytes; null when the source keeps neither.
+   */
+  default Checksum expected(InputStream opened, StoreObject object) {
+    return null;
+  }
+
+  /** True when the source may keep checksums of objects, worth a request for an object copied in parts. */
+  default boolean keepsChecksums() {
+    return false;
+  }
 
   /** Gives up a stream that failed part-way without draining it (a stalled body would stall the close too). */
   default void discard(InputStream in) {

@@ -1,26 +1,31 @@
 package io.ferry.commit;
 
-import io.ferry.store.Retrier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ferry.config.DirectoryConfig;
 import io.ferry.copy.RangeResult;
 import io.ferry.store.ByteRange;
+import io.ferry.store.Checksum;
 import io.ferry.store.Destination;
 import io.ferry.store.ObjectMetadata;
+import io.ferry.store.Retrier;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
 import io.ferry.store.file.FileStore;
 import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The commit path on a real directory: complete what arrived whole, abort the rest, say why. */
+/** The commit path on a real directory: check, complete what arrived whole, abort the rest, say why. */
 class CommitterTest {
   @TempDir Path root;
 
@@ -32,19 +37,33 @@ class CommitterTest {
     return new StoreObject(key, key, size, "e", 1_000_000L);
   }
 
-  private static PartTally range(StoreObject o, int part, int parts, ByteRange range, boolean ok, String uploadId) {
+  private static String crc32c(String bytes) {
+    CRC32C crc = new CRC32C();
+    crc.update(bytes.getBytes(StandardCharsets.US_ASCII));
+    return HexFormat.of().toHexDigits((int) crc.getValue());
+  }
+
+  private static String crc32cChecksum(String bytes) {
+    Checksum.Digest d = Checksum.digest(Checksum.Algorithm.CRC32C);
+    d.update(bytes.getBytes(StandardCharsets.US_ASCII), 0, bytes.length());
+    return "crc32c:" + d.value();
+  }
+
+  /** A range's result as the copy reports it: {@code read} is what was read of {@code range} of the object. */
+  private static PartTally range(StoreObject o, int part, int parts, ByteRange range, boolean ok, String uploadId, String read,
+      String expected) {
     return PartTally.of(new RangeResult(o, "dest/" + o.key(), 0, part, parts, range.offset(), range.length(), ok ? range.length() : 0,
         range.length(), 0, 0, 0, 0, 1, "m", "0", "h", ok ? RangeResult.Status.OK : RangeResult.Status.FAILED, ok ? "" : "reset",
-        "00000000", uploadId, ""));
+        crc32c(read), expected.isEmpty() ? "" : crc32cChecksum(read), expected, uploadId, ""));
   }
 
   private static void write(Destination d, Upload upload, int part, ByteRange range, String all) throws Exception {
-    byte[] bytes = all.substring((int) range.offset(), (int) (range.offset() + range.length())).getBytes();
+    byte[] bytes = all.substring((int) range.offset(), (int) (range.offset() + range.length())).getBytes(StandardCharsets.US_ASCII);
     d.write(upload, part, range, 0, () -> new ByteArrayInputStream(bytes), () -> ObjectMetadata.NONE);
   }
 
   @Test
-  void completeObjectsAreCommittedIncompleteOnesAbortedWithTheReason() throws Exception {
+  void completeObjectsAreCheckedAndCommittedIncompleteOnesAbortedWithTheReason() throws Exception {
     Destination d = destination();
     StoreObject done = object("done.txt", 8);
     Upload doneUpload = d.open(done, () -> ObjectMetadata.NONE);
@@ -58,13 +77,17 @@ class CommitterTest {
     Upload missingUpload = d.open(missing, () -> ObjectMetadata.NONE);
 
     List<PartTally> tallies = List.of(
-        range(done, 1, 2, new ByteRange(0, 4), true, doneUpload.id()).merge(range(done, 2, 2, new ByteRange(4, 4), true, doneUpload.id())),
-        range(broken, 1, 2, new ByteRange(0, 4), true, brokenUpload.id()).merge(range(broken, 2, 2, new ByteRange(4, 4), false, brokenUpload.id())),
-        range(missing, 1, 2, new ByteRange(0, 4), true, missingUpload.id()));
+        range(done, 1, 2, new ByteRange(0, 4), true, doneUpload.id(), "abcd", "")
+            .merge(range(done, 2, 2, new ByteRange(4, 4), true, doneUpload.id(), "efgh", "")),
+        range(broken, 1, 2, new ByteRange(0, 4), true, brokenUpload.id(), "ABCD", "")
+            .merge(range(broken, 2, 2, new ByteRange(4, 4), false, brokenUpload.id(), "", "")),
+        range(missing, 1, 2, new ByteRange(0, 4), true, missingUpload.id(), "ABCD", ""));
     Map<String, ObjectResult> results = new Committer(d, 2, Retrier.once()).commit(tallies).stream()
         .collect(Collectors.toMap(r -> r.object().key(), r -> r));
 
     assertThat(results.get("done.txt").status()).isEqualTo(ObjectResult.Status.COPIED);
+    assertThat(results.get("done.txt").verified()).as("no source checksum: the file read back").isEqualTo("read-back-crc32c");
+    assertThat(results.get("done.txt").checksum()).isEqualTo(crc32cChecksum("abcdefgh"));
     assertThat(root.resolve("done.txt")).hasContent("abcdefgh");
     assertThat(results.get("broken.txt").status()).isEqualTo(ObjectResult.Status.FAILED);
     assertThat(results.get("broken.txt").error()).isEqualTo("part 2 of 2: reset");
@@ -76,14 +99,62 @@ class CommitterTest {
   }
 
   @Test
+  void partsCombineIntoTheSourcesChecksumAndAMismatchIsCopiedAgainBeforeItCanBeCommitted() throws Exception {
+    Destination d = destination();
+    StoreObject o = object("repaired.txt", 8);
+    String expected = crc32cChecksum("abcdefgh");
+    Upload upload = d.open(o, () -> ObjectMetadata.NONE);
+    write(d, upload, 1, new ByteRange(0, 4), "abcdefgh");
+    write(d, upload, 2, new ByteRange(4, 4), "abcdXfgh"); // a byte flipped on its way: read (and written) as "Xfgh"
+    PartTally tally = range(o, 1, 2, new ByteRange(0, 4), true, upload.id(), "abcd", expected)
+        .merge(range(o, 2, 2, new ByteRange(4, 4), true, upload.id(), "Xfgh", expected));
+    AtomicInteger repairs = new AtomicInteger();
+    Committer.Repair copyAgain = t -> {
+      repairs.incrementAndGet();
+      write(d, upload, 2, new ByteRange(4, 4), "abcdefgh");
+      return range(o, 1, 2, new ByteRange(0, 4), true, upload.id(), "abcd", expected)
+          .merge(range(o, 2, 2, new ByteRange(4, 4), true, upload.id(), "efgh", expected));
+    };
+    ObjectResult result = new Committer(d, 1, Retrier.once(), copyAgain).commit(List.of(tally)).get(0);
+    assertThat(result.status()).as(result.error()).isEqualTo(ObjectResult.Status.COPIED);
+    assertThat(result.verified()).isEqualTo("source-crc32c");
+    assertThat(repairs).hasValue(1);
+    assertThat(root.resolve("repaired.txt")).hasContent("abcdefgh");
+  }
+
+  @Test
+  void aCopyThatStillDoesNotMatchIsNotCommittedAndTheChangedPartsAreNamed() throws Exception {
+    Destination d = destination();
+    StoreObject o = object("bad.txt", 8);
+    Files.writeString(root.resolve("bad.txt"), "previous");
+    String expected = crc32cChecksum("abcdefgh");
+    Upload upload = d.open(o, () -> ObjectMetadata.NONE);
+    write(d, upload, 1, new ByteRange(0, 4), "abcdefgh");
+    write(d, upload, 2, new ByteRange(4, 4), "abcdXfgh");
+    PartTally tally = range(o, 1, 2, new ByteRange(0, 4), true, upload.id(), "abcd", expected)
+        .merge(range(o, 2, 2, new ByteRange(4, 4), true, upload.id(), "Xfgh", expected));
+    Committer.Repair stillWrong = t -> range(o, 1, 2, new ByteRange(0, 4), true, upload.id(), "abcd", expected)
+        .merge(range(o, 2, 2, new ByteRange(4, 4), true, upload.id(), "Yfgh", expected));
+    ObjectResult result = new Committer(d, 1, Retrier.once(), stillWrong).commit(List.of(tally)).get(0);
+    assertThat(result.status()).isEqualTo(ObjectResult.Status.FAILED);
+    assertThat(result.error()).startsWith("not committed: the copy's crc32c ").contains("does not match the source's")
+        .endsWith("the bytes of part(s) [2] changed between two reads of the source");
+    assertThat(root.resolve("bad.txt")).hasContent("previous");
+    try (var files = Files.list(root)) {
+      assertThat(files).as("the temp file is gone").hasSize(1);
+    }
+  }
+
+  @Test
   void aCompletionThatFailsIsReportedAndTheObjectAborted() throws Exception {
     Destination d = destination();
     StoreObject short_ = object("short.txt", 8);
     write(d, Upload.whole(short_), 1, new ByteRange(0, 4), "abcd----");
-    PartTally tally = range(short_, 1, 1, new ByteRange(0, 8), true, "");
+    PartTally tally = range(short_, 1, 1, new ByteRange(0, 8), true, "", "abcd----", "");
     ObjectResult result = new Committer(d, 1, Retrier.once()).commit(List.of(tally)).get(0);
     assertThat(result.status()).isEqualTo(ObjectResult.Status.FAILED);
-    assertThat(result.error()).isEqualTo("commit failed: temp file holds 4 bytes, the object has 8");
+    assertThat(result.error()).as("the read-back sees 4 bytes where 8 were written")
+        .startsWith("not committed: the destination holds crc32c ");
     try (var files = Files.list(root)) {
       assertThat(files).as("the temp file is gone").isEmpty();
     }

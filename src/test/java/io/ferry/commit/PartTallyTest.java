@@ -16,8 +16,8 @@ class PartTallyTest {
 
   private static PartTally range(int part, boolean ok, String error) {
     return PartTally.of(new RangeResult(OBJECT, part == 1 ? "dest/k" : "", 0, part, 4, (part - 1) * 100L, 100, ok ? 100 : 30,
-        100, 0, 0, 0, 0, 1, "m", "0", "h", ok ? RangeResult.Status.OK : RangeResult.Status.FAILED, error, "00000000",
-        part == 3 ? "upload-9" : "upload-9", ok ? "etag-" + part : ""));
+        100, 0, 0, 0, 0, 1, "m", "0", "h", ok ? RangeResult.Status.OK : RangeResult.Status.FAILED, error, "0000000" + part,
+        "crc32c:AAAAA" + part + "==", part == 2 ? "crc32c:expected" : "", "upload-9", ok ? "etag-" + part : ""));
   }
 
   private static final List<PartTally> RANGES = List.of(range(1, true, ""), range(2, false, "reset"), range(3, true, ""),
@@ -33,7 +33,8 @@ class PartTallyTest {
       java.util.Collections.shuffle(shuffled, random);
       assertThat(reduceRandomly(shuffled, merge, random)).isEqualTo(expected);
     }
-    assertThat(expected.okParts().keySet()).containsExactly(1, 2, 3);
+    assertThat(expected.parts().keySet()).containsExactly(1, 2, 3);
+    assertThat(expected.expected()).as("the source's checksum, from whichever range carried it").isEqualTo("crc32c:expected");
     assertThat(expected.bytes()).isEqualTo(100 + 30 + 100 + 30 + 100);
     assertThat(expected.firstError()).isEqualTo("part 2 of 4: reset").as("the least error by string order, whatever the order");
     assertThat(expected.location()).isEqualTo("dest/k");

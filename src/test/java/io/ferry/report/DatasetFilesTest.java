@@ -25,7 +25,7 @@ class DatasetFilesTest {
   private static RangeResult range(String key, long firstByteNanos, String error) {
     return new RangeResult(new StoreObject(key, key, 100, "e", 0), "/d/" + key, 3, 2, 4, 25, 25, 25, 0, 1_700_000_000_123L,
         1_700_000_001_000L, firstByteNanos, 877_000_000, 1, "server-side-copy", "7", "host-a", RangeResult.Status.OK, error,
-        "0a0b0c0d", "", "\"etag-2\"");
+        "0a0b0c0d", "crc64nvme:AAECAwQFBgc=", "crc64nvme:AAECAwQFBgc=", "", "\"etag-2\"");
   }
 
   @ParameterizedTest(name = "{0} {1} -> {2}")
@@ -66,7 +66,7 @@ class DatasetFilesTest {
     assertThat(lines).hasSize(3);
     assertThat(lines.get(0)).startsWith("job,run,key,destination,task,part,parts,offset,length,bytes,payload_bytes,started_at");
     assertThat(lines.get(1)).startsWith("job,run-1,\"a,1\",\"/d/a,1\",3,2,4,25,25,25,0,2023-11-14T22:13:20.123Z,2023-11-14T22:13:21.000Z,12.5,877.0,")
-        .endsWith(",1,server-side-copy,7,host-a,OK,\"\",0a0b0c0d,\"\"\"etag-2\"\"\",100");
+        .endsWith(",1,server-side-copy,7,host-a,OK,\"\",0a0b0c0d,crc64nvme:AAECAwQFBgc=,crc64nvme:AAECAwQFBgc=,\"\"\"etag-2\"\"\",100");
     assertThat(lines.get(2)).contains("\"b \"\"q\"\"\"", ",2023-11-14T22:13:21.000Z,,877.0,", ",OK,\"boom, twice\",");
     assertThat(dir.resolve("ranges.csv/_SUCCESS")).exists();
     assertThat(dir.resolve("ranges.parquet/_SUCCESS")).exists();
@@ -98,7 +98,7 @@ class DatasetFilesTest {
     String run = dir.toUri().toString();
     DatasetFiles.writePart(Datasets.objects("job", "run-1"), List.<ObjectResult>of().iterator(), run, 0, "1", new Configuration(), o -> {});
     assertThat(Files.readAllLines(dir.resolve("objects.csv/part-00000.csv")))
-        .containsExactly("job,run,key,destination,size,etag,last_modified,parts,bytes,status,error");
+        .containsExactly("job,run,key,destination,size,etag,last_modified,parts,bytes,status,error,verified,checksum");
     try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(),
         new org.apache.hadoop.fs.Path(dir.resolve("objects.parquet/part-00000.snappy.parquet").toUri())).build()) {
       assertThat(reader.read()).isNull();

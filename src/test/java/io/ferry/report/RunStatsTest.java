@@ -13,7 +13,7 @@ class RunStatsTest {
   private static RangeResult range(String key, int part, long bytes, long startMillis, long durationMillis, int attempts, String executor) {
     return new RangeResult(new StoreObject(key, key, bytes * 10, "e", 0), "/d/" + key, 0, part, 10, 0, bytes, bytes, bytes,
         startMillis, startMillis + durationMillis, 5_000_000, durationMillis * 1_000_000, attempts, "get+write", executor, "h",
-        RangeResult.Status.OK, "", "00000000", "", "");
+        RangeResult.Status.OK, "", "00000000", "", "", "", "");
   }
 
   @Test
@@ -56,9 +56,9 @@ class RunStatsTest {
   void failuresAreTheFirstTwentyByKey() {
     RunStats s = new RunStats(0, 0, 0);
     for (int i = 30; i > 0; i--) {
-      s.add(new ObjectResult(new StoreObject(String.format("k%02d", i), "x", 1, "", 0), "", 1, 0, ObjectResult.Status.FAILED, "e"));
+      s.add(new ObjectResult(new StoreObject(String.format("k%02d", i), "x", 1, "", 0), "", 1, 0, ObjectResult.Status.FAILED, "e", "", ""));
     }
-    s.add(new ObjectResult(new StoreObject("ok", "ok", 5, "", 0), "", 1, 5, ObjectResult.Status.COPIED, ""));
+    s.add(new ObjectResult(new StoreObject("ok", "ok", 5, "", 0), "", 1, 5, ObjectResult.Status.COPIED, "", "read-back-crc32c", "crc32c:AAAAAA=="));
     assertThat(s.failures()).hasSize(20).first().satisfies(f -> assertThat(f.object().key()).isEqualTo("k01"));
     assertThat(s.objectsFailed).isEqualTo(30);
     assertThat(s.objectBytesCopied).isEqualTo(5);

@@ -66,16 +66,21 @@ public final class FaultProxy implements AutoCloseable {
     }
   }
 
-  /** Every {@code every}-th matching request gets {@code fault}, {@code remaining} times (negative: for ever). */
+  /**
+   * Every {@code every}-th request of {@code kind} whose path holds {@code path} gets {@code fault}, {@code remaining}
+   * times (negative: for ever).
+   */
   private static final class Rule {
     final Kind kind;
+    final String path;
     final Fault fault;
     final int every;
     int remaining;
     int seen;
 
-    Rule(Kind kind, Fault fault, int remaining, int every) {
+    Rule(Kind kind, String path, Fault fault, int remaining, int every) {
       this.kind = kind;
+      this.path = path;
       this.fault = fault;
       this.remaining = remaining;
       this.every = every;
@@ -111,13 +116,18 @@ public final class FaultProxy implements AutoCloseable {
 
   /** The next {@code times} requests of {@code kind} get {@code fault}. */
   public synchronized FaultProxy inject(Kind kind, Fault fault, int times) {
-    rules.add(new Rule(kind, fault, times, 1));
+    return inject(kind, "", fault, times);
+  }
+
+  /** The next {@code times} requests of {@code kind} whose path (URL-encoded, as sent) holds {@code path} get {@code fault}. */
+  public synchronized FaultProxy inject(Kind kind, String path, Fault fault, int times) {
+    rules.add(new Rule(kind, path, fault, times, 1));
     return this;
   }
 
   /** Every {@code every}-th request of {@code kind} gets {@code fault}, until {@link #clear}. */
   public synchronized FaultProxy injectEvery(Kind kind, Fault fault, int every) {
-    rules.add(new Rule(kind, fault, -1, every));
+    rules.add(new Rule(kind, "", fault, -1, every));
     return this;
   }
 
@@ -152,11 +162,11 @@ public final class FaultProxy implements AutoCloseable {
     return requests.toString();
   }
 
-  private synchronized Fault pick(Kind kind) {
+  private synchronized Fault pick(Kind kind, String target) {
     seen.merge(kind, 1, Integer::sum);
     for (Iterator<Rule> i = rules.iterator(); i.hasNext(); ) {
       Rule rule = i.next();
-      if (rule.kind != kind) continue;
+      if (rule.kind != kind || !target.contains(rule.path)) continue;
       if (++rule.seen % rule.every != 0) continue;
       if (rule.remaining > 0 && --rule.remaining == 0) i.remove();
       injected.merge(rule.fault.getClass(), 1, Integer::sum);
@@ -247,7 +257,7 @@ public final class FaultProxy implements AutoCloseable {
         String[] parts = head.line().split(" ");
         Kind kind = classify(parts[0], parts.length > 1 ? parts[1] : "/", head.headers());
         if (requests.length() < (8 << 20)) requests.append(new String(head.bytes(), StandardCharsets.ISO_8859_1));
-        Fault fault = pick(kind);
+        Fault fault = pick(kind, parts.length > 1 ? parts[1] : "/");
         if (fault instanceof Fault.Status status) {
           // Without 100-continue the body is on its way: read it, so that the client reads the answer.
           if (!head.headers().getOrDefault("expect", "").equalsIgnoreCase("100-continue")) relayBody(head, in, OutputStream.nullOutputStream(), -1);

@@ -3,6 +3,7 @@ package io.ferry.store.file;
 import io.ferry.store.Body;
 import io.ferry.store.ByteRange;
 import io.ferry.store.Capabilities;
+import io.ferry.store.Checksum;
 import io.ferry.store.Destination;
 import io.ferry.store.Lister;
 import io.ferry.store.ObjectMetadata;
@@ -189,6 +190,17 @@ final class FileDestination implements Destination {
   public void abort(Upload upload) throws IOException {
     if (rejection(upload.object()) != null) return; // nothing was ever written for a key that has no path
     Files.deleteIfExists(tempPath(upload.object()));
+  }
+
+  /** The checksum of the temp file's bytes, read back from the filesystem (what a completion would rename). */
+  @Override
+  public String readBack(Upload upload, Checksum.Algorithm algorithm) throws IOException {
+    Checksum.Digest digest = Checksum.digest(algorithm);
+    byte[] buffer = BUFFERS.get(bufferSize);
+    try (InputStream in = Files.newInputStream(tempPath(upload.object()))) {
+      for (int n; (n = in.read(buffer, 0, bufferSize)) > 0; ) digest.update(buffer, 0, n);
+    }
+    return digest.value();
   }
 
   /** fsync of every directory renamed into since the last flush, so the renames survive a crash. */

@@ -1,6 +1,7 @@
 package io.ferry.store.s3;
 
 import io.ferry.store.ByteRange;
+import io.ferry.store.Checksum;
 import io.ferry.store.ObjectMetadata;
 import io.ferry.store.RangeReader;
 import io.ferry.store.StoreObject;
@@ -8,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import software.amazon.awssdk.http.Abortable;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ChecksumMode;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 
 /**
@@ -28,22 +30,62 @@ final class S3RangeReader implements RangeReader {
 
   @Override
   public InputStream open(StoreObject object, ByteRange range) throws IOException {
-    return S3Errors.translated(() -> gets.get(bucket, object.key(), range, object.etag()));
+    boolean whole = range.offset() == 0 && range.length() == object.size();
+    return S3Errors.translated(() -> gets.get(bucket, object.key(), range, object.etag(), whole));
   }
 
   @Override
   public ObjectMetadata metadataOf(InputStream opened, StoreObject object) {
     if (opened instanceof SignedRequests.Body r) {
       return new ObjectMetadata(r.header("Content-Type").orElse(null), r.header("Content-Encoding").orElse(null),
-          r.header("Content-Disposition").orElse(null), r.header("Cache-Control").orElse(null), r.userMetadata());
+          r.header("Content-Disposition").orElse(null), r.header("Cache-Control").orElse(null), r.userMetadata(),
+          checksumOf(r::header, object.etag()));
     }
     return ObjectMetadata.NONE;
   }
 
   @Override
   public ObjectMetadata metadata(StoreObject object) throws IOException {
-    HeadObjectResponse r = S3Errors.translated(() -> client.headObject(b -> b.bucket(bucket).key(object.key())));
-    return new ObjectMetadata(r.contentType(), r.contentEncoding(), r.contentDisposition(), r.cacheControl(), r.metadata());
+    HeadObjectResponse r = S3Errors.translated(() -> client.headObject(b -> b.bucket(bucket).key(object.key())
+        .checksumMode(ChecksumMode.ENABLED)));
+    return new ObjectMetadata(r.contentType(), r.contentEncoding(), r.contentDisposition(), r.cacheControl(), r.metadata(),
+        checksumOf(name -> r.sdkHttpResponse().firstMatchingHeader(name), object.etag()));
+  }
+
+  @Override
+  public Checksum expected(InputStream opened, StoreObject object) {
+    return opened instanceof SignedRequests.Body r ? checksumOf(r::header, object.etag()) : null;
+  }
+
+  /** The stored checksum an object's answer carries; else its ETag, where that is the MD5 of its bytes. */
+  static Checksum checksumOf(java.util.function.Function<String, java.util.Optional<String>> header, String etag) {
+    Checksum stored = storedChecksum(header);
+    if (stored != null) return stored;
+    // The ETag of an object encrypted with a KMS or customer key is not its MD5 (S3 documents it as opaque then).
+    String encryption = header.apply("x-amz-server-side-encryption").orElse("");
+    boolean md5 = etag.matches("[0-9a-fA-F]{32}") && !encryption.startsWith("aws:kms")
+        && header.apply("x-amz-server-side-encryption-customer-algorithm").isEmpty();
+    return md5 ? new Checksum(Checksum.Algorithm.MD5, etag.toLowerCase(java.util.Locale.ROOT), false) : null;
+  }
+
+  @Override
+  public boolean keepsChecksums() {
+    return true;
+  }
+
+  /** The flexible checksum an answer carries ({@code x-amz-checksum-*}), the strongest first; null if none. */
+  static Checksum storedChecksum(java.util.function.Function<String, java.util.Optional<String>> header) {
+    boolean composite = header.apply("x-amz-checksum-type").map(t -> t.equalsIgnoreCase("COMPOSITE")).orElse(false);
+    for (Checksum.Algorithm a : new Checksum.Algorithm[] {Checksum.Algorithm.CRC64NVME, Checksum.Algorithm.CRC32C,
+        Checksum.Algorithm.CRC32, Checksum.Algorithm.SHA256, Checksum.Algorithm.SHA1}) {
+      java.util.Optional<String> value = header.apply("x-amz-checksum-" + a.label());
+      if (value.isPresent() && !value.get().isBlank()) {
+        String v = value.get().trim();
+        // a multipart object's checksum of its parts' checksums ends "-<parts>"; some stores leave the suffix off
+        return new Checksum(a, v, composite || v.matches(".*-\\d+"));
+      }
+    }
+    return null;
   }
 
   @Override

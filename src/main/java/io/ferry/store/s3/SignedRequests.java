@@ -106,7 +106,21 @@ public final class SignedRequests {
    * ({@code If-Match}, 412 otherwise).
    */
   public Body get(String bucket, String key, ByteRange range, String etag) throws IOException {
-    SdkHttpRequest.Builder request = request(SdkHttpMethod.GET, bucket, key, Map.of()).putHeader("Range", range.httpRange());
+    return get(bucket, key, range, etag, false);
+  }
+
+  /**
+   * As {@link #get(String, String, ByteRange, String)}; with {@code whole}, {@code range} is the whole object, asked
+   * for without a Range header and with the object's stored checksum ({@code x-amz-checksum-mode}), which a ranged
+   * answer never carries.
+   */
+  public Body get(String bucket, String key, ByteRange range, String etag, boolean whole) throws IOException {
+    SdkHttpRequest.Builder request = request(SdkHttpMethod.GET, bucket, key, Map.of());
+    if (whole) {
+      request.putHeader("x-amz-checksum-mode", "ENABLED");
+    } else {
+      request.putHeader("Range", range.httpRange());
+    }
     if (!etag.isEmpty()) request.putHeader("If-Match", "\"" + etag + "\"");
     HttpExecuteResponse response = send(request.build(), null);
     SdkHttpResponse head = response.httpResponse();
