@@ -28,8 +28,11 @@ public final class Ferry {
 
   private static final String USAGE = """
       usage: ferry <command> <job.conf> [-Dferry.key=value ...]
-        migrate   list, plan and copy the source to the destination, then write the report
+        migrate   list, plan and copy the source to the destination, then write the report; a rerun of a job
+                  resumes what an earlier run left (the uploads and temp files in its ledger, part by part)
         plan      list and plan only (a dry run): objects, ranges, bytes and requests, nothing copied
+        cleanup   abort the uploads and remove the temp files the job's earlier runs left (never anything else);
+                  --dry-run lists them only
       Settings and their defaults: reference.conf; examples: conf/examples/.""";
 
   private Ferry() {}
@@ -44,9 +47,12 @@ public final class Ferry {
   public static int run(String[] args, PrintStream out, PrintStream err) {
     List<String> positional = new ArrayList<>();
     Map<String, String> overrides = new LinkedHashMap<>();
+    boolean dryRun = false;
     for (String arg : args) {
       if (arg.startsWith("-D") && arg.contains("=")) {
         overrides.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
+      } else if (arg.equals("--dry-run")) {
+        dryRun = true;
       } else if (arg.equals("-h") || arg.equals("--help")) {
         out.println(USAGE);
         return OK;
@@ -54,7 +60,8 @@ public final class Ferry {
         positional.add(arg);
       }
     }
-    if (positional.size() != 2 || !List.of("migrate", "plan").contains(positional.get(0))) {
+    if (positional.size() != 2 || !List.of("migrate", "plan", "cleanup").contains(positional.get(0))
+        || dryRun && !positional.get(0).equals("cleanup")) {
       err.println(USAGE);
       return BAD_CONFIG;
     }
@@ -69,10 +76,11 @@ public final class Ferry {
       return BAD_CONFIG;
     }
     try {
-      if (!migrate) {
+      if (positional.get(0).equals("plan")) {
         Commands.plan(config, out);
         return OK;
       }
+      if (positional.get(0).equals("cleanup")) return Commands.cleanup(config, dryRun, out) == 0 ? OK : SOME_FAILED;
       return Commands.migrate(config, spark, out).succeeded() ? OK : SOME_FAILED;
     } catch (JobFailure e) {
       err.println("ferry: " + e.getMessage());

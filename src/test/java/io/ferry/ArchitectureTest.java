@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The shape of the product, checked on its bytecode: packages depend one way (config → store → plan → copy → commit →
- * report, the Spark wiring on top), the pipeline sees stores only through their interfaces, and Spark, the AWS SDK
+ * ledger → report, the Spark wiring on top), the pipeline sees stores only through their interfaces, and Spark, the AWS SDK
  * and Hadoop stay in the packages whose job they are.
  */
 class ArchitectureTest {
@@ -34,6 +34,7 @@ class ArchitectureTest {
         .layer("cli").definedBy("io.ferry")
         .layer("spark").definedBy("io.ferry.spark..")
         .layer("report").definedBy("io.ferry.report..")
+        .layer("ledger").definedBy("io.ferry.ledger..")
         .layer("commit").definedBy("io.ferry.commit..")
         .layer("copy").definedBy("io.ferry.copy..")
         .layer("plan").definedBy("io.ferry.plan..")
@@ -43,11 +44,12 @@ class ArchitectureTest {
         .whereLayer("cli").mayNotBeAccessedByAnyLayer()
         .whereLayer("spark").mayOnlyBeAccessedByLayers("cli")
         .whereLayer("report").mayOnlyBeAccessedByLayers("spark", "cli")
-        .whereLayer("commit").mayOnlyBeAccessedByLayers("report", "spark", "cli")
-        .whereLayer("copy").mayOnlyBeAccessedByLayers("commit", "report", "spark", "cli")
-        .whereLayer("plan").mayOnlyBeAccessedByLayers("copy", "commit", "report", "spark", "cli")
+        .whereLayer("ledger").mayOnlyBeAccessedByLayers("report", "spark", "cli")
+        .whereLayer("commit").mayOnlyBeAccessedByLayers("ledger", "report", "spark", "cli")
+        .whereLayer("copy").mayOnlyBeAccessedByLayers("commit", "ledger", "report", "spark", "cli")
+        .whereLayer("plan").mayOnlyBeAccessedByLayers("copy", "commit", "ledger", "report", "spark", "cli")
         .whereLayer("store kinds").mayOnlyBeAccessedByLayers("spark", "cli")
-        .whereLayer("store").mayOnlyBeAccessedByLayers("store kinds", "plan", "copy", "commit", "report", "spark", "cli")
+        .whereLayer("store").mayOnlyBeAccessedByLayers("store kinds", "plan", "copy", "commit", "ledger", "report", "spark", "cli")
         .check(product);
   }
 
@@ -66,8 +68,8 @@ class ArchitectureTest {
   }
 
   @Test
-  void hadoopAndParquetOnlyWhereReportsAreWritten() {
-    noClasses().that().resideOutsideOfPackages("io.ferry.report..", "io.ferry.spark..")
+  void hadoopAndParquetOnlyWhereReportsAndTheLedgerAreWritten() {
+    noClasses().that().resideOutsideOfPackages("io.ferry.ledger..", "io.ferry.report..", "io.ferry.spark..")
         .should().dependOnClassesThat().resideInAnyPackage("org.apache.hadoop..", "org.apache.parquet..")
         .check(product);
   }

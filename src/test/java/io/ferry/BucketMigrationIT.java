@@ -147,7 +147,7 @@ class BucketMigrationIT {
       again = migrate(hocon); // a rerun finds every object at the destination and copies nothing
     }
 
-    assertThat(summary.succeeded()).isTrue();
+    assertThat(summary.succeeded()).as(summary.failures().toString()).isTrue();
     assertThat(Buckets.digests(providerB.client(), "dst", "copy/")).isEqualTo(source);
     assertThat(Buckets.openUploads(providerB.client(), "dst")).isZero();
     assertSameMetadata(providerA.client(), "src", providerB.client(), "dst", "copy/", "meta/page.html");

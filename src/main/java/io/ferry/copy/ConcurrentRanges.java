@@ -5,6 +5,7 @@ import io.ferry.store.Checksum;
 import io.ferry.store.Upload;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Copies the ranges of a partition's tasks with a bounded number of concurrent streams ({@link Concurrently}):
@@ -14,11 +15,21 @@ public final class ConcurrentRanges {
   private ConcurrentRanges() {}
 
   public static List<RangeResult> copy(List<Assignment> assignments, int streams, RangeCopier copier) throws InterruptedException {
+    return copy(assignments, streams, copier, r -> {});
+  }
+
+  /** @param done told of each range as it finishes, on its stream's thread (the ledger records parts as they land) */
+  public static List<RangeResult> copy(List<Assignment> assignments, int streams, RangeCopier copier, Consumer<RangeResult> done)
+      throws InterruptedException {
     record Job(int taskId, RangeTask range, Upload upload, Checksum expected) {}
     List<Job> jobs = new ArrayList<>();
     for (Assignment a : assignments) {
       for (RangeTask range : a.task().ranges()) jobs.add(new Job(a.task().id(), range, a.uploadOf(range), a.expected()));
     }
-    return Concurrently.map(jobs, streams, "ferry-stream", job -> copier.copy(job.taskId(), job.range(), job.upload(), job.expected()));
+    return Concurrently.map(jobs, streams, "ferry-stream", job -> {
+      RangeResult result = copier.copy(job.taskId(), job.range(), job.upload(), job.expected());
+      done.accept(result);
+      return result;
+    });
   }
 }

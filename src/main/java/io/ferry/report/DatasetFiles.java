@@ -1,5 +1,6 @@
 package io.ferry.report;
 
+import io.ferry.ledger.LocalFiles;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.ferry.commit.ObjectResult;
 import io.ferry.copy.RangeResult;
+import io.ferry.ledger.LocalFiles;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;

@@ -2,15 +2,24 @@ package io.ferry.spark;
 
 import io.ferry.config.MigrationConfig;
 import io.ferry.copy.CopyMethod;
+import io.ferry.ledger.Ledger;
 import io.ferry.plan.CopyPlan;
 import io.ferry.plan.CopyTask;
 import io.ferry.plan.RangeTask;
 import io.ferry.report.RunSummary;
 import io.ferry.report.Units;
+import io.ferry.store.Destination;
+import io.ferry.store.Failures;
+import io.ferry.store.Retrier;
+import io.ferry.store.StoreObject;
+import io.ferry.store.Upload;
 import io.ferry.store.s3.S3Clients;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 
 /** What the command line runs: {@code migrate} on Spark, {@code plan} on the driver alone. */
 public final class Commands {
@@ -23,7 +32,7 @@ public final class Commands {
 
   /** The dry run: lists and plans, and prints what a run would copy and the requests it would send. */
   public static void plan(MigrationConfig config, PrintStream out) throws JobFailure {
-    CopySettings settings = new CopySettings(config.source(), config.destination(), MigrationJob.newRunId(Instant.now()), config.copy());
+    CopySettings settings = settings(config);
     CopyMethod method = CopyMethod.choose(config.source(), config.destination());
     Planning.Result result = Planning.plan(config, ExecutorContext.source(settings), ExecutorContext.destination(settings),
         method == CopyMethod.SERVER_SIDE_COPY);
@@ -45,6 +54,80 @@ public final class Commands {
     };
     out.printf("  requests  %d LIST pages, %s%n", result.listing().pages(), requests);
     result.rejected().forEach(r -> out.printf("  rejected  %s: %s%n", r.object().key(), r.reason()));
+  }
+
+  private static CopySettings settings(MigrationConfig config) {
+    return new CopySettings(config.source(), config.destination(), config.jobName(), MigrationJob.newRunId(Instant.now()), config.copy());
+  }
+
+  /**
+   * Removes what the job's earlier runs left and nothing else: the uploads and temp files its ledger names (aborted,
+   * deleted) and, at a directory destination, the temp files named for the job. With {@code dryRun}, only lists them.
+   * Returns how many things were (or would be) removed.
+   */
+  public static int cleanup(MigrationConfig config, boolean dryRun, PrintStream out) throws JobFailure, IOException {
+    CopySettings settings = settings(config);
+    Configuration hadoop = hadoopConfiguration();
+    Ledger ledger = new Ledger(Ledger.directory(config.reportPath(), config.jobName(), hadoop), hadoop);
+    Destination destination = ExecutorContext.destination(settings);
+    Retrier retrier = ExecutorContext.retrier(settings);
+    out.printf("Cleanup of job %s at %s%s%n", config.jobName(), config.destination().describe(), dryRun ? " (dry run: nothing removed)" : "");
+    try (RunLock lock = RunLock.take(ledger, config.jobName(), settings.runId())) {
+      Ledger.State state = ledger.read();
+      List<Ledger.Opened> left = new ArrayList<>();
+      int removed = 0;
+      int failed = 0;
+      for (Ledger.Opened entry : state.opened().values()) {
+        Upload upload = new Upload(LedgerRecords.object(entry), entry.uploadId());
+        if (!destination.location(upload.object()).equals(entry.location())) {
+          left.add(entry); // written to another destination (the job file changed): a cleanup with that job file's
+          out.printf("  keep   %s (opened by run %s at another destination than this job file's)%n", entry.location(), entry.run());
+          continue;
+        }
+        out.printf("  %s  %s (opened for writing by run %s: %s)%n", dryRun ? "would abort" : "abort", destination.location(upload.object()),
+            entry.run(), entry.uploadId());
+        removed++;
+        if (dryRun) continue;
+        try {
+          retrier.call(() -> {
+            destination.abort(upload);
+            return null;
+          });
+        } catch (IOException e) {
+          left.add(entry);
+          failed++;
+          removed--;
+          out.printf("    failed: %s%n", Failures.describe(e));
+        }
+      }
+      List<StoreObject> strays = new ArrayList<>();
+      try {
+        destination.existing().list(o -> {
+          if (destination.isStray(o)) strays.add(o);
+        });
+      } catch (java.nio.file.NoSuchFileException | java.nio.file.NotDirectoryException e) {
+        // no destination yet: nothing left there
+      }
+      for (StoreObject stray : strays) {
+        out.printf("  %s  %s (a temp file of job %s)%n", dryRun ? "would remove" : "remove", destination.location(stray), config.jobName());
+        removed++;
+        if (!dryRun) destination.removeStray(stray);
+      }
+      if (!dryRun) ledger.keepOnly(left, state);
+      out.printf("%s %d %s%s%n", dryRun ? "Would remove" : "Removed", removed, removed == 1 ? "thing" : "things",
+          failed == 0 ? "" : "; " + failed + " could not be removed and stay in the ledger for the next cleanup");
+      return failed;
+    }
+  }
+
+  /** Hadoop's configuration as Spark would give it (the {@code spark.hadoop.*} settings), for commands that run no Spark. */
+  private static Configuration hadoopConfiguration() {
+    Configuration conf = new Configuration();
+    System.getProperties().forEach((k, v) -> {
+      String key = k.toString();
+      if (key.startsWith("spark.hadoop.")) conf.set(key.substring("spark.hadoop.".length()), v.toString());
+    });
+    return conf;
   }
 
   /** Closes every cached S3 client (the end of a command-line run). */

@@ -3,24 +3,51 @@ package io.ferry.spark;
 import io.ferry.copy.Assignment;
 import io.ferry.copy.ConcurrentRanges;
 import io.ferry.copy.RangeResult;
+import io.ferry.ledger.Ledger;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.SerializableConfiguration;
 
-/** COPY, on the executors: the ranges of a partition's tasks, copied with {@code streams-per-task} streams. */
+/**
+ * COPY, on the executors: the ranges of a partition's tasks, copied with {@code streams-per-task} streams; each part
+ * of an object written in parts is recorded in the job's ledger as soon as it landed, so that a rerun after a crash
+ * copies only the parts that had not.
+ */
 final class CopyRangesFunction implements FlatMapFunction<Iterator<Assignment>, RangeResult> {
   private static final long serialVersionUID = 1L;
   private final CopySettings settings;
+  private final String ledger;
+  private final Broadcast<SerializableConfiguration> hadoop;
 
-  CopyRangesFunction(CopySettings settings) {
+  CopyRangesFunction(CopySettings settings, String ledger, Broadcast<SerializableConfiguration> hadoop) {
     this.settings = settings;
+    this.ledger = ledger;
+    this.hadoop = hadoop;
   }
 
   @Override
-  public Iterator<RangeResult> call(Iterator<Assignment> tasks) throws InterruptedException {
+  public Iterator<RangeResult> call(Iterator<Assignment> tasks) throws Exception {
     List<Assignment> list = new ArrayList<>();
     tasks.forEachRemaining(list::add);
-    return ConcurrentRanges.copy(list, settings.copy().streamsPerTask(), ExecutorContext.copier(settings)).iterator();
+    if (list.stream().noneMatch(a -> a.upload() != null)) {
+      return ConcurrentRanges.copy(list, settings.copy().streamsPerTask(), ExecutorContext.copier(settings)).iterator();
+    }
+    TaskContext task = TaskContext.get();
+    try (Ledger.Writer writer = new Ledger(ledger, hadoop.value().value())
+        .writer(settings.runId() + "-copy-" + task.partitionId() + "-" + task.taskAttemptId())) {
+      return ConcurrentRanges.copy(list, settings.copy().streamsPerTask(), ExecutorContext.copier(settings), r -> {
+        if (r.status() == RangeResult.Status.OK && !r.uploadId().isEmpty()) {
+          try {
+            writer.copied(LedgerRecords.copied(r));
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e); // a part the ledger cannot hold would be copied again by a rerun: stop
+          }
+        }
+      }).iterator();
+    }
   }
 }

@@ -25,7 +25,7 @@ final class ExecutorContext {
   /** The one place that knows the store kinds. */
   static Store store(StoreConfig config, CopySettings s) {
     if (config instanceof BucketConfig bucket) return new S3Store(bucket, connections(s), s.copy().stallTimeout(), retrier(s));
-    if (config instanceof DirectoryConfig directory) return new FileStore(directory, s.runId(), s.copy().bufferSize());
+    if (config instanceof DirectoryConfig directory) return new FileStore(directory, s.job(), s.copy().bufferSize());
     throw new IllegalArgumentException("no store for " + config.getClass().getSimpleName());
   }
 

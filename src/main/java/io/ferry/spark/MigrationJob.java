@@ -9,6 +9,7 @@ import io.ferry.copy.Assignment;
 import io.ferry.copy.CopyMethod;
 import io.ferry.copy.Opening;
 import io.ferry.copy.RangeResult;
+import io.ferry.ledger.Ledger;
 import io.ferry.plan.CopyPlan;
 import io.ferry.plan.CopyTask;
 import io.ferry.plan.RangeTask;
@@ -23,6 +24,7 @@ import io.ferry.store.Retrier;
 import io.ferry.store.Store;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
+import io.ferry.store.file.KeyPaths;
 import io.ferry.store.s3.S3Store;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -43,7 +45,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.util.SerializableConfiguration;
 import scala.Tuple2;
 
 /**
@@ -72,13 +76,11 @@ public final class MigrationJob {
   public static RunSummary run(MigrationConfig config, Future<JavaSparkContext> spark, PrintStream out) throws JobFailure, IOException {
     Instant started = Instant.now();
     String runId = newRunId(started);
-    CopySettings settings = new CopySettings(config.source(), config.destination(), runId, config.copy());
+    CopySettings settings = new CopySettings(config.source(), config.destination(), config.jobName(), runId, config.copy());
     StageTimes stages = new StageTimes();
     Path marker = preflight(settings, runId);
     stages.lap("preflight");
     Destination destination = ExecutorContext.destination(settings);
-    List<Upload> uploads = new ArrayList<>();
-    boolean committed = false;
     try {
       out.printf("Ferry %s run %s: %s -> %s%n", config.jobName(), runId, config.source().describe(), config.destination().describe());
       CopyMethod method = CopyMethod.choose(config.source(), config.destination());
@@ -88,16 +90,58 @@ public final class MigrationJob {
       JavaSparkContext jsc = started(spark);
       if (marker != null) checkShared(marker, jsc);
       stages.lap("spark");
-      CopyPlan plan = planning.plan();
-      out.printf("LIST  %d objects listed, %d selected, %d skipped unchanged, %d rejected%n",
-          planning.listing().listed(), planning.listing().selected(), plan.skippedObjects(), planning.rejected().size());
-      out.printf("PLAN  %d objects, %s in %d ranges (%d objects split), %d tasks; method %s%n", plan.objects(),
-          Units.bytes(plan.bytes()), plan.ranges(), plan.splitObjects(), plan.tasks().size(), methodName(method));
+      Ledger ledger = new Ledger(Ledger.directory(config.reportPath(), config.jobName(), jsc.hadoopConfiguration()), jsc.hadoopConfiguration());
+      try (RunLock lock = RunLock.take(ledger, config.jobName(), runId)) {
+        return run(config, settings, jsc, ledger, source, destination, planning, method, started, stages, out);
+      }
+    } finally {
+      if (marker != null) Files.deleteIfExists(marker);
+    }
+  }
 
-      Map<StoreObject, Opening.Opened> opened = new HashMap<>();
-      if (plan.splitObjects() > 0 && (destination.capabilities().openSendsRequest() || source.reader().keepsChecksums())) {
-        opened = openUploads(jsc, settings, plan.tasks());
-        for (Opening.Opened o : opened.values()) uploads.add(o.upload());
+  private static RunSummary run(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, Ledger ledger, Store source,
+      Destination destination, Planning.Result planning, CopyMethod method, Instant started, StageTimes stages, PrintStream out)
+      throws IOException {
+    String runId = settings.runId();
+    CopyPlan plan = planning.plan();
+    out.printf("LIST  %d objects listed, %d selected, %d skipped unchanged, %d rejected%n",
+        planning.listing().listed(), planning.listing().selected(), plan.skippedObjects(), planning.rejected().size());
+    out.printf("PLAN  %d objects, %s in %d ranges (%d objects split), %d tasks; method %s%n", plan.objects(),
+        Units.bytes(plan.bytes()), plan.ranges(), plan.splitObjects(), plan.tasks().size(), methodName(method));
+    Retrier retrier = ExecutorContext.retrier(settings);
+    Resumption resumed = Resumption.of(ledger.read(), plan, destination, retrier, runId);
+    resumed.abortUnused(destination, retrier, out);
+    for (StoreObject stray : planning.strays()) destination.removeStray(stray);
+    if (!resumed.uploads().isEmpty()) {
+      out.printf("RESUME %d objects opened by earlier runs, %d of their parts already copied (%s)%n", resumed.uploads().size(),
+          resumed.ranges().size(), Units.bytes(resumed.ranges().stream().mapToLong(RangeResult::length).sum()));
+    }
+    Broadcast<SerializableConfiguration> hadoop = SerializableConfiguration.broadcast(jsc.sc());
+    boolean committed = false;
+    List<Upload> opened = new ArrayList<>(resumed.uploads().values());
+    try {
+      Map<StoreObject, Opening.Opened> opens = new HashMap<>(resumed.opens());
+      List<RangeTask> toOpen = new ArrayList<>();
+      for (CopyTask task : plan.tasks()) {
+        RangeTask first = task.ranges().get(0);
+        if (!first.wholeObject() && first.partNumber() == 1 && !opens.containsKey(first.object())) toOpen.add(first);
+      }
+      if (!toOpen.isEmpty()) {
+        if (destination.capabilities().openSendsRequest() || source.reader().keepsChecksums()) {
+          Map<StoreObject, Opening.Opened> fresh = openUploads(jsc, settings, toOpen, ledger.directory(), hadoop);
+          fresh.values().forEach(o -> opened.add(o.upload()));
+          opens.putAll(fresh);
+        } else {
+          // a destination whose opening sends no request opens here, where it costs nothing
+          try (Ledger.Writer w = ledger.writer(runId + "-open-driver")) {
+            for (RangeTask first : toOpen) {
+              Upload upload = destination.open(first.object(), () -> ObjectMetadata.NONE);
+              w.opened(LedgerRecords.opened(upload, destination.location(first.object()), first.partCount(), "", runId));
+              opens.put(first.object(), new Opening.Opened(first.object(), upload, null, ""));
+              opened.add(upload);
+            }
+          }
+        }
         stages.lap("open");
       }
       List<Assignment> assignments = new ArrayList<>(plan.tasks().size());
@@ -105,18 +149,17 @@ public final class MigrationJob {
         RangeTask first = task.ranges().get(0);
         if (first.wholeObject()) {
           assignments.add(Assignment.whole(task));
-        } else {
-          Opening.Opened open = opened.get(first.object());
-          // a destination whose opening sends no request opens here, where it costs nothing
-          Upload upload = open != null ? open.upload() : destination.open(first.object(), () -> ObjectMetadata.NONE);
-          assignments.add(Assignment.part(task, upload, open != null ? open.expected() : null));
+        } else if (!resumed.done(first)) {
+          Opening.Opened open = opens.get(first.object());
+          assignments.add(Assignment.part(task, open.upload(), open.expected()));
         }
       }
 
       int slices = slices(assignments.size(), config.copy().streamsPerTask(), jsc.defaultParallelism());
       jsc.setJobGroup("COPY", "COPY: " + plan.ranges() + " ranges of " + plan.objects() + " objects", true);
-      JavaRDD<RangeResult> ranges = jsc.parallelize(assignments, slices)
-          .mapPartitions(new CopyRangesFunction(settings))
+      JavaRDD<RangeResult> copied = jsc.parallelize(assignments, slices)
+          .mapPartitions(new CopyRangesFunction(settings, ledger.directory(), hadoop));
+      JavaRDD<RangeResult> ranges = (resumed.ranges().isEmpty() ? copied : copied.union(jsc.parallelize(resumed.ranges(), 1)))
           .persist(StorageLevel.MEMORY_AND_DISK_SER());
       long copyStart = System.currentTimeMillis();
       try (Console.Progress progress = Console.progress(jsc, "COPY", plan.bytes(), out)) {
@@ -125,10 +168,11 @@ public final class MigrationJob {
       long copyEnd = System.currentTimeMillis();
       stages.lap("copy");
 
-      jsc.setJobGroup("COMMIT", "COMMIT: complete or abort each object", true);
+      jsc.setJobGroup("COMMIT", "COMMIT: check, then complete or abort each object", true);
       JavaRDD<ObjectResult> objects = commit(ranges, plan, settings).persist(StorageLevel.MEMORY_AND_DISK_SER());
       objects.count();
       committed = true;
+      keepOpenOnly(ledger, destination, objects, opened, resumed);
       stages.lap("commit");
 
       List<ObjectResult> rejected = planning.rejected().stream()
@@ -142,9 +186,34 @@ public final class MigrationJob {
       Console.printSummary(summary, out);
       return summary;
     } finally {
-      if (!committed) abortUploads(settings, uploads, out);
-      if (marker != null) Files.deleteIfExists(marker);
+      hadoop.destroy();
+      if (!committed && !opened.isEmpty()) {
+        out.printf("KEPT  %d objects opened for writing (multipart uploads, temp files) and the parts they hold, for a rerun of"
+            + " job %s to resume; 'ferry cleanup' removes them%n", opened.size(), config.jobName());
+      }
     }
+  }
+
+  /**
+   * After the commit, the ledger keeps only what is still open: the uploads of objects that failed and whose abort
+   * failed too (they are checked with the destination); everything else was completed or aborted.
+   */
+  private static void keepOpenOnly(Ledger ledger, Destination destination, JavaRDD<ObjectResult> objects, List<Upload> opened,
+      Resumption resumed) throws IOException {
+    Ledger.State state = ledger.read();
+    Map<String, Upload> byKey = new HashMap<>();
+    opened.forEach(u -> byKey.put(u.object().key(), u));
+    List<Ledger.Opened> stillOpen = new ArrayList<>();
+    if (!byKey.isEmpty()) {
+      for (ObjectResult failed : objects.filter(o -> o.status() == ObjectResult.Status.FAILED && o.parts() > 1).collect()) {
+        Upload upload = byKey.get(failed.object().key());
+        Ledger.Opened entry = upload == null ? null : state.opened().get(upload.object().key());
+        if (entry != null && destination.partsStillThere(upload, new java.util.TreeMap<>()) != null) stillOpen.add(entry);
+      }
+    }
+    stillOpen.addAll(resumed.unabortable());
+    stillOpen.addAll(resumed.elsewhere());
+    ledger.keepOnly(stillOpen, state);
   }
 
   static String methodName(CopyMethod method) {
@@ -172,17 +241,13 @@ public final class MigrationJob {
    * metadata, then CreateMultipartUpload), so a bucket with many large objects does not wait on the driver. If any
    * cannot be opened, those that were are aborted and the run stops.
    */
-  private static Map<StoreObject, Opening.Opened> openUploads(JavaSparkContext jsc, CopySettings settings, List<CopyTask> tasks)
-      throws IOException {
-    List<StoreObject> split = new ArrayList<>();
-    for (CopyTask task : tasks) {
-      for (RangeTask range : task.ranges()) if (!range.wholeObject() && range.partNumber() == 1) split.add(range.object());
-    }
+  private static Map<StoreObject, Opening.Opened> openUploads(JavaSparkContext jsc, CopySettings settings, List<RangeTask> split,
+      String ledger, Broadcast<SerializableConfiguration> hadoop) throws IOException {
     jsc.setJobGroup("OPEN", "OPEN: " + split.size() + " objects written in parts", true);
     int slices = Math.max(1, Math.min(split.size(), jsc.defaultParallelism() * 4));
     Map<StoreObject, Opening.Opened> opened = new HashMap<>();
     List<String> errors = new ArrayList<>();
-    for (Opening.Opened o : jsc.parallelize(split, slices).mapPartitions(new OpenFunction(settings)).collect()) {
+    for (Opening.Opened o : jsc.parallelize(split, slices).mapPartitions(new OpenFunction(settings, ledger, hadoop)).collect()) {
       if (o.ok()) {
         opened.put(o.object(), o);
       } else {
@@ -197,7 +262,7 @@ public final class MigrationJob {
     return opened;
   }
 
-  /** The run ended before its commit: nothing it opened may stay (open uploads hold storage and are invisible). */
+  /** Objects could not be opened: those that were are aborted before the run stops. */
   private static void abortUploads(CopySettings settings, List<Upload> uploads, PrintStream out) {
     if (uploads.isEmpty()) return;
     Destination destination = ExecutorContext.destination(settings);
@@ -257,7 +322,7 @@ public final class MigrationJob {
     } catch (IOException e) {
       throw new JobFailure("ferry.destination.path = " + root + " cannot be created: " + Failures.describe(e));
     }
-    Path marker = root.resolve(".ferry-" + runId + ".marker");
+    Path marker = root.resolve(KeyPaths.markerName(settings.job()));
     try {
       Files.writeString(marker, runId);
     } catch (IOException e) {

@@ -25,8 +25,11 @@ import java.util.function.Predicate;
  * ones and plans the rest ({@link Triage}). No Spark here, so the {@code plan} command (a dry run) needs no cluster.
  */
 public final class Planning {
-  /** The plan, the objects set aside with their reasons, and what the listing saw. */
-  public record Result(CopyPlan plan, List<Triage.Rejected> rejected, ListCounts listing) {}
+  /**
+   * The plan, the objects set aside with their reasons, what the listing saw, and what earlier runs of the job left
+   * at the destination outside its ledger (seen while listing it for unchanged objects).
+   */
+  public record Result(CopyPlan plan, List<Triage.Rejected> rejected, ListCounts listing, List<StoreObject> strays) {}
 
   private Planning() {}
 
@@ -38,16 +41,24 @@ public final class Planning {
     } catch (IOException e) {
       throw new JobFailure("cannot list " + config.source().describe() + ": " + Failures.describe(e) + hint("source", config.source().store()));
     }
-    Predicate<StoreObject> unchanged = config.copy().skipUnchanged() ? unchanged(config, destination) : o -> false;
+    List<StoreObject> strays = new ArrayList<>();
+    Predicate<StoreObject> unchanged = config.copy().skipUnchanged() ? unchanged(config, destination, strays) : o -> false;
     Triage.Result triage = Triage.plan(listed, config.plan(), destination.capabilities(), serverSide, destination::rejection, unchanged);
-    return new Result(triage.plan(), triage.rejected(), counts);
+    return new Result(triage.plan(), triage.rejected(), counts, strays);
   }
 
   /** Objects the destination already holds unchanged (its own rule), from one listing of it. */
-  private static Predicate<StoreObject> unchanged(MigrationConfig config, Destination destination) throws JobFailure {
+  private static Predicate<StoreObject> unchanged(MigrationConfig config, Destination destination, List<StoreObject> strays)
+      throws JobFailure {
     Map<String, StoreObject> existing = new HashMap<>();
     try {
-      destination.existing().list(o -> existing.put(o.relativeKey(), o));
+      destination.existing().list(o -> {
+        if (destination.isStray(o)) {
+          strays.add(o);
+        } else {
+          existing.put(o.relativeKey(), o);
+        }
+      });
     } catch (NoSuchFileException | NotDirectoryException e) {
       return o -> false; // nothing there yet
     } catch (IOException e) {

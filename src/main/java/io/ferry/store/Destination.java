@@ -1,6 +1,7 @@
 package io.ferry.store;
 
 import java.io.IOException;
+import java.util.Set;
 import java.util.SortedMap;
 
 /**
@@ -40,12 +41,28 @@ public interface Destination {
   void abort(Upload upload) throws IOException;
 
   /**
+   * Which of the parts an earlier run recorded for {@code upload} (part number → receipt) the destination still holds
+   * as recorded: a rerun copies only the others. Null when the upload itself is gone (completed, aborted, expired).
+   */
+  Set<Integer> partsStillThere(Upload upload, SortedMap<Integer, String> recorded) throws IOException;
+
+  /**
    * The checksum in {@code algorithm} of the bytes an object written in parts (or whole) holds before its completion,
    * read back from the destination; null where staged bytes cannot be read back (a multipart upload).
    */
   default String readBack(Upload upload, Checksum.Algorithm algorithm) throws IOException {
     return null;
   }
+
+  /**
+   * True for an entry of {@link #existing} that an earlier run of this job left and no ledger names (a directory's
+   * temp file of an object copied whole): a rerun and {@code cleanup} remove it ({@link #removeStray}).
+   */
+  default boolean isStray(StoreObject existing) {
+    return false;
+  }
+
+  default void removeStray(StoreObject stray) throws IOException {}
 
   /** After a batch of completions (one task's): what they deferred, such as the directories' fsyncs. */
   default void flush() throws IOException {}

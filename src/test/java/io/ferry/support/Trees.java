@@ -19,7 +19,7 @@ public final class Trees {
     try (var paths = Files.walk(root)) {
       for (Path p : paths.filter(Files::isRegularFile).toList()) {
         String name = p.getFileName().toString();
-        if (name.startsWith(".ferry-") && name.endsWith(".marker")) continue;
+        if (name.startsWith(".ferry-") && name.endsWith(".marker") || KeyPaths.isTempName(name)) continue;
         digests.put(root.relativize(p).toString(), Demo.sha256(p));
       }
     }

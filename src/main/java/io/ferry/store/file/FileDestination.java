@@ -49,13 +49,13 @@ final class FileDestination implements Destination {
   private static final ThreadBuffers BUFFERS = new ThreadBuffers();
 
   private final Path root;
-  private final String runId;
+  private final String tag;
   private final int bufferSize;
   private final Set<Path> renamedInto = ConcurrentHashMap.newKeySet();
 
-  FileDestination(Path root, String runId, int bufferSize) {
+  FileDestination(Path root, String tag, int bufferSize) {
     this.root = root;
-    this.runId = runId;
+    this.tag = tag;
     this.bufferSize = bufferSize;
   }
 
@@ -104,7 +104,7 @@ final class FileDestination implements Destination {
   }
 
   Path tempPath(StoreObject object) throws StoreFailure {
-    return KeyPaths.tempPath(finalPath(object), runId);
+    return KeyPaths.tempPath(finalPath(object), tag);
   }
 
   /** Names the object's temp file; its parts create it (a file keeps no metadata, so none is read). */
@@ -190,6 +190,27 @@ final class FileDestination implements Destination {
   public void abort(Upload upload) throws IOException {
     if (rejection(upload.object()) != null) return; // nothing was ever written for a key that has no path
     Files.deleteIfExists(tempPath(upload.object()));
+  }
+
+  @Override
+  public boolean isStray(StoreObject existing) {
+    String key = existing.relativeKey();
+    return KeyPaths.isTempNameOf(key.substring(key.lastIndexOf('/') + 1), tag);
+  }
+
+  @Override
+  public void removeStray(StoreObject stray) throws IOException {
+    if (!isStray(stray)) throw new IllegalArgumentException(stray.relativeKey() + " is not a temp file of " + tag);
+    Path path = finalPath(stray);
+    if (path.startsWith(root)) Files.deleteIfExists(path);
+  }
+
+  /** All of them while the temp file is there at the object's size (a part is recorded only once written). */
+  @Override
+  public Set<Integer> partsStillThere(Upload upload, SortedMap<Integer, String> recorded) throws IOException {
+    Path temp = tempPath(upload.object());
+    if (!Files.isRegularFile(temp) || Files.size(temp) != upload.object().size()) return null;
+    return recorded.keySet();
   }
 
   /** The checksum of the temp file's bytes, read back from the filesystem (what a completion would rename). */

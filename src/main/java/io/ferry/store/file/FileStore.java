@@ -10,16 +10,17 @@ import java.nio.file.Path;
 /** A directory on a local disk, an NFS mount or a block volume. */
 public final class FileStore implements Store {
   private final Path root;
-  private final String runId;
+  private final String tag;
   private final int bufferSize;
 
   /**
-   * @param runId names the temp files this run writes (beside their final names, hidden)
+   * @param tag names the temp files written here (beside their final names, hidden): the job's name, so that a rerun
+   *     of the job finds those an earlier run left
    * @param bufferSize bytes a write reads from its body at a time
    */
-  public FileStore(DirectoryConfig config, String runId, int bufferSize) {
+  public FileStore(DirectoryConfig config, String tag, int bufferSize) {
     this.root = Path.of(config.path());
-    this.runId = runId;
+    this.tag = tag;
     this.bufferSize = bufferSize;
   }
 
@@ -35,6 +36,6 @@ public final class FileStore implements Store {
 
   @Override
   public Destination destination() {
-    return new FileDestination(root, runId, bufferSize);
+    return new FileDestination(root, tag, bufferSize);
   }
 }

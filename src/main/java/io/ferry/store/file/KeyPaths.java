@@ -42,20 +42,35 @@ public final class KeyPaths {
 
   /**
    * The temp file an object is written into before its commit: beside the final file (so the rename is atomic on
-   * one filesystem), named for the run, and hidden. A name that would grow too long is replaced by a digest.
+   * one filesystem), named for the job ({@code tag}), and hidden. A name that would grow too long is replaced by a
+   * digest.
    */
-  public static Path tempPath(Path finalPath, String runId) {
+  public static Path tempPath(Path finalPath, String tag) {
     String name = finalPath.getFileName().toString();
-    String temp = "." + name + ".ferry-" + runId + ".tmp";
+    String temp = "." + name + ".ferry-" + tag + ".tmp";
     if (temp.getBytes(StandardCharsets.UTF_8).length > NAME_MAX) {
-      temp = ".ferry-" + sha256(name).substring(0, 32) + "-" + runId + ".tmp";
+      temp = ".ferry-" + sha256(name).substring(0, 32) + "-" + tag + ".tmp";
     }
     return finalPath.resolveSibling(temp);
   }
 
-  /** True for names {@link #tempPath} makes, so cleanup can find leftovers of an earlier run. */
+  /** True for names {@link #tempPath} makes, for any tag. */
   public static boolean isTempName(String fileName) {
     return fileName.startsWith(".") && fileName.endsWith(".tmp") && fileName.contains(".ferry-") || fileName.startsWith(".ferry-");
+  }
+
+  /** The marker file a run of job {@code tag} leaves in the destination while it runs (the shared-mount check). */
+  public static String markerName(String tag) {
+    return ".ferry-" + tag + ".marker";
+  }
+
+  /**
+   * True for the names {@link #tempPath} and {@link #markerName} make for {@code tag}: what cleanup may remove, and
+   * nothing else.
+   */
+  public static boolean isTempNameOf(String fileName, String tag) {
+    return fileName.equals(markerName(tag)) || fileName.startsWith(".") && (fileName.endsWith(".ferry-" + tag + ".tmp")
+        || fileName.startsWith(".ferry-") && fileName.endsWith("-" + tag + ".tmp") && fileName.length() == ".ferry-".length() + 33 + tag.length() + 4);
   }
 
   private static String sha256(String s) {

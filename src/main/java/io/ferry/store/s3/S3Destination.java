@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -132,6 +133,29 @@ final class S3Destination implements Destination {
     } catch (SdkException e) {
       throw S3Errors.failure(e);
     }
+  }
+
+  /** The recorded parts ListParts shows with the recorded ETags; null when the upload is gone (NoSuchUpload). */
+  @Override
+  public Set<Integer> partsStillThere(Upload upload, SortedMap<Integer, String> recorded) throws IOException {
+    Set<Integer> there = new java.util.TreeSet<>();
+    try {
+      Integer marker = null;
+      do {
+        Integer from = marker;
+        var page = client.listParts(b -> b.bucket(config.bucket()).key(key(upload.object())).uploadId(upload.id()).partNumberMarker(from));
+        for (var part : page.parts()) {
+          String etag = recorded.get(part.partNumber());
+          if (etag != null && S3Lister.unquote(part.eTag()).equals(S3Lister.unquote(etag))) there.add(part.partNumber());
+        }
+        marker = Boolean.TRUE.equals(page.isTruncated()) ? page.nextPartNumberMarker() : null;
+      } while (marker != null);
+    } catch (NoSuchUploadException e) {
+      return null;
+    } catch (SdkException e) {
+      throw S3Errors.failure(e);
+    }
+    return there;
   }
 
   /** Is the object at its key the one these parts make (its ETag the MD5 of their MD5s, "-" and their count)? */

@@ -1,4 +1,4 @@
-package io.ferry.report;
+package io.ferry.ledger;
 
 import java.io.IOException;
 import java.net.URI;
@@ -13,7 +13,7 @@ import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
 
 /**
- * The report's filesystem for {@code file:} paths: Hadoop's raw local filesystem, with permissions set through
+ * The filesystem of the reports and the ledger for {@code file:} paths: Hadoop's raw local filesystem, with permissions set through
  * {@code java.nio} instead of a {@code chmod} child process. Without Hadoop's native library (Spark ships none) every
  * file and directory Hadoop's local filesystem creates forks {@code chmod}: 37 processes for one run's report, and
  * their {@code .crc} side files besides. Not checksummed: the report's readers are pandas, Spark and a browser, none of

@@ -1,4 +1,4 @@
-package io.ferry.report;
+package io.ferry.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
