@@ -87,8 +87,8 @@ ferry_lab_java() {
 }
 
 # Runs a main class on the local classpath (Spark from Maven, local mode). With FERRY_CDS=1 (jobs/migrate.sh and
-# jobs/demo.sh set it) the JVM maps the application class-data-sharing archive ferry_build recorded: Spark starts
-# about 2 s sooner and with half the CPU (bench/results/README.md). FERRY_CDS=0 turns it off.
+# jobs/demo.sh set it) the JVM maps the class-data archive ferry_build recorded, so Spark starts sooner and with less
+# CPU; FERRY_CDS=0 turns it off. The measurements behind these choices are in bench/results/README.md.
 ferry_java() {
   local main="$1"; shift
   export SPARK_LOCAL_IP="${SPARK_LOCAL_IP:-127.0.0.1}"
@@ -98,12 +98,10 @@ ferry_java() {
   elif [ "${FERRY_CDS:-0}" = 1 ] && ferry_cds_fresh; then
     cds=(-XX:SharedArchiveFile="$FERRY_HOME/target/cds/ferry.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off)
   fi
-  # With FERRY_JIT=late-c2 (jobs/migrate.sh and jobs/demo.sh set it for local runs) HotSpot's second JIT compiler
-  # only takes methods called or looping 100x more often than its defaults: a short run on two cores otherwise spends a
-  # core on C2 compiling Spark's start-up code (11.9 of 17.9 CPU-s in a 2 GiB run, JFR), while hot loops (SHA-256
-  # signing, TLS) still reach C2. bench/results/README.md has the measurements; FERRY_JIT=default turns it off.
-  # FERRY_JIT=c1 stops at the first compiler: cheapest to compile, but SHA-256 and AES then run without their
-  # intrinsics (slower uploads over http, and any https transfer).
+  # FERRY_JIT=late-c2 (set for local runs): the second JIT compiler takes only methods called or looping 100x more
+  # often than its defaults, so a short run does not spend a core compiling Spark's start-up code, while hot loops
+  # (SHA-256 signing, TLS) still reach it. FERRY_JIT=c1 stops at the first compiler (cheapest to compile, but SHA-256
+  # and AES then run without their intrinsics); FERRY_JIT=default leaves HotSpot's choice.
   local jit=()
   case "${FERRY_JIT:-default}" in
     late-c2) jit=(-XX:Tier4InvocationThreshold=500000 -XX:Tier4MinInvocationThreshold=60000
@@ -112,11 +110,9 @@ ferry_java() {
     default) ;;
     *) echo "FERRY_JIT=$FERRY_JIT: expected late-c2, c1 or default" >&2; return 2 ;;
   esac
-  # With FERRY_GC=parallel (jobs/migrate.sh and jobs/demo.sh set it for local runs) the JVM collects with the Parallel
-  # collector instead of G1: on two cores shared with the S3 servers, 2,000 small objects -> files took 8.7-9.0 s
-  # against G1's 10.4-10.8 s (three and two runs), 2 GiB in two objects the same within noise. FERRY_GC=serial was
-  # faster still there (7.3-8.5 s) but collects a large plan's old generation on one thread; FERRY_GC=default
-  # leaves the JVM's choice (G1). Do not also name a collector in FERRY_DRIVER_OPTS.
+  # FERRY_GC=parallel (set for local runs): the Parallel collector, cheaper than G1 on two cores shared with the S3
+  # servers; FERRY_GC=serial collects a large plan's old generation on one thread; FERRY_GC=default is G1. Do not
+  # also name a collector in FERRY_DRIVER_OPTS.
   local gc=()
   case "${FERRY_GC:-default}" in
     parallel) gc=(-XX:+UseParallelGC) ;;

@@ -27,6 +27,7 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -253,12 +254,75 @@ class FaultsIT {
     assertThat(objects.filter(functions.col("key").equalTo(key)).select("verified").first().getString(0)).isEqualTo(verifiedBy);
   }
 
+  /**
+   * The destination filesystem fills up mid-run (a tmpfs of 6 MiB): the objects that do not fit fail with the
+   * filesystem's message, those that fit are copied, nothing half-written is left at a final name or as a temp file.
+   */
+  @Test
+  void aFullDestinationFilesystemFailsTheObjectsThatDoNotFitAndLeavesNothingHalfWritten() throws Exception {
+    Path mount = Files.createDirectories(work.resolve("small-disk"));
+    Process mounting = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=6m", "tmpfs", mount.toString()).redirectErrorStream(true).start();
+    String why = new String(mounting.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    org.junit.jupiter.api.Assumptions.assumeTrue(mounting.waitFor() == 0, "a small tmpfs needs mount(8) as root; not here: " + why);
+    try {
+      Files.writeString(mount.resolve("split.bin"), "the previous version");
+      Run run = migrate(Jobs.hocon(toA.endpoint(), providerA.identity(), "src", mount, work.resolve("reports"),
+          "ferry.plan.part-size = 5MiB\nferry.copy { retries = 1, backoff = 10ms }"));
+      assertThat(run.summary().succeeded()).isFalse();
+      assertThat(run.summary().failures()).extracting(RunSummary.Failure::key).contains("split.bin", "sums/split-crc32c.bin");
+      assertThat(run.summary().failures()).allSatisfy(f -> assertThat(f.error()).contains("No space left on device"));
+      Map<String, String> landed = Trees.digests(mount);
+      assertThat(landed).containsKeys("a.txt", "empty");
+      landed.forEach((key, digest) -> {
+        if (!key.equals("split.bin")) assertThat(digest).as(key).isEqualTo(all().get(key));
+      });
+      assertThat(mount.resolve("split.bin")).hasContent("the previous version");
+      assertThat(Trees.tempFiles(mount)).isEmpty();
+    } finally {
+      new ProcessBuilder("umount", mount.toString()).start().waitFor();
+    }
+  }
+
+  /**
+   * The destination's credentials are revoked mid-run (every request answered 403 InvalidAccessKeyId once the first
+   * parts went through): the objects fail with that message, none is half-visible, and the uploads that could not be
+   * aborted stay in the ledger until a cleanup with working credentials removes them.
+   */
+  @Test
+  void credentialsRevokedMidRunFailTheObjectsCleanlyAndCleanupRemovesTheUploadsLeft() throws Exception {
+    String bucket = bucket();
+    providerB.client().putObject(b -> b.bucket(bucket).key("split.bin"), RequestBody.fromString("the previous version"));
+    String hocon = job(bucket, "ferry.job.name = revoked\nferry.copy.streams-per-task = 1");
+    int parts = toB.seen(Kind.UPLOAD_PART);
+    Thread revoke = new Thread(() -> {
+      while (toB.seen(Kind.UPLOAD_PART) < parts + 2) Thread.onSpinWait();
+      toB.injectAll(new Fault.Status(403, "InvalidAccessKeyId"));
+    });
+    revoke.start();
+    Run run = migrate(hocon);
+    revoke.join();
+    toB.clear(); // the credentials work again
+    assertThat(run.summary().succeeded()).isFalse();
+    assertThat(run.summary().failures()).isNotEmpty()
+        .allSatisfy(f -> assertThat(f.error()).contains("InvalidAccessKeyId (403): the access key id is not known to this service"));
+    assertThat(Buckets.sha256(providerB.client(), bucket, "split.bin")).as("the previous version is intact")
+        .isEqualTo(java.util.HexFormat.of().formatHex(SeedData.sha256().digest("the previous version".getBytes(StandardCharsets.UTF_8))));
+    Map<String, String> landed = Buckets.digests(providerB.client(), bucket, "");
+    landed.forEach((key, digest) -> {
+      if (!key.equals("split.bin")) assertThat(digest).as(key).isEqualTo(all().get(key));
+    });
+    Path conf = Jobs.file(work.resolve("conf"), "revoked.conf", hocon);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int code = Ferry.run(new String[] {"cleanup", conf.toString(), "-Dferry.source.credentials.secret-access-key=" + providerA.secret()},
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8));
+    assertThat(code).as(out.toString(StandardCharsets.UTF_8)).isZero();
+    assertThat(Buckets.openUploads(providerB.client(), bucket)).isZero();
+  }
+
   @Test
   void throttlingSlowsTheWholeJvmToThatEndpoint() throws Exception {
     String bucket = bucket();
-    Throttle throttle = S3Clients.throttle(new io.ferry.config.S3EndpointConfig(toB.endpoint(), "us-east-1", true,
-        io.ferry.config.S3EndpointConfig.CredentialsType.STATIC, "", new io.ferry.config.Secret(""), new io.ferry.config.Secret(""), "",
-        io.ferry.config.S3EndpointConfig.ChecksumMode.WHEN_REQUIRED, false));
+    Throttle throttle = S3Clients.throttle(providerB.endpointConfig(toB.endpoint()));
     long decreasesBefore = throttle.decreases();
     toB.inject(Kind.UPLOAD_PART, Fault.slowDown(), 3);
     Run run = migrate(job(bucket, ""));

@@ -9,6 +9,10 @@ import io.ferry.support.LocalSpark;
 import io.ferry.support.S3Backend;
 import io.ferry.support.StandaloneCluster;
 import io.ferry.support.Trees;
+import io.ferry.bench.WanEmulator;
+import io.ferry.ledger.Ledger;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -54,25 +58,35 @@ class StandaloneClusterIT {
     if (providerB != null) providerB.close();
   }
 
-  /** Submits a job whose secrets come from the environment (never the command line, which the Spark UI shows). */
-  private Path submit(String name, String hocon) throws Exception {
-    Path conf = Jobs.file(work, name + ".conf", hocon + """
+  private Path conf(String name, String hocon) throws Exception {
+    return Jobs.file(work, name + ".conf", hocon + """
         ferry.source.credentials.secret-access-key = ${?SRC_SECRET_ACCESS_KEY}
         ferry.destination.credentials.secret-access-key = ${?DST_SECRET_ACCESS_KEY}
         ferry.copy.streams-per-task = 2
         ferry.job.name = %s
         """.formatted(name));
+  }
+
+  private List<String> submission(Path conf) {
     Path appJar = Path.of(System.getProperty("ferry.app.jar", "target/ferry.jar")).toAbsolutePath();
-    int code = cluster.submit(List.of(
-            "--class", "io.ferry.Ferry",
-            "--conf", "spark.cores.max=2",
-            "--conf", "spark.executor.memory=512m",
-            "--conf", "spark.scheduler.minRegisteredResourcesRatio=1.0",
-            "--conf", "spark.scheduler.maxRegisteredResourcesWaitingTime=120s",
-            "--conf", "spark.driver.host=127.0.0.1",
-            "--conf", "spark.ui.enabled=false",
-            appJar.toString(), "migrate", conf.toString()),
-        Map.of("SRC_SECRET_ACCESS_KEY", providerA.secret(), "DST_SECRET_ACCESS_KEY", providerB.secret()), 300);
+    return List.of(
+        "--class", "io.ferry.Ferry",
+        "--conf", "spark.cores.max=2",
+        "--conf", "spark.executor.memory=512m",
+        "--conf", "spark.scheduler.minRegisteredResourcesRatio=1.0",
+        "--conf", "spark.scheduler.maxRegisteredResourcesWaitingTime=120s",
+        "--conf", "spark.driver.host=127.0.0.1",
+        "--conf", "spark.ui.enabled=false",
+        appJar.toString(), "migrate", conf.toString());
+  }
+
+  private Map<String, String> secrets() {
+    return Map.of("SRC_SECRET_ACCESS_KEY", providerA.secret(), "DST_SECRET_ACCESS_KEY", providerB.secret());
+  }
+
+  /** Submits a job whose secrets come from the environment (never the command line, which the Spark UI shows). */
+  private Path submit(String name, String hocon) throws Exception {
+    int code = cluster.submit(submission(conf(name, hocon)), secrets(), 300);
     String log = cluster.log("submit");
     assertThat(code).as(log).isZero();
     assertThat(log).contains("objects      " + source.size() + " copied").doesNotContain(providerA.secret())
@@ -107,6 +121,37 @@ class StandaloneClusterIT {
     assertThat(executors).as("ranges ran in the two executors, not the driver").containsExactlyInAnyOrder("0", "1");
     assertThat(big.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(9);
     assertThat(big).as("the ranges of one object were written by both executors").hasSize(2);
+  }
+
+  /**
+   * An executor JVM killed with SIGKILL while the ranges go through a slow link: Spark runs its tasks again (on the
+   * other executor, or one the worker starts anew) and the copy is byte-identical, with no temp file left.
+   */
+  @Test
+  void anExecutorKilledMidCopyHasItsTasksRunAgainAndTheCopyIsByteIdentical() throws Exception {
+    Path destination = work.resolve("out-killed");
+    try (WanEmulator slow = new WanEmulator(0, Integer.parseInt(providerA.endpoint().replaceAll(".*:", "")), 3, 0)) {
+      Path conf = conf("killed", Jobs.hocon("http://127.0.0.1:" + slow.port(), providerA.identity(), "cluster-source", destination,
+          work.resolve("reports"), ""));
+      Process submit = cluster.submitAsync(submission(conf), secrets());
+      Configuration hadoop = new Configuration();
+      Ledger ledger = new Ledger(Ledger.directory(work.resolve("reports").toString(), "killed", hadoop), hadoop);
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+      while (ledger.read().copied().values().stream().mapToInt(Map::size).sum() < 1) {
+        assertThat(submit.isAlive()).as(cluster.log("submit")).isTrue();
+        assertThat(System.nanoTime()).as("a part landed").isLessThan(deadline);
+        Thread.sleep(200);
+      }
+      List<ProcessHandle> executors = cluster.executors();
+      assertThat(executors).as("the application's executors").hasSize(2);
+      executors.get(0).destroyForcibly();
+      assertThat(submit.waitFor(5, TimeUnit.MINUTES)).isTrue();
+      String log = cluster.log("submit");
+      assertThat(submit.exitValue()).as(log).isZero();
+      assertThat(log).as("Spark saw the executor go and ran its tasks again").containsPattern("Lost executor \\d|ExecutorLostFailure");
+    }
+    assertThat(Trees.digests(destination)).isEqualTo(source);
+    assertThat(Trees.tempFiles(destination)).isEmpty();
   }
 
   @Test

@@ -191,9 +191,18 @@ public final class ConfigLoader {
     }
     S3EndpointConfig.ChecksumMode checksumMode = enumValue(side + ".checksum-mode", S3EndpointConfig.ChecksumMode.class);
     boolean unsignedPayload = bool(side + ".unsigned-payload");
+    String caBundle = string(side + ".ca-bundle");
+    if (!caBundle.isEmpty()) {
+      Path bundle = Path.of(caBundle).toAbsolutePath().normalize();
+      if (!Files.isReadable(bundle)) {
+        problem(side + ".ca-bundle", caBundle, "is not a readable file: name a PEM file of the CA certificates that signed the"
+            + " endpoint's certificate, or leave it empty to trust the system's CAs");
+      }
+      caBundle = bundle.toString();
+    }
     if (credentialsType == null || checksumMode == null) return null;
-    return new S3EndpointConfig(endpoint, region, pathStyle, credentialsType, keyId, secret, apiKey, tokenUrl, checksumMode,
-        unsignedPayload);
+    return new S3EndpointConfig(endpoint, region, pathStyle,
+        new S3EndpointConfig.Credentials(credentialsType, keyId, secret, apiKey, tokenUrl), checksumMode, unsignedPayload, caBundle);
   }
 
   private PlanConfig plan(DestinationConfig destination) {

@@ -4,47 +4,73 @@ import java.io.Serializable;
 import java.util.Objects;
 
 /**
- * How to reach one S3-compatible service: endpoint, region, addressing, credentials, checksum mode and payload signing.
- * Serializable so executors can build their own clients; secrets mask themselves in {@code toString}.
+ * How to reach one S3-compatible service: endpoint, region, addressing, credentials, checksums, payload signing and
+ * the certificates to trust. Serializable so executors can build their own clients; secrets mask themselves in
+ * {@code toString}.
  *
- * @param apiKey for {@link CredentialsType#IBM_IAM}: the IBM Cloud API key exchanged at {@code tokenUrl}
  * @param unsignedPayload object data sent to this endpoint (PutObject and UploadPart bodies) goes
  *     {@code UNSIGNED-PAYLOAD} over plain http too (over https it always does): no SHA-256 of every byte on either
  *     side, and nothing but TCP (and the CRC32 trailer with {@code checksum-mode = when-supported}) guards it on the
  *     wire. The small XML bodies of the client's own calls (CompleteMultipartUpload) stay signed.
+ * @param caBundle a PEM file of certificates to trust besides the system's, for an https endpoint whose certificate a
+ *     private CA signed (on-premises MinIO, Ceph); "" for the system's alone. Verification is never off.
  */
-public record S3EndpointConfig(
-    String endpoint,
-    String region,
-    boolean pathStyle,
-    CredentialsType credentialsType,
-    String accessKeyId,
-    Secret secretAccessKey,
-    Secret apiKey,
-    String tokenUrl,
-    ChecksumMode checksumMode,
-    boolean unsignedPayload)
-    implements Serializable {
+public record S3EndpointConfig(String endpoint, String region, boolean pathStyle, Credentials credentials, ChecksumMode checksumMode,
+    boolean unsignedPayload, String caBundle) implements Serializable {
 
   public enum CredentialsType { STATIC, DEFAULT_CHAIN, IBM_IAM }
 
   public enum ChecksumMode { WHEN_SUPPORTED, WHEN_REQUIRED }
 
+  /**
+   * Who the requests are sent as.
+   *
+   * @param apiKey for {@link CredentialsType#IBM_IAM}: the IBM Cloud API key exchanged at {@code tokenUrl}
+   */
+  public record Credentials(CredentialsType type, String accessKeyId, Secret secretAccessKey, Secret apiKey, String tokenUrl)
+      implements Serializable {
+    public Credentials {
+      Objects.requireNonNull(type, "type is null");
+      Objects.requireNonNull(accessKeyId, "accessKeyId is null");
+      Objects.requireNonNull(secretAccessKey, "secretAccessKey is null");
+      Objects.requireNonNull(apiKey, "apiKey is null");
+      Objects.requireNonNull(tokenUrl, "tokenUrl is null");
+    }
+
+    /** Static HMAC keys. */
+    public static Credentials keys(String accessKeyId, String secretAccessKey) {
+      return new Credentials(CredentialsType.STATIC, accessKeyId, new Secret(secretAccessKey), new Secret(""), "");
+    }
+  }
+
   public S3EndpointConfig {
     Objects.requireNonNull(endpoint, "endpoint is null");
     Objects.requireNonNull(region, "region is null");
-    Objects.requireNonNull(credentialsType, "credentialsType is null");
-    Objects.requireNonNull(accessKeyId, "accessKeyId is null");
-    Objects.requireNonNull(secretAccessKey, "secretAccessKey is null");
-    Objects.requireNonNull(apiKey, "apiKey is null");
-    Objects.requireNonNull(tokenUrl, "tokenUrl is null");
+    Objects.requireNonNull(credentials, "credentials is null");
     Objects.requireNonNull(checksumMode, "checksumMode is null");
+    Objects.requireNonNull(caBundle, "caBundle is null");
   }
 
-  /** Static HMAC keys: the common case. */
+  /** Static HMAC keys, path-style, checksums when required: the common case. */
   public static S3EndpointConfig withKeys(String endpoint, String region, String accessKeyId, String secretAccessKey) {
-    return new S3EndpointConfig(endpoint, region, true, CredentialsType.STATIC, accessKeyId, new Secret(secretAccessKey),
-        new Secret(""), "", ChecksumMode.WHEN_REQUIRED, false);
+    return new S3EndpointConfig(endpoint, region, true, Credentials.keys(accessKeyId, secretAccessKey), ChecksumMode.WHEN_REQUIRED,
+        false, "");
+  }
+
+  public S3EndpointConfig withChecksumMode(ChecksumMode mode) {
+    return new S3EndpointConfig(endpoint, region, pathStyle, credentials, mode, unsignedPayload, caBundle);
+  }
+
+  public S3EndpointConfig withUnsignedPayload(boolean unsigned) {
+    return new S3EndpointConfig(endpoint, region, pathStyle, credentials, checksumMode, unsigned, caBundle);
+  }
+
+  public S3EndpointConfig withCaBundle(String path) {
+    return new S3EndpointConfig(endpoint, region, pathStyle, credentials, checksumMode, unsignedPayload, path);
+  }
+
+  public S3EndpointConfig withEndpoint(String address) {
+    return new S3EndpointConfig(address, region, pathStyle, credentials, checksumMode, unsignedPayload, caBundle);
   }
 
   /** Where requests go, for messages: the endpoint, or AWS's regional one. */
@@ -58,11 +84,13 @@ public record S3EndpointConfig(
    */
   public boolean sameServiceAs(S3EndpointConfig other) {
     if (!normalize(endpoint).equals(normalize(other.endpoint)) || !region.equals(other.region)) return false;
-    if (credentialsType != other.credentialsType) return false;
-    return switch (credentialsType) {
-      case STATIC -> accessKeyId.equals(other.accessKeyId) && secretAccessKey.equals(other.secretAccessKey);
+    Credentials a = credentials;
+    Credentials b = other.credentials;
+    if (a.type() != b.type()) return false;
+    return switch (a.type()) {
+      case STATIC -> a.accessKeyId().equals(b.accessKeyId()) && a.secretAccessKey().equals(b.secretAccessKey());
       case DEFAULT_CHAIN -> true;
-      case IBM_IAM -> apiKey.equals(other.apiKey) && tokenUrl.equals(other.tokenUrl);
+      case IBM_IAM -> a.apiKey().equals(b.apiKey()) && a.tokenUrl().equals(b.tokenUrl());
     };
   }
 

@@ -36,8 +36,8 @@ import org.apache.parquet.schema.Types;
 /**
  * Writes a dataset the way Spark lays one out ({@code <run>/<name>.parquet/part-NNNNN.snappy.parquet} and
  * {@code <run>/<name>.csv/part-NNNNN.csv}, then {@code _SUCCESS}), with the Parquet library and a plain CSV writer
- * instead of Spark SQL: one pass over the rows writes both files, and the run does not pay Spark SQL's start-up
- * (4–5 s of planning and code generation in a fresh JVM, measured on the demo). Any Hadoop filesystem works
+ * instead of Spark SQL: one pass over the rows writes both files, and the run does not pay Spark SQL's start-up in a
+ * fresh JVM. Any Hadoop filesystem works
  * ({@code file:} through {@link LocalFiles}, {@code s3a:}, {@code hdfs:}); each part is written under a hidden name
  * and renamed into place, so readers never see half a part and a retried task replaces its earlier attempt.
  *

@@ -208,7 +208,7 @@ public final class MigrationJob {
       for (ObjectResult failed : objects.filter(o -> o.status() == ObjectResult.Status.FAILED && o.parts() > 1).collect()) {
         Upload upload = byKey.get(failed.object().key());
         Ledger.Opened entry = upload == null ? null : state.opened().get(upload.object().key());
-        if (entry != null && destination.partsStillThere(upload, new java.util.TreeMap<>()) != null) stillOpen.add(entry);
+        if (entry != null && stillThere(destination, upload)) stillOpen.add(entry);
       }
     }
     stillOpen.addAll(resumed.unabortable());
@@ -260,6 +260,15 @@ public final class MigrationJob {
           + String.join("; ", errors.subList(0, Math.min(3, errors.size()))));
     }
     return opened;
+  }
+
+  /** Whether an upload is still open; when the destination cannot say (it refuses the request), it is kept as open. */
+  private static boolean stillThere(Destination destination, Upload upload) {
+    try {
+      return destination.partsStillThere(upload, new java.util.TreeMap<>()) != null;
+    } catch (IOException | RuntimeException e) {
+      return true;
+    }
   }
 
   /** Objects could not be opened: those that were are aborted before the run stops. */

@@ -275,8 +275,7 @@ public final class TransportBench {
 
   static Transport transport(String variant, String endpoint) {
     boolean unsigned = variant.endsWith("-unsigned");
-    S3EndpointConfig config = new S3EndpointConfig(endpoint, "us-east-1", true, S3EndpointConfig.CredentialsType.STATIC, ID,
-        new io.ferry.config.Secret(SECRET), new io.ferry.config.Secret(""), "", S3EndpointConfig.ChecksumMode.WHEN_REQUIRED, unsigned);
+    S3EndpointConfig config = S3EndpointConfig.withKeys(endpoint, "us-east-1", ID, SECRET).withUnsignedPayload(unsigned);
     S3Client control = TestS3.client(config);
     if (variant.startsWith("ferry")) {
       SignedRequests requests = S3Clients.requests(config, THREADS * 2, Duration.ofSeconds(60));

@@ -72,8 +72,8 @@ class ConfigLoaderTest {
         """);
     assertThat(c.jobName()).isEqualTo("cos-to-nfs");
     assertThat(bucket(c.source().store()).endpoint()).isEqualTo(new S3EndpointConfig("https://s3.jp-tok.cloud-object-storage.appdomain.cloud",
-        "jp-tok", false, S3EndpointConfig.CredentialsType.DEFAULT_CHAIN, "", new Secret(""), new Secret(""),
-        "https://iam.cloud.ibm.com/identity/token", S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, false));
+        "jp-tok", false, new S3EndpointConfig.Credentials(S3EndpointConfig.CredentialsType.DEFAULT_CHAIN, "", new Secret(""), new Secret(""),
+        "https://iam.cloud.ibm.com/identity/token"), S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, false, ""));
     assertThat(c.source()).isEqualTo(new SourceConfig(new BucketConfig(bucket(c.source().store()).endpoint(), "media", "2018/"),
         List.of("**/*.mp4"), List.of("**/*.tmp")));
     assertThat(c.destination()).isEqualTo(new DestinationConfig(new DirectoryConfig("/mnt/nfs/out")));
@@ -138,8 +138,8 @@ class ConfigLoaderTest {
     DestinationConfig d = c.destination();
     BucketConfig b = bucket(d.store());
     assertThat(b.endpoint()).isEqualTo(new S3EndpointConfig("http://other:9000", "eu-de", false,
-        S3EndpointConfig.CredentialsType.IBM_IAM, "", new Secret(""), new Secret("iam-api-key-value"), "http://127.0.0.1:1/token",
-        S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, true));
+        new S3EndpointConfig.Credentials(S3EndpointConfig.CredentialsType.IBM_IAM, "", new Secret(""), new Secret("iam-api-key-value"),
+        "http://127.0.0.1:1/token"), S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, true, ""));
     assertThat(List.of(b.bucket(), b.prefix(), b.writes().storageClass(), b.writes().serverSideEncryption(), b.writes().kmsKeyId()))
         .containsExactly("copy", "moved/", "GLACIER_IR", "aws:kms", "key-1");
     assertThat(d.serverSideCopy()).isEqualTo(DestinationConfig.ServerSideCopy.NEVER);
@@ -192,7 +192,7 @@ class ConfigLoaderTest {
     assertThat(String.join("\n", problems)).doesNotContain(secret).contains("secret-access-key = ****");
     MigrationConfig ok = load(MINIMAL);
     assertThat(ok.toString()).doesNotContain(secret);
-    assertThat(bucket(ok.source().store()).endpoint().secretAccessKey().reveal()).isEqualTo(secret);
+    assertThat(bucket(ok.source().store()).endpoint().credentials().secretAccessKey().reveal()).isEqualTo(secret);
   }
 
   @Test
@@ -201,7 +201,7 @@ class ConfigLoaderTest {
     Files.writeString(file, MINIMAL + "ferry.source.credentials.access-key-id = ${?FERRY_TEST_SURELY_UNSET_VARIABLE}\n");
     // an unset optional variable leaves the earlier value
     MigrationConfig c = ConfigLoader.load(file, Map.of("ferry.plan.part-size", "5MiB", "ferry.job.name", "override"));
-    assertThat(bucket(c.source().store()).endpoint().accessKeyId()).isEqualTo("AKID");
+    assertThat(bucket(c.source().store()).endpoint().credentials().accessKeyId()).isEqualTo("AKID");
     assertThat(c.plan().partSize()).isEqualTo(5L << 20);
     assertThat(c.jobName()).isEqualTo("override");
   }

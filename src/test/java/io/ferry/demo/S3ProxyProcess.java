@@ -20,8 +20,12 @@ public final class S3ProxyProcess implements AutoCloseable {
   /** Where Maven puts the server jar ({@code mvn package}); overridden by {@code -Dferry.s3proxy.jar}. */
   public static final String DEFAULT_JAR = "target/s3proxy/s3proxy.jar";
 
+  /** A TLS endpoint besides the plain one: the server's key store (PKCS12) and its password. */
+  public record Tls(Path keyStore, String password) {}
+
   private final Process process;
   private final int port;
+  private int securePort = -1;
   private final String identity;
   private final String credential;
   private final Path log;
@@ -52,6 +56,11 @@ public final class S3ProxyProcess implements AutoCloseable {
    * {@code transient-nio2} (in memory). A null {@code identity} starts it without authentication.
    */
   public static S3ProxyProcess start(Path dataDirectory, String identity, String credential, String backend) throws IOException {
+    return start(dataDirectory, identity, credential, backend, null);
+  }
+
+  /** As {@link #start(Path, String, String, String)}, with an https endpoint too when {@code tls} is given. */
+  public static S3ProxyProcess start(Path dataDirectory, String identity, String credential, String backend, Tls tls) throws IOException {
     Files.createDirectories(dataDirectory);
     IOException last = null;
     for (int attempt = 0; attempt < 3; attempt++) {
@@ -66,6 +75,12 @@ public final class S3ProxyProcess implements AutoCloseable {
         p.setProperty("s3proxy.identity", identity);
         p.setProperty("s3proxy.credential", credential);
       }
+      int securePort = tls == null ? -1 : freePort();
+      if (tls != null) {
+        p.setProperty("s3proxy.secure-endpoint", "https://127.0.0.1:" + securePort);
+        p.setProperty("s3proxy.keystore-path", tls.keyStore().toAbsolutePath().toString());
+        p.setProperty("s3proxy.keystore-password", tls.password());
+      }
       p.setProperty("jclouds.provider", backend);
       p.setProperty("jclouds.filesystem.basedir", dataDirectory.toAbsolutePath().toString());
       try (var out = Files.newOutputStream(properties)) {
@@ -79,6 +94,7 @@ public final class S3ProxyProcess implements AutoCloseable {
           .redirectOutput(log.toFile())
           .start();
       S3ProxyProcess server = new S3ProxyProcess(process, port, identity, credential, log);
+      server.securePort = securePort;
       try {
         server.awaitReady(Duration.ofSeconds(60));
         return server;
@@ -92,6 +108,12 @@ public final class S3ProxyProcess implements AutoCloseable {
 
   public String endpoint() {
     return "http://127.0.0.1:" + port;
+  }
+
+  /** The https endpoint, when started with {@link Tls}. */
+  public String secureEndpoint() {
+    if (securePort < 0) throw new IllegalStateException("started without TLS");
+    return "https://127.0.0.1:" + securePort;
   }
 
   public int port() {

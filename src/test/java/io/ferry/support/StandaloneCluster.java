@@ -76,6 +76,19 @@ public final class StandaloneCluster implements AutoCloseable {
     return submit.exitValue();
   }
 
+  /** The executor JVMs the workers launched (for a test that kills one). */
+  public java.util.List<ProcessHandle> executors() {
+    return processes.stream().flatMap(Process::descendants)
+        .filter(p -> p.info().commandLine().orElse("").contains("CoarseGrainedExecutorBackend")).toList();
+  }
+
+  /** Starts {@code SparkSubmit} like {@link #submit}, without waiting for it. */
+  public Process submitAsync(List<String> arguments, Map<String, String> environment) throws IOException {
+    List<String> args = new ArrayList<>(List.of("org.apache.spark.deploy.SparkSubmit", "--master", masterUrl(), "--deploy-mode", "client"));
+    args.addAll(arguments);
+    return spawn("submit", args, environment);
+  }
+
   public String log(String name) throws IOException {
     return Files.readString(logs.resolve(name + ".log"), StandardCharsets.UTF_8);
   }

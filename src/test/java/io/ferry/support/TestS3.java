@@ -19,7 +19,7 @@ public final class TestS3 {
         .endpointOverride(URI.create(endpoint.endpoint()))
         .forcePathStyle(endpoint.pathStyle())
         .credentialsProvider(StaticCredentialsProvider.create(
-            AwsBasicCredentials.create(endpoint.accessKeyId(), endpoint.secretAccessKey().reveal())))
+            AwsBasicCredentials.create(endpoint.credentials().accessKeyId(), endpoint.credentials().secretAccessKey().reveal())))
         .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
         .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
         .build();

@@ -52,9 +52,8 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
  * matters for throughput. The SDK's client
  * sends a request body through httpcore's {@code InputStreamEntity}, which copies it in 4 KiB reads, so an upload goes
  * to the socket in 8 KiB writes and, streamed from a GET, reads the GET's socket 8 KiB at a time too. Here a body is
- * copied in reads and writes of up to {@link #COPY_BUFFER}: for 2 GiB from one S3Proxy to another behind the bench's
- * WAN emulator the copy stage took 8.2-9.7 s instead of 13.0-15.4 s, and the receiving server used 10.3-11.5
- * CPU-s instead of 17.5 (bench/results/README.md, round 6). The Host header sent is the one signed.
+ * copied in reads and writes of up to {@link #COPY_BUFFER}, which costs both ends far less. The Host header sent is
+ * the one signed.
  */
 final class BulkHttpClient implements SdkHttpClient {
   static final int COPY_BUFFER = 256 << 10;

@@ -13,8 +13,8 @@ import org.apache.http.protocol.HttpContext;
  * (then Apache HttpClient's system default, {@link SSLConnectionSocketFactory#getSystemSocketFactory}: the JDK's
  * default TLS context, which follows the {@code javax.net.ssl} trust and key store properties, and host name
  * verification).
- * The SDK's HTTP client otherwise sets up a TLS context for every client it builds, whatever the endpoint's scheme:
- * loading the JDK's trust store took 16 of 53 profiler samples of building the listing's client (JFR, a plan run).
+ * The SDK's HTTP client otherwise sets up a TLS context for every client it builds, whatever the endpoint's scheme,
+ * and loading the JDK's trust store is most of building a client.
  */
 final class LazyTlsSocketFactory implements ConnectionSocketFactory {
   private volatile ConnectionSocketFactory tls;

@@ -2,6 +2,8 @@ package io.ferry.store.s3;
 
 import io.ferry.config.S3EndpointConfig;
 import io.ferry.store.Throttle;
+import org.apache.http.conn.socket.ConnectionSocketFactory;
+import org.apache.http.conn.ssl.SSLConnectionSocketFactory;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
@@ -88,12 +90,12 @@ public final class S3Clients {
         .connectionTimeout(Duration.ofSeconds(10))
         .socketTimeout(key.socketTimeout())
         .connectionAcquisitionTimeout(Duration.ofMinutes(5));
-    LazyTlsSocketFactory lazyTls = lazyTls(e.endpoint());
-    if (lazyTls != null) pool.socketFactory(lazyTls);
+    ConnectionSocketFactory tls = tls(e);
+    if (tls != null) pool.socketFactory(tls);
     SdkHttpClient http = new ThrottledHttpClient(pool.build(), throttle);
     AwsCredentialsProvider credentials = credentials(e);
-    IbmIamTokens tokens = e.credentialsType() == S3EndpointConfig.CredentialsType.IBM_IAM
-        ? new IbmIamTokens(e.tokenUrl(), e.apiKey(), java.time.Clock.systemUTC()) : null;
+    IbmIamTokens tokens = e.credentials().type() == S3EndpointConfig.CredentialsType.IBM_IAM
+        ? new IbmIamTokens(e.credentials().tokenUrl(), e.credentials().apiKey(), java.time.Clock.systemUTC()) : null;
     var builder = S3Client.builder()
         .region(Region.of(e.region()))
         .credentialsProvider(credentials)
@@ -110,7 +112,7 @@ public final class S3Clients {
     if (!e.endpoint().isEmpty()) builder.endpointOverride(URI.create(e.endpoint()));
     S3Client s3 = builder.build();
     SdkHttpClient bulk = new ThrottledHttpClient(
-        new BulkHttpClient(key.maxConnections(), Duration.ofSeconds(10), key.socketTimeout(), lazyTls), throttle);
+        new BulkHttpClient(key.maxConnections(), Duration.ofSeconds(10), key.socketTimeout(), tls), throttle);
     return new Clients(s3, http, bulk, new SignedRequests(bulk, s3.utilities(), e.region(), tokens == null ? credentials : null, tokens,
         e.checksumMode() == S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, e.unsignedPayload()));
   }
@@ -120,9 +122,22 @@ public final class S3Clients {
     return endpoint.regionMatches(true, 0, "http://", 0, 7) ? new LazyTlsSocketFactory() : null;
   }
 
+  /**
+   * The TLS connections of an endpoint: for https with a CA bundle, the system's trusted CAs and the bundle's, host
+   * names verified; for plain http, one built only if ever needed; null (the system's, verified) for any other.
+   */
+  static ConnectionSocketFactory tls(S3EndpointConfig e) {
+    if (!e.caBundle().isEmpty() && !e.endpoint().regionMatches(true, 0, "http://", 0, 7)) {
+      return new SSLConnectionSocketFactory(TrustedCertificates.context(java.nio.file.Path.of(e.caBundle())),
+          SSLConnectionSocketFactory.getDefaultHostnameVerifier());
+    }
+    return lazyTls(e.endpoint());
+  }
+
   private static AwsCredentialsProvider credentials(S3EndpointConfig e) {
-    return switch (e.credentialsType()) {
-      case STATIC -> StaticCredentialsProvider.create(AwsBasicCredentials.create(e.accessKeyId(), e.secretAccessKey().reveal()));
+    return switch (e.credentials().type()) {
+      case STATIC -> StaticCredentialsProvider.create(AwsBasicCredentials.create(e.credentials().accessKeyId(),
+          e.credentials().secretAccessKey().reveal()));
       case DEFAULT_CHAIN -> DefaultCredentialsProvider.builder().build();
       // Unsigned requests; BearerTokenInterceptor adds "Authorization: Bearer <IAM token>".
       case IBM_IAM -> AnonymousCredentialsProvider.create();

@@ -19,9 +19,7 @@ import javax.crypto.spec.SecretKeySpec;
  * from the request's own, then an empty signed chunk. The bytes are the SDK signer's, byte for byte
  * ({@code SignedChunksTest}), at a fraction of the cost: the SDK's encoder allocates two fresh arrays per chunk (the
  * chunk and the chunk encoded) and hands them out a chunk part per read; this one reuses a buffer per thread, one
- * digest and one HMAC per body, and fills every read. 2 GiB in two objects from one S3Proxy to another over http
- * (four runs each, alternating): Ferry's CPU 17.2–18.3 → 12.6–13.5 s, its copy stage 11.2–11.5 → 8.5–9.0 s, the
- * receiving server's CPU 10.6–12.1 → 9.3–9.8 s (bench/results/README.md, round 7).
+ * digest and one HMAC per body, and fills every read.
  *
  * <p>Only the payload is encoded here: the request's headers (its {@code Authorization} with the seed signature,
  * {@code Content-Length} of the encoded body, {@code x-amz-decoded-content-length}) are the SDK signer's.

@@ -44,10 +44,8 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
 /**
  * The requests of bulk transfers (ranged GET, PutObject, UploadPart, CopyObject, UploadPartCopy) sent straight to the
  * SDK's HTTP client, signed by the SDK's SigV4 signer (or carrying an IBM IAM bearer token), without the S3 client's
- * request pipeline (interceptors, marshalling, endpoint rules, metrics). For small objects that pipeline cost more than
- * the bytes. 2,000 requests from 16 threads to S3Proxy, CPU-ms each through {@code S3Client} against this way: GET of
- * 256 KiB 3.1–3.5 against 2.3–2.5, PutObject of 256 KiB 4.3–5.4 against 2.6–3.2, CopyObject 3.9–4.0 against 2.1
- * (bench/results/README.md, round 4).
+ * request pipeline (interceptors, marshalling, endpoint rules, metrics), which for small objects costs more than the
+ * bytes (bench/transport.sh measures both ways).
  *
  * <p>Each request is the one the client would send: its URL from the client's {@link S3Utilities} (endpoint, region,
  * path-style or virtual-hosted addressing), signed with the properties the client's S3 auth scheme sets (no double

@@ -53,12 +53,9 @@ class SignedRequestsIT {
     s3.putObject(b -> b.bucket(BUCKET).key(ODD_KEY), RequestBody.fromBytes(Arrays.copyOf(data, 1000)));
     gets = S3Clients.requests(backend.endpointConfig(), 4, Duration.ofSeconds(30));
     S3EndpointConfig e = backend.endpointConfig();
-    withTrailer = S3Clients.requests(new S3EndpointConfig(e.endpoint(), e.region(), e.pathStyle(), e.credentialsType(), e.accessKeyId(),
-        e.secretAccessKey(), e.apiKey(), e.tokenUrl(), S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, false), 4, Duration.ofSeconds(30));
-    unsigned = S3Clients.requests(new S3EndpointConfig(e.endpoint(), e.region(), e.pathStyle(), e.credentialsType(), e.accessKeyId(),
-        e.secretAccessKey(), e.apiKey(), e.tokenUrl(), S3EndpointConfig.ChecksumMode.WHEN_REQUIRED, true), 4, Duration.ofSeconds(30));
-    unsignedWithTrailer = S3Clients.requests(new S3EndpointConfig(e.endpoint(), e.region(), e.pathStyle(), e.credentialsType(),
-        e.accessKeyId(), e.secretAccessKey(), e.apiKey(), e.tokenUrl(), S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, true), 4,
+    withTrailer = S3Clients.requests(e.withChecksumMode(S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED), 4, Duration.ofSeconds(30));
+    unsigned = S3Clients.requests(e.withUnsignedPayload(true), 4, Duration.ofSeconds(30));
+    unsignedWithTrailer = S3Clients.requests(e.withChecksumMode(S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED).withUnsignedPayload(true), 4,
         Duration.ofSeconds(30));
   }
 
