@@ -244,6 +244,39 @@ class BucketMigrationIT {
     }
   }
 
+  /** report.path in a bucket (S3A, through Hadoop's filesystem): the datasets, the summary and the job's ledger land there. */
+  @Test
+  void theReportAndTheLedgerCanLiveInABucket() throws Exception {
+    S3Client b = providerB.client();
+    b.createBucket(r -> r.bucket("reports"));
+    b.createBucket(r -> r.bucket("dst-s3a"));
+    var hadoop = spark.sparkContext().hadoopConfiguration();
+    Map<String, String> s3a = Map.of("fs.s3a.endpoint", providerB.endpoint(), "fs.s3a.endpoint.region", "us-east-1",
+        "fs.s3a.path.style.access", "true", "fs.s3a.connection.ssl.enabled", "false", "fs.s3a.access.key", providerB.identity(),
+        "fs.s3a.secret.key", providerB.secret(), "fs.s3a.multiobjectdelete.enable", "false",
+        "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    s3a.forEach(hadoop::set);
+    try {
+      RunSummary summary = migrate(Jobs.hocon(providerA.endpoint(), providerA.identity(), "src", work.resolve("unused"),
+          work.resolve("unused-reports"), destination(providerB, providerB.endpoint(), "dst-s3a", "", """
+              ferry.source.prefix = "meta/"
+              ferry.job.name = s3a-reports
+              ferry.report.path = "s3a://reports/runs"
+              """)));
+      assertThat(summary.succeeded()).isTrue();
+      assertThat(summary.reportPath()).startsWith("s3a://reports/runs/s3a-reports/");
+      List<String> keys = b.listObjectsV2Paginator(r -> r.bucket("reports").prefix("runs/s3a-reports/")).contents().stream()
+          .map(software.amazon.awssdk.services.s3.model.S3Object::key).toList();
+      String run = summary.reportPath().substring("s3a://reports/".length());
+      assertThat(keys).contains(run + "/summary.json", run + "/report.html", run + "/ranges.parquet/_SUCCESS",
+          run + "/objects.csv/_SUCCESS");
+      assertThat(spark.read().parquet(summary.reportPath() + "/ranges.parquet").count()).isEqualTo(summary.ranges().total());
+      assertThat(Buckets.digests(b, "dst-s3a", "")).containsEntry("page.html", source.get("meta/page.html"));
+    } finally {
+      s3a.keySet().forEach(hadoop::unset);
+    }
+  }
+
   @Test
   void aMissingDestinationBucketEndsTheJobBeforeAnyUpload() throws Exception {
     Path conf = Jobs.file(work.resolve("conf"), "missing.conf", Jobs.hocon(providerA.endpoint(), providerA.identity(), "src",

@@ -14,7 +14,7 @@ import java.util.Map;
  * COMMIT: an object whose parts all arrived is checked, then completed (fsync and rename into place,
  * CompleteMultipartUpload with every part's ETag in order); any other is aborted (temp file removed,
  * AbortMultipartUpload), leaving nothing at its final name and its previous version intact. The check, before the
- * completion: the source's stored checksum, from the parts' digests combined (an object copied whole was checked as
+ * completion (none for a copy inside the service, whose bytes never left it): the source's stored checksum, from the parts' digests combined (an object copied whole was checked as
  * it was read); else the source's MD5 ETag, against the bytes read back from the destination; else the CRC32C of the
  * bytes read from the source, against the bytes read back. An object that fails its check is copied again ({@link
  * Repair}), and fails for good, with the parts whose bytes changed between the two reads named, if it still does not
@@ -119,9 +119,10 @@ public final class Committer {
 
   /** The check of a complete object, in the order of the class comment. */
   Verdict verify(PartTally tally) throws Exception {
+    if (tally.inService()) return Verdict.passed("server-side-copy", ""); // the service copied its own bytes
     Checksum expected = Checksum.parse(tally.expected());
-    if (expected != null && expected.checkable() && expected.algorithm().combinable()) {
-      String got = combined(tally, expected.algorithm());
+    String got = expected != null && expected.checkable() && expected.algorithm().combinable() ? combined(tally, expected.algorithm()) : null;
+    if (got != null) {
       String how = "source-" + expected.algorithm().label();
       return got.equals(expected.value()) ? Verdict.passed(how, expected.algorithm().label() + ":" + got)
           : Verdict.failed(how, "the copy's " + expected.algorithm().label() + " " + got + " does not match the source's " + expected.value());
@@ -144,12 +145,15 @@ public final class Committer {
         : Verdict.failed("read-back-crc32c", "the destination holds crc32c " + back + " but " + read + " was written");
   }
 
-  /** The object's checksum in {@code algorithm}, combined from its parts' digests in part order. */
+  /**
+   * The object's checksum in {@code algorithm}, combined from its parts' digests in part order; null when a part kept
+   * none (resumed from a ledger entry without one), and the next check applies.
+   */
   private static String combined(PartTally tally, Checksum.Algorithm algorithm) {
     long crc = 0;
     for (Map.Entry<Integer, PartTally.Part> e : tally.parts().entrySet()) {
       Checksum part = Checksum.parse(e.getValue().checksum());
-      if (part == null || part.algorithm() != algorithm) return "(part " + e.getKey() + " kept no " + algorithm.label() + ")";
+      if (part == null || part.algorithm() != algorithm) return null;
       crc = Checksum.combine(algorithm, crc, Checksum.decode(part.value()), e.getValue().length());
     }
     return Checksum.encode(crc, Checksum.crcBytes(algorithm));

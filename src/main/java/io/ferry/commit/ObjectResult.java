@@ -9,7 +9,8 @@ import java.util.Objects;
  *
  * @param verified how its copy was checked before it was committed: against the source's stored checksum
  *     ("source-crc64nvme", "source-crc32c", ...) or its MD5 ETag ("source-md5-etag"), by reading the destination's
- *     bytes back ("read-back-crc32c"), or "none"; "" for an object not committed
+ *     bytes back ("read-back-crc32c"), copied inside the service ("server-side-copy"), or "none"; "" for an object not
+ *     committed
  * @param checksum "algorithm:value" of the committed object's bytes as checked ("" when none)
  */
 public record ObjectResult(StoreObject object, String destination, int parts, long bytes, Status status, String error,

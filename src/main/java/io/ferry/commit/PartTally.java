@@ -13,8 +13,9 @@ import java.util.TreeMap;
  * {@code reduceByKey} needs: parts are a union, bytes a sum, the error the least by string order.
  *
  * @param expected "algorithm:value" of the source's checksum of the object ("" when none)
+ * @param method how the parts were copied (the ranges dataset's method)
  */
-public record PartTally(StoreObject object, String location, int partCount, String uploadId, String expected,
+public record PartTally(StoreObject object, String location, int partCount, String uploadId, String expected, String method,
     TreeMap<Integer, Part> parts, long bytes, String firstError) implements Serializable {
 
   /**
@@ -28,7 +29,7 @@ public record PartTally(StoreObject object, String location, int partCount, Stri
     boolean ok = r.status() == RangeResult.Status.OK;
     if (ok) parts.put(r.partNumber(), new Part(r.etag(), r.offset(), r.length(), r.crc32c(), r.checksum()));
     String error = ok ? "" : "part " + r.partNumber() + " of " + r.partCount() + ": " + r.error();
-    return new PartTally(r.object(), r.destination(), r.partCount(), r.uploadId(), r.expected(), parts, r.bytes(), error);
+    return new PartTally(r.object(), r.destination(), r.partCount(), r.uploadId(), r.expected(), r.method(), parts, r.bytes(), error);
   }
 
   public PartTally merge(PartTally other) {
@@ -37,8 +38,21 @@ public record PartTally(StoreObject object, String location, int partCount, Stri
     String error = firstError.isEmpty() ? other.firstError
         : other.firstError.isEmpty() || firstError.compareTo(other.firstError) <= 0 ? firstError : other.firstError;
     return new PartTally(object, location.isEmpty() ? other.location : location, partCount,
-        uploadId.isEmpty() ? other.uploadId : uploadId, expected.isEmpty() ? other.expected : expected, merged,
-        bytes + other.bytes, error);
+        uploadId.isEmpty() ? other.uploadId : uploadId, expected.isEmpty() ? other.expected : expected,
+        mergeMethods(method, other.method), merged, bytes + other.bytes, error);
+  }
+
+  /** Any part copied inside the service makes the object's method that; otherwise the least name, whatever the order. */
+  private static String mergeMethods(String a, String b) {
+    if (a.equals(SERVER_SIDE) || b.equals(SERVER_SIDE)) return SERVER_SIDE;
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  private static final String SERVER_SIDE = "server-side-copy";
+
+  /** The parts were copied inside the service: no byte passed through Ferry to be checked. */
+  public boolean inService() {
+    return method.equals(SERVER_SIDE);
   }
 
   /** Every part arrived whole. */
