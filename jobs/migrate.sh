@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Runs a Ferry job: jobs/migrate.sh <job.conf> [-Dferry.key=value ...]   (or: jobs/migrate.sh plan <job.conf>)
+# Runs a Ferry command: jobs/migrate.sh [migrate|plan|verify|cleanup] <job.conf> [-Dferry.key=value ...] [--dry-run]
 # With SPARK_HOME set, submits to the cluster named by SPARK_MASTER (default: local[*]) with spark-submit;
 # otherwise runs in local mode on the Maven-built classpath.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 command=migrate
-if [ "${1:-}" = plan ] || [ "${1:-}" = migrate ]; then command="$1"; shift; fi
-[ $# -ge 1 ] || { echo "usage: jobs/migrate.sh [migrate|plan] <job.conf> [-Dferry.key=value ...]" >&2; exit 2; }
+case "${1:-}" in migrate|plan|verify|cleanup) command="$1"; shift ;; esac
+[ $# -ge 1 ] || { echo "usage: jobs/migrate.sh [migrate|plan|verify|cleanup] <job.conf> [-Dferry.key=value ...] [--dry-run]" >&2; exit 2; }
 # local mode only: the class-data archive, a late C2 and the Parallel collector (see ferry_java in env.sh); spark-submit runs its own JVMs
 if [ -z "${SPARK_HOME:-}" ]; then
   export FERRY_CDS="${FERRY_CDS:-1}" FERRY_JIT="${FERRY_JIT:-late-c2}" FERRY_GC="${FERRY_GC:-parallel}"

@@ -31,6 +31,8 @@ public final class Ferry {
         migrate   list, plan and copy the source to the destination, then write the report; a rerun of a job
                   resumes what an earlier run left (the uploads and temp files in its ledger, part by part)
         plan      list and plan only (a dry run): objects, ranges, bytes and requests, nothing copied
+        verify    compare the destination with the source without copying (by MD5 ETags where both have them, else
+                  by reading both sides on the cluster); writes a report of every difference
         cleanup   abort the uploads and remove the temp files the job's earlier runs left (never anything else);
                   --dry-run lists them only
       Settings and their defaults: reference.conf; examples: conf/examples/.""";
@@ -60,13 +62,13 @@ public final class Ferry {
         positional.add(arg);
       }
     }
-    if (positional.size() != 2 || !List.of("migrate", "plan", "cleanup").contains(positional.get(0))
+    if (positional.size() != 2 || !List.of("migrate", "plan", "verify", "cleanup").contains(positional.get(0))
         || dryRun && !positional.get(0).equals("cleanup")) {
       err.println(USAGE);
       return BAD_CONFIG;
     }
-    boolean migrate = positional.get(0).equals("migrate");
-    SparkStart spark = migrate ? SparkStart.begin() : null; // while the job file is read and checked
+    boolean onSpark = positional.get(0).equals("migrate") || positional.get(0).equals("verify");
+    SparkStart spark = onSpark ? SparkStart.begin() : null; // while the job file is read and checked
     MigrationConfig config;
     try {
       config = ConfigLoader.load(Path.of(positional.get(1)), overrides);
@@ -81,6 +83,7 @@ public final class Ferry {
         return OK;
       }
       if (positional.get(0).equals("cleanup")) return Commands.cleanup(config, dryRun, out) == 0 ? OK : SOME_FAILED;
+      if (positional.get(0).equals("verify")) return Commands.verify(config, spark, out).matches() ? OK : SOME_FAILED;
       return Commands.migrate(config, spark, out).succeeded() ? OK : SOME_FAILED;
     } catch (JobFailure e) {
       err.println("ferry: " + e.getMessage());

@@ -37,6 +37,7 @@ class ArchitectureTest {
         .layer("ledger").definedBy("io.ferry.ledger..")
         .layer("commit").definedBy("io.ferry.commit..")
         .layer("copy").definedBy("io.ferry.copy..")
+        .layer("verify").definedBy("io.ferry.verify..")
         .layer("plan").definedBy("io.ferry.plan..")
         .layer("store kinds").definedBy("io.ferry.store.s3..", "io.ferry.store.file..")
         .layer("store").definedBy("io.ferry.store")
@@ -47,9 +48,10 @@ class ArchitectureTest {
         .whereLayer("ledger").mayOnlyBeAccessedByLayers("report", "spark", "cli")
         .whereLayer("commit").mayOnlyBeAccessedByLayers("ledger", "report", "spark", "cli")
         .whereLayer("copy").mayOnlyBeAccessedByLayers("commit", "ledger", "report", "spark", "cli")
-        .whereLayer("plan").mayOnlyBeAccessedByLayers("copy", "commit", "ledger", "report", "spark", "cli")
+        .whereLayer("verify").mayOnlyBeAccessedByLayers("report", "spark", "cli")
+        .whereLayer("plan").mayOnlyBeAccessedByLayers("copy", "verify", "commit", "ledger", "report", "spark", "cli")
         .whereLayer("store kinds").mayOnlyBeAccessedByLayers("spark", "cli")
-        .whereLayer("store").mayOnlyBeAccessedByLayers("store kinds", "plan", "copy", "commit", "ledger", "report", "spark", "cli")
+        .whereLayer("store").mayOnlyBeAccessedByLayers("store kinds", "plan", "copy", "verify", "commit", "ledger", "report", "spark", "cli")
         .check(product);
   }
 

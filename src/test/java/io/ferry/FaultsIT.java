@@ -183,6 +183,7 @@ class FaultsIT {
         Arguments.of("destination", Kind.COMPLETE_UPLOAD, Fault.slowDown()),
         Arguments.of("destination", Kind.COMPLETE_UPLOAD, Fault.internalError()),
         Arguments.of("destination", Kind.COMPLETE_UPLOAD, new Fault.LoseResponse()),
+        Arguments.of("destination", Kind.COMPLETE_UPLOAD, new Fault.OkWithError("InternalError")),
         Arguments.of("destination", Kind.CREATE_UPLOAD, new Fault.ResetBeforeForward()));
   }
 

@@ -2,6 +2,7 @@ package io.ferry.report;
 
 import io.ferry.commit.ObjectResult;
 import io.ferry.copy.RangeResult;
+import io.ferry.verify.Comparison;
 import java.util.List;
 import java.util.function.Function;
 
@@ -73,5 +74,20 @@ public final class Datasets {
         col("error", Type.STRING, ObjectResult::error),
         col("verified", Type.STRING, ObjectResult::verified),
         col("checksum", Type.STRING, ObjectResult::checksum)));
+  }
+
+  /** {@code ferry verify}'s one row per object: how the destination compares with the source. */
+  public static Table<Comparison.Result> verify(String job, String run) {
+    return new Table<>("verify", List.of(
+        col("job", Type.STRING, r -> job),
+        col("run", Type.STRING, r -> run),
+        col("key", Type.STRING, Comparison.Result::key),
+        new Column<>("source_size", Type.LONG, true, r -> r.source() == null ? null : r.source().size()),
+        new Column<>("destination_size", Type.LONG, true, r -> r.destination() == null ? null : r.destination().size()),
+        col("status", Type.STRING, r -> r.status().name()),
+        col("method", Type.STRING, Comparison.Result::method),
+        col("detail", Type.STRING, Comparison.Result::detail),
+        col("ranges", Type.INT, Comparison.Result::parts),
+        col("bytes_read", Type.LONG, Comparison.Result::bytesRead)));
   }
 }

@@ -1,22 +1,14 @@
 package io.ferry.report;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.ferry.commit.ObjectResult;
 import io.ferry.copy.RangeResult;
-import io.ferry.ledger.LocalFiles;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 
 /**
  * REPORT, after the datasets' parts are written ({@link DatasetFiles}, on the executors, which also gathered the
@@ -24,37 +16,29 @@ import org.apache.hadoop.fs.Path;
  * {@code report.html} beside them.
  */
 public final class ReportWriter {
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   /** Buckets of the throughput-over-time chart. */
   public static final int TIMELINE_BUCKETS = 120;
 
-  private final Configuration hadoop;
-  private final String runDirectory;
+  private final RunFolder folder;
 
   public ReportWriter(Configuration hadoop, String reportPath, String job, String run) {
-    this.hadoop = hadoop;
-    this.runDirectory = stripSlash(reportPath) + "/" + job + "/" + run;
-  }
-
-  /** The run's folder: {@code <report.path>/<job>/<run>}. */
-  public String runDirectory() {
-    return runDirectory;
+    this.folder = new RunFolder(hadoop, reportPath, job, run);
   }
 
   /** The run's folder as a fully qualified URI (file:/..., s3a://...), where executors write the datasets' parts. */
   public String qualifiedRunDirectory() throws IOException {
-    return LocalFiles.of(URI.create(runDirectory), hadoop).makeQualified(new Path(runDirectory)).toString();
+    return folder.qualified();
   }
 
   /** After every part of both datasets is written: their {@code _SUCCESS} markers, the summary and the HTML page. */
   public RunSummary finish(RunInfo info, RunStats stats) throws IOException {
-    String directory = qualifiedRunDirectory();
-    DatasetFiles.markDone(Datasets.ranges(info.job(), info.run()), directory, hadoop);
-    DatasetFiles.markDone(Datasets.objects(info.job(), info.run()), directory, hadoop);
+    String directory = folder.qualified();
+    DatasetFiles.markDone(Datasets.ranges(info.job(), info.run()), directory, folder.hadoop());
+    DatasetFiles.markDone(Datasets.objects(info.job(), info.run()), directory, folder.hadoop());
     info.stages().lap("report");
     RunSummary summary = summarize(info, stats);
-    writeText("summary.json", JSON.writeValueAsString(summary));
-    writeText("report.html", HtmlReport.render(summary, stats));
+    folder.writeJson("summary.json", summary);
+    folder.writeText("report.html", HtmlReport.render(summary, stats));
     return summary;
   }
 
@@ -79,18 +63,6 @@ public final class ReportWriter {
         new RunSummary.Ranges(s.ranges, s.rangesOk, s.ranges - s.rangesOk, s.retries, info.splitObjects()),
         new RunSummary.Throughput(copySeconds > 0 ? s.objectBytesCopied / 1e6 / copySeconds : 0, copySeconds,
             s.rateQuantile(0.5), s.rateQuantile(0.9), s.rateQuantile(0.99), s.maxMbps, s.firstByteQuantile(0.5)),
-        requests, s.verifiedBy, info.stages().laps(), stragglers, failures, runDirectory);
-  }
-
-  private void writeText(String name, String text) throws IOException {
-    Path path = new Path(runDirectory + "/" + name);
-    FileSystem fs = LocalFiles.of(URI.create(runDirectory), hadoop);
-    try (OutputStream out = fs.create(path, false)) {
-      out.write(text.getBytes(StandardCharsets.UTF_8));
-    }
-  }
-
-  private static String stripSlash(String path) {
-    return path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+        requests, s.verifiedBy, info.stages().laps(), stragglers, failures, folder.directory());
   }
 }

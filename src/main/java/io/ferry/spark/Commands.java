@@ -8,6 +8,7 @@ import io.ferry.plan.CopyTask;
 import io.ferry.plan.RangeTask;
 import io.ferry.report.RunSummary;
 import io.ferry.report.Units;
+import io.ferry.report.VerifySummary;
 import io.ferry.store.Destination;
 import io.ferry.store.Failures;
 import io.ferry.store.Retrier;
@@ -28,6 +29,11 @@ public final class Commands {
   /** Lists, plans, copies, commits and reports, on the Spark context {@code spark} is starting. */
   public static RunSummary migrate(MigrationConfig config, SparkStart spark, PrintStream out) throws JobFailure, IOException {
     return MigrationJob.run(config, spark.context("ferry " + config.jobName(), config.sparkMaster()), out);
+  }
+
+  /** Compares the destination with the source without copying; the summary says whether they match. */
+  public static VerifySummary verify(MigrationConfig config, SparkStart spark, PrintStream out) throws JobFailure, IOException {
+    return VerifyJob.run(config, spark.context("ferry verify " + config.jobName(), config.sparkMaster()), out);
   }
 
   /** The dry run: lists and plans, and prints what a run would copy and the requests it would send. */

@@ -299,7 +299,7 @@ public final class MigrationJob {
     return Math.max(1, Math.min(tasks, Math.max(byStreams, defaultParallelism)));
   }
 
-  private static JavaSparkContext started(Future<JavaSparkContext> spark) throws IOException {
+  static JavaSparkContext started(Future<JavaSparkContext> spark) throws IOException {
     try {
       return spark.get();
     } catch (InterruptedException e) {

@@ -2,8 +2,8 @@ package io.ferry.spark;
 
 import io.ferry.copy.Opening;
 import io.ferry.ledger.Ledger;
-import io.ferry.store.Destination;
 import io.ferry.plan.RangeTask;
+import io.ferry.store.Destination;
 import io.ferry.store.StoreObject;
 import java.util.ArrayList;
 import java.util.Iterator;

@@ -39,6 +39,9 @@ public final class FaultProxy implements AutoCloseable {
     /** Answered by the proxy with this status and S3 error code; the server never sees the request. */
     record Status(int status, String code) implements Fault {}
 
+    /** Answered by the proxy with 200 OK and an S3 error document in the body (as S3 may answer a Complete or a copy). */
+    record OkWithError(String code) implements Fault {}
+
     /** The connection is reset when the request arrives; the server never sees it. */
     record ResetBeforeForward() implements Fault {}
 
@@ -258,10 +261,16 @@ public final class FaultProxy implements AutoCloseable {
         Kind kind = classify(parts[0], parts.length > 1 ? parts[1] : "/", head.headers());
         if (requests.length() < (8 << 20)) requests.append(new String(head.bytes(), StandardCharsets.ISO_8859_1));
         Fault fault = pick(kind, parts.length > 1 ? parts[1] : "/");
+        if (fault instanceof Fault.OkWithError ok) {
+          if (!head.headers().getOrDefault("expect", "").equalsIgnoreCase("100-continue")) relayBody(head, in, OutputStream.nullOutputStream(), -1);
+          answer(client.getOutputStream(), 200, ok.code(), parts[0].equals("HEAD"));
+          closeQuietly(client, upstream, false);
+          return;
+        }
         if (fault instanceof Fault.Status status) {
           // Without 100-continue the body is on its way: read it, so that the client reads the answer.
           if (!head.headers().getOrDefault("expect", "").equalsIgnoreCase("100-continue")) relayBody(head, in, OutputStream.nullOutputStream(), -1);
-          answer(client.getOutputStream(), status, parts[0].equals("HEAD"));
+          answer(client.getOutputStream(), status.status(), status.code(), parts[0].equals("HEAD"));
           closeQuietly(client, upstream, false);
           return;
         }
@@ -384,12 +393,12 @@ public final class FaultProxy implements AutoCloseable {
     }
   }
 
-  private static void answer(OutputStream out, Fault.Status status, boolean head) throws IOException {
-    String body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>" + status.code() + "</Code><Message>injected by the"
+  private static void answer(OutputStream out, int status, String code, boolean head) throws IOException {
+    String body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>" + code + "</Code><Message>injected by the"
         + " test's fault proxy</Message><RequestId>FAULTPROXY</RequestId></Error>";
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    String reason = status.status() == 503 ? "Slow Down" : status.status() == 500 ? "Internal Server Error" : "Error";
-    String headers = "HTTP/1.1 " + status.status() + " " + reason + "\r\nContent-Type: application/xml\r\nx-amz-request-id: FAULTPROXY\r\n"
+    String reason = status == 503 ? "Slow Down" : status == 500 ? "Internal Server Error" : status == 200 ? "OK" : "Error";
+    String headers = "HTTP/1.1 " + status + " " + reason + "\r\nContent-Type: application/xml\r\nx-amz-request-id: FAULTPROXY\r\n"
         + "Content-Length: " + bytes.length + "\r\nConnection: close\r\n\r\n";
     out.write(headers.getBytes(StandardCharsets.ISO_8859_1));
     if (!head) out.write(bytes);

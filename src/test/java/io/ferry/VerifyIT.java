@@ -1,0 +1,114 @@
+package io.ferry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ferry.demo.SeedData;
+import io.ferry.support.Jobs;
+import io.ferry.support.LocalSpark;
+import io.ferry.support.S3Backend;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.sync.RequestBody;
+
+/**
+ * {@code ferry verify} against a real S3 server: a destination copied by Ferry matches; then one object removed, one
+ * with a byte changed (same size), one cut short and one extra are each reported as what they are, in the output and
+ * in the verify dataset, and the command exits 1.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class VerifyIT {
+  private static final long MIB = 1L << 20;
+  @TempDir static Path work;
+  private S3Backend s3;
+  private SparkSession spark;
+
+  @BeforeAll
+  void start() throws Exception {
+    s3 = S3Backend.start(work);
+    spark = LocalSpark.start("VerifyIT");
+    SeedData.upload(s3.client(), "src", List.of(new SeedData.Spec("big.bin", 20 * MIB + 3, 1), new SeedData.Spec("a.txt", 1000, 2),
+        new SeedData.Spec("b.txt", 2000, 3), new SeedData.Spec("c.txt", 3000, 4), new SeedData.Spec("empty", 0, 5)));
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    if (spark != null) spark.stop();
+    if (s3 != null) s3.close();
+  }
+
+  private record Run(int code, String out) {}
+
+  private Run ferry(String command, Path conf) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int code = Ferry.run(new String[] {command, conf.toString(), "-Dferry.source.credentials.secret-access-key=" + s3.secret()},
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8));
+    return new Run(code, out.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aDirectoryCopyMatchesThenEachKindOfDifferenceIsReported() throws Exception {
+    Path destination = work.resolve("files");
+    Path conf = Jobs.file(work.resolve("conf"), "files.conf", Jobs.hocon(s3.endpoint(), s3.identity(), "src", destination,
+        work.resolve("reports"), "ferry.job.name = verify-files"));
+    assertThat(ferry("migrate", conf).code()).isZero();
+    Run clean = ferry("verify", conf);
+    assertThat(clean.code()).as(clean.out()).isZero();
+    assertThat(clean.out()).contains("the destination matches the source").containsPattern("match +5");
+
+    Files.delete(destination.resolve("a.txt"));
+    try (RandomAccessFile f = new RandomAccessFile(destination.resolve("big.bin").toFile(), "rw")) {
+      f.seek(12 * MIB + 7); // in the second 8 MiB part
+      int b = f.read();
+      f.seek(12 * MIB + 7);
+      f.write(~b);
+    }
+    Files.write(destination.resolve("b.txt"), new byte[10]);
+    Files.writeString(destination.resolve("extra.txt"), "only here");
+    Run differing = ferry("verify", conf);
+    assertThat(differing.code()).as(differing.out()).isEqualTo(Ferry.SOME_FAILED);
+    assertThat(differing.out()).contains("DIFFERENCES FOUND")
+        .contains("MISSING a.txt not at the destination")
+        .contains("CONTENT_DIFFERS big.bin part 2 of 3 (bytes=8388608-16777215): source crc32c")
+        .contains("SIZE_DIFFERS b.txt source 2000 bytes, destination 10")
+        .contains("EXTRA extra.txt only at the destination");
+    Path report = Files.list(work.resolve("reports/verify-files")).filter(p -> p.getFileName().toString().startsWith("verify-"))
+        .max(Path::compareTo).orElseThrow();
+    Map<String, String> statuses = spark.read().parquet(report.resolve("verify.parquet").toString()).collectAsList().stream()
+        .collect(Collectors.toMap(r -> r.getAs("key"), (Row r) -> r.getAs("status")));
+    assertThat(statuses).containsExactlyInAnyOrderEntriesOf(Map.of("a.txt", "MISSING", "big.bin", "CONTENT_DIFFERS", "b.txt", "SIZE_DIFFERS",
+        "c.txt", "MATCH", "empty", "MATCH", "extra.txt", "EXTRA"));
+    assertThat(Files.readString(report.resolve("summary.json"))).contains("\"name\" : \"ferry-verify-summary\"");
+  }
+
+  @Test
+  void aBucketCopyIsSettledByMd5EtagsWithoutReadingAndAChangedObjectIsFound() throws Exception {
+    s3.client().createBucket(b -> b.bucket("dst"));
+    Path conf = Jobs.file(work.resolve("conf"), "bucket.conf", Jobs.hocon(s3.endpoint(), s3.identity(), "src", work.resolve("unused"),
+        work.resolve("reports"), """
+            ferry.job.name = verify-bucket
+            ferry.destination { type = s3, endpoint = "%s", bucket = dst, server-side-copy = never
+              credentials { access-key-id = "%s", secret-access-key = "%s" } }
+            """.formatted(s3.endpoint(), s3.identity(), s3.secret())));
+    assertThat(ferry("migrate", conf).code()).isZero();
+    Run clean = ferry("verify", conf);
+    assertThat(clean.code()).as(clean.out()).isZero();
+    s3.client().putObject(b -> b.bucket("dst").key("c.txt"), RequestBody.fromBytes(new byte[3000])); // same size, other bytes
+    Run changed = ferry("verify", conf);
+    assertThat(changed.code()).isEqualTo(Ferry.SOME_FAILED);
+    assertThat(changed.out()).contains("CONTENT_DIFFERS c.txt source crc32c");
+  }
+}
