@@ -67,7 +67,7 @@ public final class Ferry {
       err.println(USAGE);
       return BAD_CONFIG;
     }
-    boolean onSpark = positional.get(0).equals("migrate") || positional.get(0).equals("verify");
+    boolean onSpark = !positional.get(0).equals("cleanup");
     SparkStart spark = onSpark ? SparkStart.begin() : null; // while the job file is read and checked
     MigrationConfig config;
     try {
@@ -79,7 +79,7 @@ public final class Ferry {
     }
     try {
       if (positional.get(0).equals("plan")) {
-        Commands.plan(config, out);
+        Commands.plan(config, spark, out);
         return OK;
       }
       if (positional.get(0).equals("cleanup")) return Commands.cleanup(config, dryRun, out) == 0 ? OK : SOME_FAILED;

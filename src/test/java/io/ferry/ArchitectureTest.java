@@ -39,6 +39,7 @@ class ArchitectureTest {
         .layer("copy").definedBy("io.ferry.copy..")
         .layer("verify").definedBy("io.ferry.verify..")
         .layer("plan").definedBy("io.ferry.plan..")
+        .layer("manifest").definedBy("io.ferry.manifest..")
         .layer("store kinds").definedBy("io.ferry.store.s3..", "io.ferry.store.file..")
         .layer("store").definedBy("io.ferry.store")
         .layer("config").definedBy("io.ferry.config..")
@@ -49,6 +50,7 @@ class ArchitectureTest {
         .whereLayer("commit").mayOnlyBeAccessedByLayers("ledger", "report", "spark", "cli")
         .whereLayer("copy").mayOnlyBeAccessedByLayers("commit", "ledger", "report", "spark", "cli")
         .whereLayer("verify").mayOnlyBeAccessedByLayers("report", "spark", "cli")
+        .whereLayer("manifest").mayOnlyBeAccessedByLayers("spark", "cli")
         .whereLayer("plan").mayOnlyBeAccessedByLayers("copy", "verify", "commit", "ledger", "report", "spark", "cli")
         .whereLayer("store kinds").mayOnlyBeAccessedByLayers("spark", "cli")
         .whereLayer("store").mayOnlyBeAccessedByLayers("store kinds", "plan", "copy", "verify", "commit", "ledger", "report", "spark", "cli")
@@ -70,8 +72,8 @@ class ArchitectureTest {
   }
 
   @Test
-  void hadoopAndParquetOnlyWhereReportsAndTheLedgerAreWritten() {
-    noClasses().that().resideOutsideOfPackages("io.ferry.ledger..", "io.ferry.report..", "io.ferry.spark..")
+  void hadoopAndParquetOnlyWhereReportsAndTheLedgerAreWrittenAndManifestsRead() {
+    noClasses().that().resideOutsideOfPackages("io.ferry.ledger..", "io.ferry.report..", "io.ferry.manifest..", "io.ferry.spark..")
         .should().dependOnClassesThat().resideInAnyPackage("org.apache.hadoop..", "org.apache.parquet..")
         .check(product);
   }

@@ -154,7 +154,7 @@ class BadInputIT {
   @Test
   void aStalledStreamIsAbandonedAfterTheStallTimeoutAndResumed() throws Exception {
     Path destination = work.resolve("stalls");
-    proxy.inject(Kind.GET_OBJECT, new Fault.StallAfterResponseBytes(MIB + 777), 2); // two GETs go silent after ~1 MiB
+    proxy.inject(Kind.GET_OBJECT, "split.bin", new Fault.StallAfterResponseBytes(MIB + 777), 2); // two of its GETs go silent after ~1 MiB
     int before = proxy.injected(Fault.StallAfterResponseBytes.class);
     Run run;
     try {

@@ -22,7 +22,9 @@ public record ObjectResult(StoreObject object, String destination, int parts, lo
     /** The destination already held it unchanged (same size and modification time). */
     SKIPPED,
     /** Not copied; nothing of it is at its final name and its temp file is gone. */
-    FAILED
+    FAILED,
+    /** Named by the manifest, but the source no longer holds it: reported, not copied, not a failure. */
+    MISSING
   }
 
   /** An object that was not committed. */

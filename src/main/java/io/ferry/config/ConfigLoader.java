@@ -101,7 +101,72 @@ public final class ConfigLoader {
     };
     List<String> include = stringList("source.includes");
     List<String> exclude = stringList("source.excludes");
-    return store == null ? null : new SourceConfig(store, include, exclude);
+    long minSize = bytes("source.min-size");
+    long maxSize = optionalBytes("source.max-size", Long.MAX_VALUE);
+    if (minSize < 0) problem("source.min-size", minSize, "must not be negative");
+    if (maxSize < minSize) problem("source.max-size", maxSize, "must be at least source.min-size (" + minSize + " bytes)");
+    long after = instant("source.modified-after", Long.MIN_VALUE);
+    long before = instant("source.modified-before", Long.MAX_VALUE);
+    if (before < after) problem("source.modified-before", before, "must not be before source.modified-after");
+    List<String> prefixes = new ArrayList<>();
+    for (String p : stringList("source.prefixes")) {
+      if (p.startsWith("/") || p.isBlank()) {
+        problem("source.prefixes", p, "must be a folder under source.prefix (or source.path) such as \"2018/\", without a leading '/'");
+      } else if (p.contains("..")) {
+        problem("source.prefixes", p, "must not contain '..'");
+      } else {
+        prefixes.add(folder(p));
+      }
+    }
+    prefixes = outermost(prefixes);
+    String manifest = string("source.manifest");
+    if (!manifest.isEmpty()) {
+      if (!(store instanceof BucketConfig)) {
+        problem("source.manifest", manifest, "lists objects of a bucket: set source.type = s3");
+      } else if (!manifest.startsWith("s3://") && !Files.isReadable(Path.of(manifest))) {
+        problem("source.manifest", manifest, "must be s3://bucket/key, or a readable file (an S3 Inventory manifest.json, or a key list)");
+      } else if (!manifest.startsWith("s3://")) {
+        manifest = Path.of(manifest).toAbsolutePath().normalize().toString();
+      }
+      if (!prefixes.isEmpty()) problem("source.prefixes", prefixes, "cannot be combined with source.manifest, which lists the objects itself");
+    }
+    if (store == null || maxSize < minSize || before < after) return null;
+    return new SourceConfig(store, new Selection(include, exclude, minSize, maxSize, after, before), prefixes, manifest,
+        bool("source.manifest-check"));
+  }
+
+  /** The folders not inside another of them, sorted: a key under two of them is listed once. */
+  static List<String> outermost(List<String> folders) {
+    List<String> sorted = new ArrayList<>(new java.util.TreeSet<>(folders));
+    List<String> kept = new ArrayList<>();
+    for (String f : sorted) if (kept.isEmpty() || !f.startsWith(kept.get(kept.size() - 1))) kept.add(f);
+    return kept;
+  }
+
+  /** A prefix names a folder, as rclone and the AWS CLI take it: "2018" and "2018/" are both the folder "2018/". */
+  static String folder(String prefix) {
+    return prefix.isEmpty() || prefix.endsWith("/") ? prefix : prefix + "/";
+  }
+
+  /** A size, or {@code none} when the value is empty. */
+  private long optionalBytes(String key, long none) {
+    return string(key).isBlank() ? none : bytes(key);
+  }
+
+  /**
+   * An instant as epoch milliseconds: an ISO-8601 instant ("2024-03-01T12:00:00Z") or a date ("2024-03-01", midnight
+   * UTC); {@code none} when empty.
+   */
+  private long instant(String key, long none) {
+    String text = string(key).trim();
+    if (text.isEmpty()) return none;
+    try {
+      return text.length() == 10 ? java.time.LocalDate.parse(text).atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli()
+          : java.time.Instant.parse(text).toEpochMilli();
+    } catch (java.time.format.DateTimeParseException e) {
+      problem(key, text, "is not a date such as 2024-03-01 or an instant such as 2024-03-01T12:00:00Z");
+      return none;
+    }
   }
 
   private DestinationConfig destination(boolean bucketSource) {
@@ -123,7 +188,8 @@ public final class ConfigLoader {
       }
       default -> null;
     };
-    return store == null || serverSideCopy == null ? null : new DestinationConfig(store, serverSideCopy);
+    boolean deleteExtraneous = bool("destination.delete-extraneous");
+    return store == null || serverSideCopy == null ? null : new DestinationConfig(store, serverSideCopy, deleteExtraneous);
   }
 
   /** s3 or file; anything else is a problem (then null). */
@@ -136,7 +202,7 @@ public final class ConfigLoader {
 
   private BucketConfig bucket(String side, String verb, String example, ObjectWrites writes) {
     String bucket = string(side + ".bucket");
-    String prefix = string(side + ".prefix");
+    String prefix = folder(string(side + ".prefix"));
     S3EndpointConfig endpoint = endpoint(side);
     if (bucket.isBlank()) {
       problems.add("ferry." + side + ".bucket is not set: name the bucket to " + verb + ", e.g. " + side + ".bucket = \"" + example + "\"");
@@ -221,7 +287,11 @@ public final class ConfigLoader {
     if (copyCutoff < 0 || copyCutoff > MAX_PART) {
       problem("plan.copy-cutoff", copyCutoff, "must be between 0 and 5GiB (S3's largest CopyObject)");
     }
-    return problems.isEmpty() ? new PlanConfig(partSize, bundleSize, bundleObjects, copyCutoff) : null;
+    int listingShards = integer("plan.listing-shards");
+    if (listingShards < 0 || listingShards > 100_000) {
+      problem("plan.listing-shards", listingShards, "must be between 0 (twice the cluster's listing streams) and 100000");
+    }
+    return problems.isEmpty() ? new PlanConfig(partSize, bundleSize, bundleObjects, copyCutoff, listingShards) : null;
   }
 
   private CopyConfig copy() {

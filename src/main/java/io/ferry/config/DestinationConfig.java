@@ -3,8 +3,13 @@ package io.ferry.config;
 import java.io.Serializable;
 import java.util.Objects;
 
-/** Where objects land, and whether a bucket-to-bucket copy may stay inside the service. */
-public record DestinationConfig(StoreConfig store, ServerSideCopy serverSideCopy) implements Serializable {
+/**
+ * Where objects land, and whether a bucket-to-bucket copy may stay inside the service.
+ *
+ * @param deleteExtraneous after a run without failures, delete what the destination holds that the source no longer
+ *     has (among the objects the source's selection would take): the cut-over pass of a sync; off by default
+ */
+public record DestinationConfig(StoreConfig store, ServerSideCopy serverSideCopy, boolean deleteExtraneous) implements Serializable {
 
   /** When a bucket-to-bucket copy may stay inside the service. */
   public enum ServerSideCopy { AUTO, ALWAYS, NEVER }
@@ -15,7 +20,11 @@ public record DestinationConfig(StoreConfig store, ServerSideCopy serverSideCopy
   }
 
   public DestinationConfig(StoreConfig store) {
-    this(store, ServerSideCopy.AUTO);
+    this(store, ServerSideCopy.AUTO, false);
+  }
+
+  public DestinationConfig(StoreConfig store, ServerSideCopy serverSideCopy) {
+    this(store, serverSideCopy, false);
   }
 
   public String describe() {

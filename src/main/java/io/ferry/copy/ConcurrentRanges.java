@@ -21,7 +21,7 @@ public final class ConcurrentRanges {
   /** @param done told of each range as it finishes, on its stream's thread (the ledger records parts as they land) */
   public static List<RangeResult> copy(List<Assignment> assignments, int streams, RangeCopier copier, Consumer<RangeResult> done)
       throws InterruptedException {
-    record Job(int taskId, RangeTask range, Upload upload, Checksum expected) {}
+    record Job(long taskId, RangeTask range, Upload upload, Checksum expected) {}
     List<Job> jobs = new ArrayList<>();
     for (Assignment a : assignments) {
       for (RangeTask range : a.task().ranges()) jobs.add(new Job(a.task().id(), range, a.uploadOf(range), a.expected()));

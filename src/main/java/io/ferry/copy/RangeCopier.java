@@ -30,7 +30,7 @@ public final class RangeCopier {
   }
 
   /** A range written whole, or a part whose object has no source checksum to keep a digest for. */
-  public RangeResult copy(int taskId, RangeTask task, Upload upload) {
+  public RangeResult copy(long taskId, RangeTask task, Upload upload) {
     return copy(taskId, task, upload, null);
   }
 
@@ -38,7 +38,7 @@ public final class RangeCopier {
    * @param expected the source's checksum of the range's object (a part of it keeps a digest in its algorithm, for
    *     the commit to combine); null when there is none, or the object is copied whole (its own read says)
    */
-  public RangeResult copy(int taskId, RangeTask task, Upload upload, Checksum expected) {
+  public RangeResult copy(long taskId, RangeTask task, Upload upload, Checksum expected) {
     long startedAt = System.currentTimeMillis();
     long start = System.nanoTime();
     Progress progress = new Progress();
@@ -64,7 +64,7 @@ public final class RangeCopier {
     }
   }
 
-  private RangeResult result(int taskId, RangeTask task, Upload upload, String location, long startedAt, long start,
+  private RangeResult result(long taskId, RangeTask task, Upload upload, String location, long startedAt, long start,
       Progress progress, int attempts, String receipt, String error, Checksum partsOf) {
     Checksum expected = progress.expected() != null ? progress.expected() : partsOf;
     boolean ok = error.isEmpty();

@@ -20,7 +20,7 @@ import java.util.Objects;
 public record RangeResult(
     StoreObject object,
     String destination,
-    int taskId,
+    long taskId,
     int partNumber,
     int partCount,
     long offset,

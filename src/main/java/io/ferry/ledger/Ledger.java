@@ -37,14 +37,14 @@ public final class Ledger {
    * upload's id, its part count and the source's checksum of it.
    */
   public record Opened(String key, String relativeKey, long size, String etag, long lastModified, String location,
-      String uploadId, int parts, String expected, String run) {}
+      String uploadId, int parts, String expected, String run) implements java.io.Serializable {}
 
   /** A part copied into an opened object: its place, its receipt (ETag) and its digests. */
   public record Copied(String key, String uploadId, int part, long offset, long length, String receipt, String crc32c,
-      String checksum) {}
+      String checksum) implements java.io.Serializable {}
 
   /** The ledger as read: opened objects by key, and the parts copied into each upload. */
-  public record State(Map<String, Opened> opened, Map<String, Map<Integer, Copied>> copied) {
+  public record State(Map<String, Opened> opened, Map<String, Map<Integer, Copied>> copied) implements java.io.Serializable {
     public static final State EMPTY = new State(Map.of(), Map.of());
 
     public boolean isEmpty() {
@@ -112,16 +112,26 @@ public final class Ledger {
 
   /** Every entry of every file (a line cut short by a killed writer is skipped); later entries win. */
   public State read() throws IOException {
+    return read("");
+  }
+
+  /** The entries of the files whose names start with {@code name} (the attempts of one task), as {@link #read()}. */
+  public State read(String name) throws IOException {
     FileSystem fs = fs();
     Path root = new Path(directory);
     if (!fs.exists(root)) return State.EMPTY;
     Map<String, Opened> opened = new LinkedHashMap<>();
     Map<String, Map<Integer, Copied>> copied = new TreeMap<>();
-    RemoteIterator<LocatedFileStatus> files = fs.listFiles(root, true);
     List<FileStatus> ledgerFiles = new ArrayList<>();
-    while (files.hasNext()) {
-      LocatedFileStatus f = files.next();
-      if (f.getPath().getName().endsWith(".jsonl")) ledgerFiles.add(f);
+    if (name.isEmpty()) {
+      RemoteIterator<LocatedFileStatus> files = fs.listFiles(root, true);
+      while (files.hasNext()) {
+        LocatedFileStatus f = files.next();
+        if (f.getPath().getName().endsWith(".jsonl")) ledgerFiles.add(f);
+      }
+    } else {
+      FileStatus[] matched = fs.globStatus(new Path(directory + "/" + name + "*.jsonl")); // a prefix listing on a bucket
+      if (matched != null) ledgerFiles.addAll(List.of(matched));
     }
     ledgerFiles.sort((a, b) -> Long.compare(a.getModificationTime(), b.getModificationTime()));
     for (FileStatus f : ledgerFiles) {

@@ -3,19 +3,41 @@ package io.ferry.plan;
 import java.io.Serializable;
 import java.util.List;
 
-/** What a run will do: the tasks, and the totals a dry run prints. */
-public record CopyPlan(List<CopyTask> tasks, long objects, long bytes, long ranges, long splitObjects, long skippedObjects)
-    implements Serializable {
+/** A plan held whole (small jobs, tests): the tasks and their totals. */
+public record CopyPlan(List<CopyTask> tasks, PlanTotals totals) implements Serializable {
   public CopyPlan {
     tasks = List.copyOf(tasks);
   }
 
+  /** {@code tasks}, with {@code unchanged} objects skipped. */
+  public static CopyPlan of(List<CopyTask> tasks, long unchanged) {
+    PlanTotals totals = PlanTotals.NONE;
+    for (CopyTask task : tasks) totals = totals.plus(PlanTotals.of(task));
+    return new CopyPlan(tasks, totals.plus(PlanTotals.skipped(unchanged)));
+  }
+
+  public long objects() {
+    return totals.objects();
+  }
+
+  public long bytes() {
+    return totals.bytes();
+  }
+
+  public long ranges() {
+    return totals.ranges();
+  }
+
+  public long splitObjects() {
+    return totals.splitObjects();
+  }
+
+  public long skippedObjects() {
+    return totals.unchanged();
+  }
+
   /** GET requests the copy will send (an empty object needs none). */
   public long getRequests() {
-    long requests = 0;
-    for (CopyTask task : tasks) {
-      for (RangeTask range : task.ranges()) if (range.range().length() > 0) requests++;
-    }
-    return requests;
+    return totals.gets();
   }
 }

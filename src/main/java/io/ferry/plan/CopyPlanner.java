@@ -6,87 +6,79 @@ import io.ferry.store.Capabilities;
 import io.ferry.store.StoreObject;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Predicate;
 
 /**
- * Turns listed objects into copy tasks. Pure: no Spark, no SDK.
+ * Turns objects to copy into copy tasks, as they come (one planner per partition of the plan). Pure: no Spark, no SDK.
  *
  * <ul>
  *   <li>An object larger than the part size becomes one task per part, so its ranges spread over the cluster; for
  *       server-side copies only one larger than the copy cutoff does (the service copies the rest in one request).
- *   <li>Smaller objects (and empty ones) are whole-object ranges, bundled in listing order into tasks of about
+ *   <li>Smaller objects (and empty ones) are whole-object ranges, bundled in input order into tasks of about
  *       {@code bundle-size} bytes and at most {@code bundle-objects} objects, so one task amortises scheduling.
  * </ul>
- * Task ids are dense and follow the input order, so the same listing always gives the same plan.
+ * Task ids count up from {@code firstId} in input order, so the same input always gives the same tasks.
  */
 public final class CopyPlanner {
   private final PlanConfig config;
-  private final Predicate<StoreObject> unchanged;
   private final long wholeObjectLimit;
   private final int maxParts;
-  private final List<CopyTask> tasks = new ArrayList<>();
   private final List<RangeTask> bundle = new ArrayList<>();
   private long bundleBytes;
-  private long objects;
-  private long bytes;
-  private long ranges;
-  private long splitObjects;
-  private long skipped;
+  private long nextId;
 
   /**
    * @param limits the destination's part limits
    * @param serverSide the objects are copied inside one service (whole objects up to the copy cutoff)
-   * @param unchanged objects the destination already holds unchanged; they are counted and skipped
+   * @param firstId the id of the first task
    */
-  public CopyPlanner(PlanConfig config, Capabilities limits, boolean serverSide, Predicate<StoreObject> unchanged) {
+  public CopyPlanner(PlanConfig config, Capabilities limits, boolean serverSide, long firstId) {
     this.config = config;
     this.maxParts = limits.maxParts();
-    this.unchanged = unchanged;
     this.wholeObjectLimit = config.wholeObjectLimit(serverSide);
+    this.nextId = firstId;
   }
 
-  /** Plans every object of {@code objects}, skipping none. */
+  /** Plans every object of {@code objects}. */
   public static CopyPlan plan(Iterable<StoreObject> objects, PlanConfig config, Capabilities limits) {
-    CopyPlanner planner = new CopyPlanner(config, limits, false, o -> false);
-    for (StoreObject object : objects) planner.add(object);
-    return planner.finish();
+    CopyPlanner planner = new CopyPlanner(config, limits, false, 0);
+    List<CopyTask> tasks = new ArrayList<>();
+    for (StoreObject object : objects) tasks.addAll(planner.add(object));
+    tasks.addAll(planner.finish());
+    return CopyPlan.of(tasks, 0);
   }
 
-  public void add(StoreObject object) {
-    if (unchanged.test(object)) {
-      skipped++;
-      return;
-    }
-    objects++;
-    bytes += object.size();
+  /**
+   * Plans one object: returns the tasks it completes (its parts; or a full bundle of small objects before it), in
+   * order; a small object may wait in the open bundle for {@link #finish}.
+   */
+  public List<CopyTask> add(StoreObject object) {
     long partSize = PartSizing.partSize(object.size(), config.partSize(), maxParts);
     int parts = object.size() <= wholeObjectLimit ? 1 : PartSizing.partCount(object.size(), partSize);
     if (parts == 1) {
-      ranges++;
-      if (!bundle.isEmpty()
-          && (bundleBytes + object.size() > config.bundleSize() || bundle.size() >= config.bundleObjects())) {
-        flushBundle();
+      List<CopyTask> ready = List.of();
+      if (!bundle.isEmpty() && (bundleBytes + object.size() > config.bundleSize() || bundle.size() >= config.bundleObjects())) {
+        ready = List.of(flushBundle());
       }
       bundle.add(new RangeTask(object, 1, 1, new ByteRange(0, object.size())));
       bundleBytes += object.size();
-      return;
+      return ready;
     }
-    splitObjects++;
+    List<CopyTask> tasks = new ArrayList<>(parts);
     for (int part = 1; part <= parts; part++) {
-      ranges++;
-      tasks.add(new CopyTask(tasks.size(), List.of(new RangeTask(object, part, parts, PartSizing.part(object.size(), partSize, part)))));
+      tasks.add(new CopyTask(nextId++, List.of(new RangeTask(object, part, parts, PartSizing.part(object.size(), partSize, part)))));
     }
+    return tasks;
   }
 
-  public CopyPlan finish() {
-    flushBundle();
-    return new CopyPlan(tasks, objects, bytes, ranges, splitObjects, skipped);
+  /** The open bundle, if any. */
+  public List<CopyTask> finish() {
+    return bundle.isEmpty() ? List.of() : List.of(flushBundle());
   }
 
-  private void flushBundle() {
-    if (bundle.isEmpty()) return;
-    tasks.add(new CopyTask(tasks.size(), bundle));
+  private CopyTask flushBundle() {
+    CopyTask task = new CopyTask(nextId++, bundle);
     bundle.clear();
     bundleBytes = 0;
+    return task;
   }
 }

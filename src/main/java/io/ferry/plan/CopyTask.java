@@ -7,7 +7,7 @@ import java.util.List;
  * An RDD element: one range of a large object, or a bundle of whole small objects. Executors copy the ranges of a
  * task concurrently.
  */
-public record CopyTask(int id, List<RangeTask> ranges) implements Serializable {
+public record CopyTask(long id, List<RangeTask> ranges) implements Serializable {
   public CopyTask {
     ranges = List.copyOf(ranges);
     if (ranges.isEmpty()) throw new IllegalArgumentException("task " + id + " has no ranges");

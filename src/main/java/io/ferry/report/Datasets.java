@@ -34,7 +34,7 @@ public final class Datasets {
         col("run", Type.STRING, r -> run),
         col("key", Type.STRING, r -> r.object().key()),
         col("destination", Type.STRING, RangeResult::destination),
-        col("task", Type.INT, RangeResult::taskId),
+        col("task", Type.LONG, RangeResult::taskId),
         col("part", Type.INT, RangeResult::partNumber),
         col("parts", Type.INT, RangeResult::partCount),
         col("offset", Type.LONG, RangeResult::offset),

@@ -58,7 +58,8 @@ public final class ReportWriter {
     requests.putAll(s.requestsByMethod);
     return new RunSummary(RunSummary.NAME, RunSummary.VERSION, info.job(), info.run(), info.source(), info.destination(),
         info.startedAt().toString(), finished.toString(), wall,
-        new RunSummary.Objects(info.listed(), s.objects, s.objectsCopied, info.skippedUnchanged(), s.objectsFailed),
+        new RunSummary.Objects(info.listed(), s.objects - s.objectsMissing, s.objectsCopied, info.skippedUnchanged(), s.objectsFailed,
+            s.objectsMissing, info.deleted()),
         new RunSummary.Bytes(s.objectBytes, s.objectBytesCopied, s.payloadBytes),
         new RunSummary.Ranges(s.ranges, s.rangesOk, s.ranges - s.rangesOk, s.retries, info.splitObjects()),
         new RunSummary.Throughput(copySeconds > 0 ? s.objectBytesCopied / 1e6 / copySeconds : 0, copySeconds,

@@ -2,6 +2,11 @@ package io.ferry.report;
 
 import java.time.Instant;
 
-/** What the driver knows of a run beyond its results, for the summary. */
+/**
+ * What the driver knows of a run beyond its results, for the summary.
+ *
+ * @param deleted extraneous objects deleted at the destination
+ */
 public record RunInfo(String job, String run, String source, String destination, Instant startedAt, long listed,
-    long skippedUnchanged, long splitObjects, long listPages, long copyStartMillis, long copyEndMillis, StageTimes stages) {}
+    long skippedUnchanged, long splitObjects, long listPages, long copyStartMillis, long copyEndMillis, StageTimes stages,
+    long deleted) {}

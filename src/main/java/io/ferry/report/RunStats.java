@@ -52,6 +52,7 @@ public final class RunStats implements Serializable {
   long objects;
   long objectsCopied;
   long objectsFailed;
+  long objectsMissing;
   /** Copied objects by how they were checked (ObjectResult.verified). */
   final TreeMap<String, Long> verifiedBy = new TreeMap<>();
   long objectBytes;
@@ -96,6 +97,8 @@ public final class RunStats implements Serializable {
       objectsCopied++;
       objectBytesCopied += o.object().size();
       verifiedBy.merge(o.verified().isEmpty() ? "none" : o.verified(), 1L, Long::sum);
+    } else if (o.status() == ObjectResult.Status.MISSING) {
+      objectsMissing++;
     } else if (o.status() == ObjectResult.Status.FAILED) {
       objectsFailed++;
       failures.add(o);
@@ -128,6 +131,7 @@ public final class RunStats implements Serializable {
     objects += other.objects;
     objectsCopied += other.objectsCopied;
     objectsFailed += other.objectsFailed;
+    objectsMissing += other.objectsMissing;
     other.verifiedBy.forEach((k, v) -> verifiedBy.merge(k, v, Long::sum));
     objectBytes += other.objectBytes;
     objectBytesCopied += other.objectBytesCopied;

@@ -31,7 +31,11 @@ public record RunSummary(
   public static final String NAME = "ferry-run-summary";
   public static final int VERSION = 1;
 
-  public record Objects(long listed, long planned, long copied, long skippedUnchanged, long failed) {}
+  /**
+   * @param missing named by the manifest but gone from the source
+   * @param deleted extraneous objects deleted at the destination (delete-extraneous)
+   */
+  public record Objects(long listed, long planned, long copied, long skippedUnchanged, long failed, long missing, long deleted) {}
 
   /** @param throughExecutors payload that passed through Spark executors (less than copied when copies stayed server-side) */
   public record Bytes(long planned, long copied, long throughExecutors) {}

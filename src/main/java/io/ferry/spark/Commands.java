@@ -3,9 +3,8 @@ package io.ferry.spark;
 import io.ferry.config.MigrationConfig;
 import io.ferry.copy.CopyMethod;
 import io.ferry.ledger.Ledger;
-import io.ferry.plan.CopyPlan;
-import io.ferry.plan.CopyTask;
-import io.ferry.plan.RangeTask;
+import io.ferry.plan.Decision;
+import io.ferry.plan.PlanTotals;
 import io.ferry.report.RunSummary;
 import io.ferry.report.Units;
 import io.ferry.report.VerifySummary;
@@ -21,8 +20,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.api.java.JavaSparkContext;
 
-/** What the command line runs: {@code migrate} on Spark, {@code plan} on the driver alone. */
+/** What the command line runs: {@code migrate}, {@code plan} and {@code verify} on Spark, {@code cleanup} on the driver alone. */
 public final class Commands {
   private Commands() {}
 
@@ -36,30 +36,60 @@ public final class Commands {
     return VerifyJob.run(config, spark.context("ferry verify " + config.jobName(), config.sparkMaster()), out);
   }
 
-  /** The dry run: lists and plans, and prints what a run would copy and the requests it would send. */
-  public static void plan(MigrationConfig config, PrintStream out) throws JobFailure {
+  /**
+   * The dry run, on Spark as a run would list and plan (local mode unless spark-submit gives a master): prints what a
+   * run would copy, set aside and delete, and the requests it would send.
+   */
+  public static void plan(MigrationConfig config, SparkStart spark, PrintStream out) throws JobFailure, IOException {
     CopySettings settings = settings(config);
     CopyMethod method = CopyMethod.choose(config.source(), config.destination());
-    Planning.Result result = Planning.plan(config, ExecutorContext.source(settings), ExecutorContext.destination(settings),
-        method == CopyMethod.SERVER_SIDE_COPY);
-    CopyPlan plan = result.plan();
-    long whole = 0, parts = 0, gets = plan.getRequests();
-    for (CopyTask task : plan.tasks()) for (RangeTask range : task.ranges()) if (range.wholeObject()) whole++; else parts++;
-    out.printf("Plan for %s: %s -> %s%n", config.jobName(), config.source().describe(), config.destination().describe());
-    out.printf("  objects   %d to copy (%d split into ranges), %d skipped unchanged, %d rejected, %d listed%n",
-        plan.objects(), plan.splitObjects(), plan.skippedObjects(), result.rejected().size(), result.listing().listed());
-    out.printf("  bytes     %s (%d)%n", Units.bytes(plan.bytes()), plan.bytes());
-    out.printf("  ranges    %d in %d tasks; method %s%n", plan.ranges(), plan.tasks().size(), MigrationJob.methodName(method));
-    String read = config.source().store() instanceof io.ferry.config.BucketConfig ? "GET" : "file reads";
-    String requests = switch (method) {
-      case STREAM_TO_FILE -> gets + " " + read;
-      case STREAM_TO_BUCKET -> gets + " " + read + ", " + whole + " PutObject, " + parts + " UploadPart, "
-          + plan.splitObjects() + " CreateMultipartUpload + CompleteMultipartUpload";
-      case SERVER_SIDE_COPY -> whole + " CopyObject, " + parts + " UploadPartCopy, " + plan.splitObjects()
-          + " CreateMultipartUpload + CompleteMultipartUpload (no bytes through Spark)";
-    };
-    out.printf("  requests  %d LIST pages, %s%n", result.listing().pages(), requests);
-    result.rejected().forEach(r -> out.printf("  rejected  %s: %s%n", r.object().key(), r.reason()));
+    JavaSparkContext jsc = MigrationJob.started(spark.context("ferry plan " + config.jobName(), config.sparkMaster()));
+    try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, out)) {
+      PlanTotals plan = planned.totals();
+      out.printf("Plan for %s: %s -> %s%n", config.jobName(), config.source().describe(), config.destination().describe());
+      out.printf("  objects   %d to copy (%d split into ranges), %d skipped unchanged, %d rejected, %d left out by size or time,"
+          + " %d listed%s%n", plan.objects(), plan.splitObjects(), plan.unchanged(), plan.rejected(), plan.filtered(),
+          planned.listing().listed(), planned.missingCount() == 0 ? "" : ", " + planned.missingCount() + " missing at the source");
+      out.printf("  bytes     %s (%d)%n", Units.bytes(plan.bytes()), plan.bytes());
+      out.printf("  ranges    %d in %d tasks; method %s%n", plan.ranges(), plan.tasks(), MigrationJob.methodName(method));
+      String read = config.source().store() instanceof io.ferry.config.BucketConfig ? "GET" : "file reads";
+      long whole = plan.wholeRanges(), parts = plan.partRanges(), gets = plan.gets();
+      String requests = switch (method) {
+        case STREAM_TO_FILE -> gets + " " + read;
+        case STREAM_TO_BUCKET -> gets + " " + read + ", " + whole + " PutObject, " + parts + " UploadPart, "
+            + plan.splitObjects() + " CreateMultipartUpload + CompleteMultipartUpload";
+        case SERVER_SIDE_COPY -> whole + " CopyObject, " + parts + " UploadPartCopy, " + plan.splitObjects()
+            + " CreateMultipartUpload + CompleteMultipartUpload (no bytes through Spark)";
+      };
+      out.printf("  requests  %d LIST pages, %s%n", planned.listing().pages() + planned.existing().pages(), requests);
+      out.printf("  listed    in %s%n", planned.listedIn());
+      List<Decision> rejected = planned.setAside().filter(d -> d.kind() == Decision.Kind.REJECTED).takeOrdered(SAMPLE, new ByKey());
+      rejected.forEach(r -> out.printf("  rejected  %s: %s%n", r.object().key(), r.reason()));
+      if (plan.rejected() > rejected.size()) out.printf("  rejected  ... and %d more%n", plan.rejected() - rejected.size());
+      if (plan.extraneous() > 0) {
+        boolean deleting = config.destination().deleteExtraneous();
+        out.printf("  extraneous %d objects (%s) at the destination that the source does not have: %s%n", plan.extraneous(),
+            Units.bytes(plan.extraneousBytes()), deleting ? "a run without failures deletes them" : "kept (destination.delete-extraneous is off)");
+        if (deleting) {
+          List<Decision> sample = planned.setAside().filter(d -> d.kind() == Decision.Kind.EXTRANEOUS).takeOrdered(SAMPLE, new ByKey());
+          sample.forEach(d -> out.printf("  would delete %s%n", ExecutorContext.destination(settings).location(d.object())));
+          if (plan.extraneous() > sample.size()) out.printf("  would delete ... and %d more%n", plan.extraneous() - sample.size());
+        }
+      }
+    }
+  }
+
+  /** Lines of a kind that {@code plan} prints at most. */
+  private static final int SAMPLE = 20;
+
+  /** Decisions in key order (serializable, for takeOrdered). */
+  static final class ByKey implements java.util.Comparator<Decision>, java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public int compare(Decision a, Decision b) {
+      return a.object().key().compareTo(b.object().key());
+    }
   }
 
   private static CopySettings settings(MigrationConfig config) {

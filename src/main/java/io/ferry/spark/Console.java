@@ -14,37 +14,56 @@ final class Console {
 
   /** Prints tasks done, % of bytes (by finished tasks' share), MB/s and ETA every few seconds until closed. */
   static Progress progress(JavaSparkContext jsc, String group, long totalBytes, PrintStream out) {
-    return new Progress(jsc, group, totalBytes, out);
+    long start = System.nanoTime();
+    return new Progress(() -> {
+      int[] tasks = tasks(jsc, group);
+      if (tasks[1] == 0) return null;
+      double seconds = (System.nanoTime() - start) / 1e9;
+      double fraction = tasks[0] / (double) tasks[1];
+      double rate = totalBytes * fraction / 1e6 / seconds;
+      String eta = fraction > 0 ? String.format(Locale.ROOT, "%.0fs", seconds / fraction - seconds) : "?";
+      return String.format(Locale.ROOT, "%s  %d/%d tasks (%.0f%% of %s), %.1f MB/s, ETA %s", group, tasks[0], tasks[1],
+          fraction * 100, Units.bytes(totalBytes), rate, eta);
+    }, out);
   }
 
+  /** Prints the objects and bytes a listing has found so far (as its tasks finish) every few seconds until closed. */
+  static Progress listing(JavaSparkContext jsc, String group, Listing.Counters counters, PrintStream out) {
+    return new Progress(() -> {
+      int[] tasks = tasks(jsc, group);
+      return tasks[1] == 0 ? null : String.format(Locale.ROOT, "%s  %d objects (%s) found, %d/%d tasks", group,
+          counters.selected.value(), Units.bytes(counters.bytes.value()), tasks[0], tasks[1]);
+    }, out);
+  }
+
+  /** Tasks completed and in all, over the stages of the group's jobs. */
+  private static int[] tasks(JavaSparkContext jsc, String group) {
+    int done = 0, total = 0;
+    for (int job : jsc.statusTracker().getJobIdsForGroup(group)) {
+      var info = jsc.statusTracker().getJobInfo(job);
+      if (info == null) continue;
+      for (int stage : info.stageIds()) {
+        SparkStageInfo s = jsc.statusTracker().getStageInfo(stage);
+        if (s != null) {
+          done += s.numCompletedTasks();
+          total += s.numTasks();
+        }
+      }
+    }
+    return new int[] {done, total};
+  }
+
+  /** A line printed every few seconds (when there is one) until closed. */
   static final class Progress implements AutoCloseable {
     private final Thread thread;
 
-    Progress(JavaSparkContext jsc, String group, long totalBytes, PrintStream out) {
-      long start = System.nanoTime();
+    Progress(java.util.function.Supplier<String> line, PrintStream out) {
       thread = new Thread(() -> {
         try {
           while (true) {
             Thread.sleep(5000);
-            int done = 0, total = 0;
-            for (int job : jsc.statusTracker().getJobIdsForGroup(group)) {
-              var info = jsc.statusTracker().getJobInfo(job);
-              if (info == null) continue;
-              for (int stage : info.stageIds()) {
-                SparkStageInfo s = jsc.statusTracker().getStageInfo(stage);
-                if (s != null) {
-                  done += s.numCompletedTasks();
-                  total += s.numTasks();
-                }
-              }
-            }
-            if (total == 0) continue;
-            double seconds = (System.nanoTime() - start) / 1e9;
-            double fraction = done / (double) total;
-            double rate = totalBytes * fraction / 1e6 / seconds;
-            String eta = fraction > 0 ? String.format(Locale.ROOT, "%.0fs", seconds / fraction - seconds) : "?";
-            out.printf(Locale.ROOT, "%s  %d/%d tasks (%.0f%% of %s), %.1f MB/s, ETA %s%n", group, done, total,
-                fraction * 100, Units.bytes(totalBytes), rate, eta);
+            String text = line.get();
+            if (text != null) out.println(text);
           }
         } catch (InterruptedException e) {
           // closed

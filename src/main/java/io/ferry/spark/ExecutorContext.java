@@ -14,7 +14,16 @@ import io.ferry.store.Retrier;
 import io.ferry.store.Store;
 import io.ferry.store.file.FileStore;
 import io.ferry.store.s3.S3Store;
+import io.ferry.config.ObjectWrites;
+import io.ferry.manifest.ManifestFiles;
+import io.ferry.store.ByteRange;
+import io.ferry.store.StoreObject;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.net.UnknownHostException;
 import org.apache.spark.SparkEnv;
 
@@ -46,6 +55,40 @@ final class ExecutorContext {
     int slots = env == null ? Runtime.getRuntime().availableProcessors()
         : env.conf().getInt("spark.executor.cores", Runtime.getRuntime().availableProcessors());
     return s.copy().streamsPerTask() * Math.max(1, slots);
+  }
+
+  /** A manifest's files: in a bucket of the source's service (read with its credentials), or local. */
+  static ManifestFiles manifestFiles(CopySettings s) {
+    return new ManifestFiles() {
+      @Override
+      public InputStream open(String location, long offset) throws IOException {
+        if (!location.startsWith("s3://")) {
+          InputStream in = Files.newInputStream(Path.of(location));
+          in.skipNBytes(offset);
+          return in;
+        }
+        Store store = bucket(location);
+        StoreObject o = stat(store, location);
+        return store.reader().open(o, new ByteRange(offset, o.size() - offset));
+      }
+
+      @Override
+      public long size(String location) throws IOException {
+        return location.startsWith("s3://") ? stat(bucket(location), location).size() : Files.size(Path.of(location));
+      }
+
+      private Store bucket(String location) {
+        String bucket = location.substring("s3://".length(), location.indexOf('/', "s3://".length()));
+        return store(new BucketConfig(((BucketConfig) s.source().store()).endpoint(), bucket, "", ObjectWrites.NONE), s);
+      }
+
+      private StoreObject stat(Store store, String location) throws IOException {
+        String key = location.substring(location.indexOf('/', "s3://".length()) + 1);
+        StoreObject o = store.lister().stat(key);
+        if (o == null) throw new NoSuchFileException(location);
+        return o;
+      }
+    };
   }
 
   static RangeCopier copier(CopySettings s) {

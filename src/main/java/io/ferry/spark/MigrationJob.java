@@ -7,11 +7,10 @@ import io.ferry.config.DirectoryConfig;
 import io.ferry.config.MigrationConfig;
 import io.ferry.copy.Assignment;
 import io.ferry.copy.CopyMethod;
-import io.ferry.copy.Opening;
 import io.ferry.copy.RangeResult;
 import io.ferry.ledger.Ledger;
-import io.ferry.plan.CopyPlan;
-import io.ferry.plan.CopyTask;
+import io.ferry.plan.Decision;
+import io.ferry.plan.PlanTotals;
 import io.ferry.plan.RangeTask;
 import io.ferry.report.RunInfo;
 import io.ferry.report.RunSummary;
@@ -19,9 +18,7 @@ import io.ferry.report.StageTimes;
 import io.ferry.report.Units;
 import io.ferry.store.Destination;
 import io.ferry.store.Failures;
-import io.ferry.store.ObjectMetadata;
 import io.ferry.store.Retrier;
-import io.ferry.store.Store;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
 import io.ferry.store.file.KeyPaths;
@@ -35,14 +32,15 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.IntStream;
+import org.apache.spark.HashPartitioner;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -69,9 +67,8 @@ public final class MigrationJob {
   }
 
   /**
-   * A run on a Spark context that may still be starting: the preflight, listing and planning need no Spark and run
-   * meanwhile; the stage "spark" is what is left of its start after them (and, on a cluster, the shared-directory
-   * check, which needs the executors).
+   * A run on a Spark context that may still be starting: the preflight runs meanwhile; the stage "spark" is what is
+   * left of its start after it (and, on a cluster, the shared-directory check, which needs the executors).
    */
   public static RunSummary run(MigrationConfig config, Future<JavaSparkContext> spark, PrintStream out) throws JobFailure, IOException {
     Instant started = Instant.now();
@@ -80,140 +77,212 @@ public final class MigrationJob {
     StageTimes stages = new StageTimes();
     Path marker = preflight(settings, runId);
     stages.lap("preflight");
-    Destination destination = ExecutorContext.destination(settings);
     try {
       out.printf("Ferry %s run %s: %s -> %s%n", config.jobName(), runId, config.source().describe(), config.destination().describe());
-      CopyMethod method = CopyMethod.choose(config.source(), config.destination());
-      Store source = ExecutorContext.source(settings);
-      Planning.Result planning = Planning.plan(config, source, destination, method == CopyMethod.SERVER_SIDE_COPY);
-      stages.lap("list+plan");
       JavaSparkContext jsc = started(spark);
       if (marker != null) checkShared(marker, jsc);
       stages.lap("spark");
       Ledger ledger = new Ledger(Ledger.directory(config.reportPath(), config.jobName(), jsc.hadoopConfiguration()), jsc.hadoopConfiguration());
       try (RunLock lock = RunLock.take(ledger, config.jobName(), runId)) {
-        return run(config, settings, jsc, ledger, source, destination, planning, method, started, stages, out);
+        return run(config, settings, jsc, ledger, started, stages, out);
       }
     } finally {
       if (marker != null) Files.deleteIfExists(marker);
     }
   }
 
-  private static RunSummary run(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, Ledger ledger, Store source,
-      Destination destination, Planning.Result planning, CopyMethod method, Instant started, StageTimes stages, PrintStream out)
-      throws IOException {
+  private static RunSummary run(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, Ledger ledger, Instant started,
+      StageTimes stages, PrintStream out) throws JobFailure, IOException {
     String runId = settings.runId();
-    CopyPlan plan = planning.plan();
-    out.printf("LIST  %d objects listed, %d selected, %d skipped unchanged, %d rejected%n",
-        planning.listing().listed(), planning.listing().selected(), plan.skippedObjects(), planning.rejected().size());
-    out.printf("PLAN  %d objects, %s in %d ranges (%d objects split), %d tasks; method %s%n", plan.objects(),
-        Units.bytes(plan.bytes()), plan.ranges(), plan.splitObjects(), plan.tasks().size(), methodName(method));
+    CopyMethod method = CopyMethod.choose(config.source(), config.destination());
+    Destination destination = ExecutorContext.destination(settings);
     Retrier retrier = ExecutorContext.retrier(settings);
-    Resumption resumed = Resumption.of(ledger.read(), plan, destination, retrier, runId);
-    resumed.abortUnused(destination, retrier, out);
-    for (StoreObject stray : planning.strays()) destination.removeStray(stray);
-    if (!resumed.uploads().isEmpty()) {
-      out.printf("RESUME %d objects opened by earlier runs, %d of their parts already copied (%s)%n", resumed.uploads().size(),
-          resumed.ranges().size(), Units.bytes(resumed.ranges().stream().mapToLong(RangeResult::length).sum()));
-    }
-    Broadcast<SerializableConfiguration> hadoop = SerializableConfiguration.broadcast(jsc.sc());
-    boolean committed = false;
-    List<Upload> opened = new ArrayList<>(resumed.uploads().values());
-    try {
-      Map<StoreObject, Opening.Opened> opens = new HashMap<>(resumed.opens());
-      List<RangeTask> toOpen = new ArrayList<>();
-      for (CopyTask task : plan.tasks()) {
-        RangeTask first = task.ranges().get(0);
-        if (!first.wholeObject() && first.partNumber() == 1 && !opens.containsKey(first.object())) toOpen.add(first);
-      }
-      if (!toOpen.isEmpty()) {
-        if (destination.capabilities().openSendsRequest() || source.reader().keepsChecksums()) {
-          Map<StoreObject, Opening.Opened> fresh = openUploads(jsc, settings, toOpen, ledger.directory(), hadoop);
-          fresh.values().forEach(o -> opened.add(o.upload()));
-          opens.putAll(fresh);
-        } else {
-          // a destination whose opening sends no request opens here, where it costs nothing
-          try (Ledger.Writer w = ledger.writer(runId + "-open-driver")) {
-            for (RangeTask first : toOpen) {
-              Upload upload = destination.open(first.object(), () -> ObjectMetadata.NONE);
-              w.opened(LedgerRecords.opened(upload, destination.location(first.object()), first.partCount(), "", runId));
-              opens.put(first.object(), new Opening.Opened(first.object(), upload, null, ""));
-              opened.add(upload);
-            }
-          }
+    try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, out)) {
+      PlanTotals plan = planned.totals();
+      stages.lap("list+plan");
+      out.printf("LIST  %d objects listed, %d selected, %d skipped unchanged, %d rejected%s%n", planned.listing().listed(),
+          planned.listing().selected() - plan.filtered(), plan.unchanged(), plan.rejected(),
+          planned.missingCount() == 0 ? "" : ", " + planned.missingCount() + " named by the manifest and missing at the source");
+      out.printf("PLAN  %d objects, %s in %d ranges (%d objects split), %d tasks; method %s%n", plan.objects(),
+          Units.bytes(plan.bytes()), plan.ranges(), plan.splitObjects(), plan.tasks(), methodName(method));
+      Resumption resumption = Resumption.of(ledger.read(), destination);
+      Set<String> matched = resumption.isEmpty() ? Set.of() : new HashSet<>(planned.tasks().filter(t -> {
+        RangeTask first = t.ranges().get(0);
+        return !first.wholeObject() && first.partNumber() == 1 && resumption.matches(first);
+      }).map(t -> t.ranges().get(0).object().key()).collect());
+      List<Ledger.Opened> stillOpen = new ArrayList<>(resumption.abortUnused(matched, destination, retrier, out));
+      stillOpen.addAll(resumption.elsewhere());
+      Set<String> staged = new HashSet<>(); // temp files of uploads the ledger names: resumed, or aborted above
+      for (Ledger.Opened entry : resumption.here().values()) staged.add(destination.stagedAt(new Upload(LedgerRecords.object(entry), entry.uploadId())));
+      for (StoreObject stray : planned.strays()) if (!staged.contains(stray.relativeKey())) destination.removeStray(stray);
+
+      Broadcast<SerializableConfiguration> hadoop = SerializableConfiguration.broadcast(jsc.sc());
+      Broadcast<Resumption> earlier = jsc.broadcast(resumption);
+      boolean committed = false;
+      JavaRDD<AssignFunction.Assigned> assigned = null;
+      long opened = 0;
+      try {
+        jsc.setJobGroup("OPEN", "OPEN: " + plan.splitObjects() + " objects written in parts", true);
+        assigned = planned.tasks().mapPartitions(new AssignFunction(settings, ledger.directory(), hadoop, earlier))
+            .persist(StorageLevel.MEMORY_AND_DISK_SER());
+        Opened opens = assigned.map(Opened::of).fold(Opened.NONE, Opened::plus);
+        opened = opens.fresh() + opens.reused();
+        if (opens.failed() > 0) {
+          List<String> errors = assigned.filter(a -> a.opened() != null && !a.opened().ok())
+              .map(a -> a.opened().object().key() + ": " + a.opened().error()).take(3);
+          abortFresh(settings, assigned, out);
+          throw new IOException("cannot open " + opens.failed() + " objects at " + settings.destination().describe() + ": "
+              + String.join("; ", errors));
         }
-        stages.lap("open");
-      }
-      List<Assignment> assignments = new ArrayList<>(plan.tasks().size());
-      for (CopyTask task : plan.tasks()) {
-        RangeTask first = task.ranges().get(0);
-        if (first.wholeObject()) {
-          assignments.add(Assignment.whole(task));
-        } else if (!resumed.done(first)) {
-          Opening.Opened open = opens.get(first.object());
-          assignments.add(Assignment.part(task, open.upload(), open.expected()));
+        if (opens.reused() > 0) {
+          out.printf("RESUME %d objects opened by earlier runs, %d of their parts already copied (%s)%n", opens.reused(),
+              opens.resumedRanges(), Units.bytes(opens.resumedBytes()));
         }
-      }
+        if (plan.splitObjects() > 0) stages.lap("open");
 
-      int slices = slices(assignments.size(), config.copy().streamsPerTask(), jsc.defaultParallelism());
-      jsc.setJobGroup("COPY", "COPY: " + plan.ranges() + " ranges of " + plan.objects() + " objects", true);
-      JavaRDD<RangeResult> copied = jsc.parallelize(assignments, slices)
-          .mapPartitions(new CopyRangesFunction(settings, ledger.directory(), hadoop));
-      JavaRDD<RangeResult> ranges = (resumed.ranges().isEmpty() ? copied : copied.union(jsc.parallelize(resumed.ranges(), 1)))
-          .persist(StorageLevel.MEMORY_AND_DISK_SER());
-      long copyStart = System.currentTimeMillis();
-      try (Console.Progress progress = Console.progress(jsc, "COPY", plan.bytes(), out)) {
-        ranges.count();
-      }
-      long copyEnd = System.currentTimeMillis();
-      stages.lap("copy");
+        JavaRDD<Assignment> assignments = assigned.filter(a -> a.assignment() != null).map(AssignFunction.Assigned::assignment);
+        int slices = slices(opens.assignments(), config.copy().streamsPerTask(), jsc.defaultParallelism());
+        jsc.setJobGroup("COPY", "COPY: " + plan.ranges() + " ranges of " + plan.objects() + " objects", true);
+        // spread by task id, not round robin: a partition lost with an executor is computed again with the same tasks
+        JavaRDD<RangeResult> copied = assignments.mapToPair(a -> new Tuple2<>(a.task().id(), a)).partitionBy(new HashPartitioner(slices))
+            .values().mapPartitions(new CopyRangesFunction(settings, ledger.directory(), hadoop));
+        JavaRDD<RangeResult> ranges = (opens.resumedRanges() == 0 ? copied
+            : copied.union(assigned.filter(a -> a.resumed() != null).map(AssignFunction.Assigned::resumed)))
+            .persist(StorageLevel.MEMORY_AND_DISK_SER());
+        long copyStart = System.currentTimeMillis();
+        try (Console.Progress progress = Console.progress(jsc, "COPY", plan.bytes(), out)) {
+          ranges.count();
+        }
+        long copyEnd = System.currentTimeMillis();
+        stages.lap("copy");
 
-      jsc.setJobGroup("COMMIT", "COMMIT: check, then complete or abort each object", true);
-      JavaRDD<ObjectResult> objects = commit(ranges, plan, settings).persist(StorageLevel.MEMORY_AND_DISK_SER());
-      objects.count();
-      committed = true;
-      keepOpenOnly(ledger, destination, objects, opened, resumed);
-      stages.lap("commit");
+        jsc.setJobGroup("COMMIT", "COMMIT: check, then complete or abort each object", true);
+        JavaRDD<ObjectResult> objects = commit(ranges, plan.splitObjects(), plan.objects(), settings).persist(StorageLevel.MEMORY_AND_DISK_SER());
+        long failed = objects.filter(o -> o.status() == ObjectResult.Status.FAILED).count();
+        committed = true;
+        keepOpenOnly(ledger, destination, objects, stillOpen);
+        stages.lap("commit");
 
-      List<ObjectResult> rejected = planning.rejected().stream()
-          .map(r -> ObjectResult.failed(r.object(), "", 0, 0, r.reason())).toList();
-      RunInfo info = new RunInfo(config.jobName(), runId, config.source().describe(), config.destination().describe(), started,
-          planning.listing().selected(), plan.skippedObjects(), plan.splitObjects(), planning.listing().pages(), copyStart,
-          copyEnd, stages);
-      RunSummary summary = Reports.write(jsc, config.reportPath(), info, ranges, objects.union(jsc.parallelize(rejected, 1)));
-      ranges.unpersist();
-      objects.unpersist();
-      Console.printSummary(summary, out);
-      return summary;
-    } finally {
-      hadoop.destroy();
-      if (!committed && !opened.isEmpty()) {
-        out.printf("KEPT  %d objects opened for writing (multipart uploads, temp files) and the parts they hold, for a rerun of"
-            + " job %s to resume; 'ferry cleanup' removes them%n", opened.size(), config.jobName());
+        long deleted = 0;
+        if (config.destination().deleteExtraneous() && plan.extraneous() > 0) {
+          deleted = deleteExtraneous(jsc, settings, planned, failed, out);
+          stages.lap("delete");
+        }
+
+        JavaRDD<ObjectResult> setAside = planned.setAside().filter(d -> d.kind() == Decision.Kind.REJECTED)
+            .map(d -> ObjectResult.failed(d.object(), "", 0, 0, d.reason()));
+        JavaRDD<ObjectResult> missing = planned.missing().map(o -> new ObjectResult(o, "", 0, 0, ObjectResult.Status.MISSING,
+            "named by the manifest; the source no longer holds it", "", ""));
+        RunInfo info = new RunInfo(config.jobName(), runId, config.source().describe(), config.destination().describe(), started,
+            planned.listing().selected() - plan.filtered(), plan.unchanged(), plan.splitObjects(), planned.listing().pages(), copyStart,
+            copyEnd, stages, deleted);
+        RunSummary summary = Reports.write(jsc, config.reportPath(), info, ranges, objects.union(setAside).union(missing));
+        ranges.unpersist();
+        objects.unpersist();
+        Console.printSummary(summary, out);
+        return summary;
+      } finally {
+        hadoop.destroy();
+        earlier.destroy();
+        if (assigned != null) assigned.unpersist();
+        if (!committed && opened > 0) {
+          out.printf("KEPT  %d objects opened for writing (multipart uploads, temp files) and the parts they hold, for a rerun of"
+              + " job %s to resume; 'ferry cleanup' removes them%n", opened, config.jobName());
+        }
       }
     }
   }
 
+  /** What the OPEN step did, added up over its partitions. */
+  record Opened(long assignments, long fresh, long reused, long failed, long resumedRanges, long resumedBytes) implements java.io.Serializable {
+    static final Opened NONE = new Opened(0, 0, 0, 0, 0, 0);
+
+    static Opened of(AssignFunction.Assigned a) {
+      if (a.assignment() != null) return new Opened(1, 0, 0, 0, 0, 0);
+      if (a.resumed() != null) return new Opened(0, 0, 0, 0, 1, a.resumed().length());
+      if (!a.opened().ok()) return new Opened(0, 0, 0, 1, 0, 0);
+      return a.reused() ? new Opened(0, 0, 1, 0, 0, 0) : new Opened(0, 1, 0, 0, 0, 0);
+    }
+
+    Opened plus(Opened o) {
+      return new Opened(assignments + o.assignments, fresh + o.fresh, reused + o.reused, failed + o.failed,
+          resumedRanges + o.resumedRanges, resumedBytes + o.resumedBytes);
+    }
+  }
+
+  /** Objects could not be opened: those this run opened are aborted (on the executors) before it stops. */
+  private static void abortFresh(CopySettings settings, JavaRDD<AssignFunction.Assigned> assigned, PrintStream out) {
+    long[] counts = assigned.filter(a -> a.opened() != null && a.opened().ok() && !a.reused()).mapPartitions(opened -> {
+      Destination destination = ExecutorContext.destination(settings);
+      Retrier retrier = ExecutorContext.retrier(settings);
+      long aborted = 0, failed = 0;
+      while (opened.hasNext()) {
+        Upload upload = opened.next().opened().upload();
+        try {
+          retrier.call(() -> {
+            destination.abort(upload);
+            return null;
+          });
+          aborted++;
+        } catch (IOException | RuntimeException ex) {
+          failed++;
+        }
+      }
+      return List.of(new long[] {aborted, failed}).iterator();
+    }).fold(new long[2], (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
+    if (counts[0] + counts[1] > 0) {
+      out.printf("ABORT %d objects opened for writing%s%n", counts[0] + counts[1], counts[1] == 0 ? "" : " (" + counts[1] + " aborts failed)");
+    }
+  }
+
+  /**
+   * DELETE (delete-extraneous): after a run without failures, the destination's objects the source no longer has are
+   * deleted on the executors. Returns how many were.
+   */
+  private static long deleteExtraneous(JavaSparkContext jsc, CopySettings settings, Planning.Planned planned, long failed,
+      PrintStream out) {
+    if (failed > 0) {
+      out.printf("DELETE skipped: %d objects failed, so no extraneous object is deleted in this run%n", failed);
+      return 0;
+    }
+    jsc.setJobGroup("DELETE", "DELETE: extraneous objects at the destination", true);
+    long[] counts = planned.setAside().filter(d -> d.kind() == Decision.Kind.EXTRANEOUS).mapPartitions(extraneous -> {
+      Destination destination = ExecutorContext.destination(settings);
+      Retrier retrier = ExecutorContext.retrier(settings);
+      long deleted = 0, failures = 0;
+      while (extraneous.hasNext()) {
+        StoreObject o = extraneous.next().object();
+        try {
+          retrier.call(() -> {
+            destination.delete(o);
+            return null;
+          });
+          deleted++;
+        } catch (IOException | RuntimeException e) {
+          failures++;
+        }
+      }
+      return List.of(new long[] {deleted, failures}).iterator();
+    }).fold(new long[2], (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
+    out.printf("DELETE %d extraneous objects deleted at the destination%s%n", counts[0],
+        counts[1] == 0 ? "" : "; " + counts[1] + " could not be (a rerun tries again)");
+    return counts[0];
+  }
+
   /**
    * After the commit, the ledger keeps only what is still open: the uploads of objects that failed and whose abort
-   * failed too (they are checked with the destination); everything else was completed or aborted.
+   * failed too (they are checked with the destination), and {@code stillOpen}; everything else was completed or
+   * aborted.
    */
-  private static void keepOpenOnly(Ledger ledger, Destination destination, JavaRDD<ObjectResult> objects, List<Upload> opened,
-      Resumption resumed) throws IOException {
+  private static void keepOpenOnly(Ledger ledger, Destination destination, JavaRDD<ObjectResult> objects, List<Ledger.Opened> stillOpen)
+      throws IOException {
     Ledger.State state = ledger.read();
-    Map<String, Upload> byKey = new HashMap<>();
-    opened.forEach(u -> byKey.put(u.object().key(), u));
-    List<Ledger.Opened> stillOpen = new ArrayList<>();
-    if (!byKey.isEmpty()) {
-      for (ObjectResult failed : objects.filter(o -> o.status() == ObjectResult.Status.FAILED && o.parts() > 1).collect()) {
-        Upload upload = byKey.get(failed.object().key());
-        Ledger.Opened entry = upload == null ? null : state.opened().get(upload.object().key());
-        if (entry != null && stillThere(destination, upload)) stillOpen.add(entry);
-      }
+    List<Ledger.Opened> keep = new ArrayList<>(stillOpen);
+    for (String key : objects.filter(o -> o.status() == ObjectResult.Status.FAILED && o.parts() > 1).map(o -> o.object().key()).collect()) {
+      Ledger.Opened entry = state.opened().get(key);
+      if (entry != null && stillThere(destination, new Upload(LedgerRecords.object(entry), entry.uploadId()))) keep.add(entry);
     }
-    stillOpen.addAll(resumed.unabortable());
-    stillOpen.addAll(resumed.elsewhere());
-    ledger.keepOnly(stillOpen, state);
+    ledger.keepOnly(keep, state);
   }
 
   static String methodName(CopyMethod method) {
@@ -224,42 +293,16 @@ public final class MigrationJob {
    * COMMIT's input: an object copied in one range is committed where its range result lies, in the copy's own
    * partitions (no shuffle); only the parts of split objects are brought together by key first.
    */
-  static JavaRDD<ObjectResult> commit(JavaRDD<RangeResult> ranges, CopyPlan plan, CopySettings settings) {
+  static JavaRDD<ObjectResult> commit(JavaRDD<RangeResult> ranges, long splitObjects, long objects, CopySettings settings) {
     JavaRDD<ObjectResult> whole = ranges.filter(r -> r.partCount() == 1).map(PartTally::of)
         .mapPartitions(new CommitFunction(settings));
-    if (plan.splitObjects() == 0) return whole;
+    if (splitObjects == 0) return whole;
     JavaRDD<ObjectResult> split = ranges.filter(r -> r.partCount() > 1)
         .mapToPair(r -> new Tuple2<>(r.object().key(), PartTally.of(r)))
         .reduceByKey(PartTally::merge)
         .values()
         .mapPartitions(new CommitFunction(settings));
-    return plan.splitObjects() == plan.objects() ? split : whole.union(split);
-  }
-
-  /**
-   * OPEN: each split object opened at the destination on the executors (for a bucket: a HEAD of the source for its
-   * metadata, then CreateMultipartUpload), so a bucket with many large objects does not wait on the driver. If any
-   * cannot be opened, those that were are aborted and the run stops.
-   */
-  private static Map<StoreObject, Opening.Opened> openUploads(JavaSparkContext jsc, CopySettings settings, List<RangeTask> split,
-      String ledger, Broadcast<SerializableConfiguration> hadoop) throws IOException {
-    jsc.setJobGroup("OPEN", "OPEN: " + split.size() + " objects written in parts", true);
-    int slices = Math.max(1, Math.min(split.size(), jsc.defaultParallelism() * 4));
-    Map<StoreObject, Opening.Opened> opened = new HashMap<>();
-    List<String> errors = new ArrayList<>();
-    for (Opening.Opened o : jsc.parallelize(split, slices).mapPartitions(new OpenFunction(settings, ledger, hadoop)).collect()) {
-      if (o.ok()) {
-        opened.put(o.object(), o);
-      } else {
-        errors.add(o.object().key() + ": " + o.error());
-      }
-    }
-    if (!errors.isEmpty()) {
-      abortUploads(settings, opened.values().stream().map(Opening.Opened::upload).toList(), null);
-      throw new IOException("cannot open objects at " + settings.destination().describe() + ": "
-          + String.join("; ", errors.subList(0, Math.min(3, errors.size()))));
-    }
-    return opened;
+    return splitObjects == objects ? split : whole.union(split);
   }
 
   /** Whether an upload is still open; when the destination cannot say (it refuses the request), it is kept as open. */
@@ -271,32 +314,11 @@ public final class MigrationJob {
     }
   }
 
-  /** Objects could not be opened: those that were are aborted before the run stops. */
-  private static void abortUploads(CopySettings settings, List<Upload> uploads, PrintStream out) {
-    if (uploads.isEmpty()) return;
-    Destination destination = ExecutorContext.destination(settings);
-    Retrier retrier = ExecutorContext.retrier(settings);
-    int failed = 0;
-    for (Upload upload : uploads) {
-      try {
-        retrier.call(() -> {
-          destination.abort(upload);
-          return null;
-        });
-      } catch (IOException | RuntimeException ex) {
-        failed++;
-      }
-    }
-    if (out != null) {
-      out.printf("ABORT %d objects opened for writing%s%n", uploads.size(), failed == 0 ? "" : " (" + failed + " aborts failed)");
-    }
-  }
-
   /** Enough partitions to keep every core busy, and about streams-per-task ranges in each. */
-  static int slices(int tasks, int streamsPerTask, int defaultParallelism) {
+  static int slices(long tasks, int streamsPerTask, int defaultParallelism) {
     if (tasks == 0) return 1;
-    int byStreams = (tasks + streamsPerTask - 1) / streamsPerTask;
-    return Math.max(1, Math.min(tasks, Math.max(byStreams, defaultParallelism)));
+    long byStreams = (tasks + streamsPerTask - 1) / streamsPerTask;
+    return (int) Math.max(1, Math.min(Math.min(tasks, 1_000_000), Math.max(byStreams, defaultParallelism)));
   }
 
   static JavaSparkContext started(Future<JavaSparkContext> spark) throws IOException {

@@ -3,76 +3,221 @@ package io.ferry.spark;
 import io.ferry.config.BucketConfig;
 import io.ferry.config.MigrationConfig;
 import io.ferry.config.StoreConfig;
-import io.ferry.plan.CopyPlan;
+import io.ferry.plan.CopyPlanner;
+import io.ferry.plan.CopyTask;
+import io.ferry.plan.Decision;
+import io.ferry.plan.Pairing;
+import io.ferry.plan.PlanTotals;
 import io.ferry.plan.Triage;
+import io.ferry.store.Capabilities;
 import io.ferry.store.Destination;
-import io.ferry.store.Failures;
-import io.ferry.store.KeyFilter;
 import io.ferry.store.ListCounts;
-import io.ferry.store.Store;
+import io.ferry.store.ObjectFilter;
+import io.ferry.store.Shard;
 import io.ferry.store.StoreObject;
-import java.io.IOException;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
+import java.io.PrintStream;
+import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Predicate;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.StorageLevel;
+import scala.Tuple2;
 
 /**
- * LIST and PLAN, on the driver: lists the source, sets aside objects the destination cannot hold, skips unchanged
- * ones and plans the rest ({@link Triage}). No Spark here, so the {@code plan} command (a dry run) needs no cluster.
+ * LIST and PLAN, on the executors: the source listed (or read from a manifest) and, for skipping unchanged objects
+ * and deleting extraneous ones, the destination too; the two joined by relative key; each key decided
+ * ({@link Triage}) and the objects to copy planned into tasks ({@link CopyPlanner}, per partition). The driver holds
+ * the shards, the counts and the totals, never the objects.
  */
 public final class Planning {
+  /** Objects per partition of the join and the plan. */
+  private static final long OBJECTS_PER_PARTITION = 20_000;
+
   /**
-   * The plan, the objects set aside with their reasons, what the listing saw, and what earlier runs of the job left
-   * at the destination outside its ledger (seen while listing it for unchanged objects).
+   * A plan spread over the executors (cached there until {@link #close}).
+   *
+   * @param setAside the rejected and the extraneous objects, with the reasons
+   * @param missing objects the manifest names that the source no longer holds
+   * @param strays what earlier runs of the job left at the destination outside its ledger (bounded: temp files)
+   * @param listedIn how the source was listed: "n shards", or "n pieces of the manifest"
    */
-  public record Result(CopyPlan plan, List<Triage.Rejected> rejected, ListCounts listing, List<StoreObject> strays) {}
+  record Planned(JavaRDD<CopyTask> tasks, JavaRDD<Decision> setAside, JavaRDD<StoreObject> missing, PlanTotals totals,
+      ListCounts listing, ListCounts existing, long missingCount, List<StoreObject> strays, String listedIn, List<JavaRDD<?>> cached)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      cached.forEach(JavaRDD::unpersist);
+    }
+  }
+
+  /** One key's side of the join: the source's object, the destination's, or a mark that source keys lie under it. */
+  record Keyed(StoreObject source, StoreObject existing, boolean folder) implements Serializable {
+    Keyed merge(Keyed o) {
+      return new Keyed(source != null ? source : o.source, existing != null ? existing : o.existing, folder || o.folder);
+    }
+  }
 
   private Planning() {}
 
-  static Result plan(MigrationConfig config, Store source, Destination destination, boolean serverSide) throws JobFailure {
-    List<StoreObject> listed = new ArrayList<>();
-    ListCounts counts;
-    try {
-      counts = KeyFilter.of(config.source()).list(source.lister(), listed::add);
-    } catch (IOException e) {
-      throw new JobFailure("cannot list " + config.source().describe() + ": " + Failures.describe(e) + hint("source", config.source().store()));
+  static Planned plan(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, boolean serverSide, PrintStream out)
+      throws JobFailure {
+    int target = Listing.target(config, jsc);
+    Destination destination = ExecutorContext.destination(settings);
+    Capabilities capabilities = destination.capabilities();
+    List<JavaRDD<?>> cached = new ArrayList<>();
+    Listing.Counters sourceCounts = new Listing.Counters(jsc, "source");
+    Listing.Sources sources = Listing.sources(jsc, settings, target, sourceCounts);
+    JavaRDD<StoreObject> source = cache(sources.objects(), cached);
+    JavaRDD<StoreObject> missing = sources.missing();
+    String what = sources.description();
+    jsc.setJobGroup("LIST", "LIST: " + config.source().describe() + " in " + what, true);
+    long listed;
+    try (Console.Progress progress = Console.listing(jsc, "LIST", sourceCounts, out)) {
+      listed = Actions.run(source::count, "cannot list " + config.source().describe(), Planning.hint("source", config.source().store()));
     }
-    List<StoreObject> strays = new ArrayList<>();
-    Predicate<StoreObject> unchanged = config.copy().skipUnchanged() ? unchanged(config, destination, strays) : o -> false;
-    Triage.Result triage = Triage.plan(listed, config.plan(), destination.capabilities(), serverSide, destination::rejection, unchanged);
-    return new Result(triage.plan(), triage.rejected(), counts, strays);
+    long missingCount = config.source().manifest().isEmpty() ? 0 : missing.count();
+
+    Listing.Counters existingCounts = new Listing.Counters(jsc, "destination");
+    JavaRDD<StoreObject> existing = jsc.emptyRDD();
+    List<StoreObject> strays = List.of();
+    if (config.copy().skipUnchanged() || config.destination().deleteExtraneous()) {
+      List<Shard> shards = Listing.destinationShards(settings, target);
+      JavaRDD<StoreObject> all = cache(Listing.destination(jsc, settings, shards, existingCounts), cached);
+      jsc.setJobGroup("LIST", "LIST: " + config.destination().describe() + " in " + shards.size() + " shards", true);
+      strays = Actions.run(() -> all.mapPartitions(new StrayFunction(settings, true)).collect(),
+          "cannot list the destination " + config.destination().describe(), Planning.hint("destination", config.destination().store()));
+      existing = all.mapPartitions(new StrayFunction(settings, false));
+    }
+
+    int partitions = (int) Math.max(jsc.defaultParallelism(), Math.min(100_000, listed / OBJECTS_PER_PARTITION + 1));
+    boolean hierarchical = capabilities.hierarchicalKeys();
+    JavaPairRDD<String, Keyed> keyed = source.flatMapToPair(o -> {
+      List<Tuple2<String, Keyed>> sides = new ArrayList<>(2);
+      sides.add(new Tuple2<>(o.relativeKey(), new Keyed(o, null, false)));
+      if (hierarchical) for (String folder : Triage.folders(o.relativeKey())) sides.add(new Tuple2<>(folder, new Keyed(null, null, true)));
+      return sides.iterator();
+    }).union(existing.mapToPair(o -> new Tuple2<>(o.relativeKey(), new Keyed(null, o, false))));
+    jsc.setJobGroup("PLAN", "PLAN: " + listed + " objects", true);
+    JavaRDD<Decision> decisions = cache(keyed.reduceByKey(Keyed::merge, partitions)
+        .mapPartitions(new TriageFunction(settings, hierarchical, config.copy().skipUnchanged())), cached);
+    JavaRDD<CopyTask> tasks = cache(decisions.filter(d -> d.kind() == Decision.Kind.COPY).map(Decision::object)
+        .mapPartitionsWithIndex(new PlanFunction(config.plan(), capabilities, serverSide), true), cached);
+    PlanTotals totals = decisions.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus)
+        .plus(tasks.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus));
+    JavaRDD<Decision> setAside = decisions.filter(d -> d.kind() == Decision.Kind.REJECTED || d.kind() == Decision.Kind.EXTRANEOUS);
+    return new Planned(tasks, setAside, missing, totals, sourceCounts.counts(), existingCounts.counts(), missingCount, strays, what,
+        cached);
   }
 
-  /** Objects the destination already holds unchanged (its own rule), from one listing of it. */
-  private static Predicate<StoreObject> unchanged(MigrationConfig config, Destination destination, List<StoreObject> strays)
-      throws JobFailure {
-    Map<String, StoreObject> existing = new HashMap<>();
-    try {
-      destination.existing().list(o -> {
-        if (destination.isStray(o)) {
-          strays.add(o);
-        } else {
-          existing.put(o.relativeKey(), o);
-        }
-      });
-    } catch (NoSuchFileException | NotDirectoryException e) {
-      return o -> false; // nothing there yet
-    } catch (IOException e) {
-      throw new JobFailure("cannot list the destination " + config.destination().describe() + ": " + Failures.describe(e)
-          + hint("destination", config.destination().store()));
-    }
-    return o -> {
-      StoreObject there = existing.get(o.relativeKey());
-      return there != null && destination.unchanged(o, there);
-    };
+  private static <T> JavaRDD<T> cache(JavaRDD<T> rdd, List<JavaRDD<?>> cached) {
+    cached.add(rdd);
+    return rdd.persist(StorageLevel.MEMORY_AND_DISK_SER());
   }
 
   /** What to check when a side cannot be listed: for a bucket, the settings that reach it. */
   static String hint(String side, StoreConfig store) {
     return store instanceof BucketConfig ? " (check ferry." + side + ".bucket, endpoint and credentials)" : "";
+  }
+
+  /** The destination's listing without its strays, or only them. */
+  static final class StrayFunction implements org.apache.spark.api.java.function.FlatMapFunction<Iterator<StoreObject>, StoreObject> {
+    private static final long serialVersionUID = 1L;
+    private final CopySettings settings;
+    private final boolean strays;
+
+    StrayFunction(CopySettings settings, boolean strays) {
+      this.settings = settings;
+      this.strays = strays;
+    }
+
+    @Override
+    public Iterator<StoreObject> call(Iterator<StoreObject> objects) {
+      Destination destination = ExecutorContext.destination(settings);
+      List<StoreObject> out = new ArrayList<>();
+      objects.forEachRemaining(o -> {
+        if (destination.isStray(o) == strays) out.add(o);
+      });
+      return out.iterator();
+    }
+  }
+
+  /** Each key decided by the destination's rules and the job's selection; keys with nothing to do are dropped. */
+  static final class TriageFunction implements org.apache.spark.api.java.function.FlatMapFunction<Iterator<Tuple2<String, Keyed>>, Decision> {
+    private static final long serialVersionUID = 1L;
+    private final CopySettings settings;
+    private final boolean hierarchical;
+    private final boolean skipUnchanged;
+
+    TriageFunction(CopySettings settings, boolean hierarchical, boolean skipUnchanged) {
+      this.settings = settings;
+      this.hierarchical = hierarchical;
+      this.skipUnchanged = skipUnchanged;
+    }
+
+    @Override
+    public Iterator<Decision> call(Iterator<Tuple2<String, Keyed>> keys) {
+      Destination destination = ExecutorContext.destination(settings);
+      ObjectFilter filter = new ObjectFilter(settings.source().selection());
+      List<Decision> out = new ArrayList<>();
+      keys.forEachRemaining(t -> {
+        Keyed k = t._2();
+        if (k.source() == null && k.existing() == null) return; // a folder only
+        Decision d = Triage.decide(new Pairing(t._1(), k.source(), k.existing(), k.folder()), hierarchical, destination, filter, skipUnchanged);
+        if (d.kind() != Decision.Kind.NONE) out.add(d);
+      });
+      return out.iterator();
+    }
+  }
+
+  /** A partition's objects planned into tasks in key order; task ids are the partition's index, then a count. */
+  static final class PlanFunction implements org.apache.spark.api.java.function.Function2<Integer, Iterator<StoreObject>, Iterator<CopyTask>> {
+    private static final long serialVersionUID = 1L;
+    private final io.ferry.config.PlanConfig config;
+    private final Capabilities capabilities;
+    private final boolean serverSide;
+
+    PlanFunction(io.ferry.config.PlanConfig config, Capabilities capabilities, boolean serverSide) {
+      this.config = config;
+      this.capabilities = capabilities;
+      this.serverSide = serverSide;
+    }
+
+    @Override
+    public Iterator<CopyTask> call(Integer partition, Iterator<StoreObject> input) {
+      // in key order: a partition computed again (an executor lost) plans the same tasks, whatever order the join gave
+      List<StoreObject> sorted = new ArrayList<>();
+      input.forEachRemaining(sorted::add);
+      sorted.sort(java.util.Comparator.comparing(StoreObject::key));
+      Iterator<StoreObject> objects = sorted.iterator();
+      CopyPlanner planner = new CopyPlanner(config, capabilities, serverSide, (long) partition << 32);
+      return new Iterator<>() {
+        private Iterator<CopyTask> ready = java.util.Collections.emptyIterator();
+        private boolean finished;
+
+        @Override
+        public boolean hasNext() {
+          while (!ready.hasNext()) {
+            if (objects.hasNext()) {
+              ready = planner.add(objects.next()).iterator();
+            } else if (!finished) {
+              finished = true;
+              ready = planner.finish().iterator();
+            } else {
+              return false;
+            }
+          }
+          return true;
+        }
+
+        @Override
+        public CopyTask next() {
+          if (!hasNext()) throw new java.util.NoSuchElementException();
+          return ready.next();
+        }
+      };
+    }
   }
 }

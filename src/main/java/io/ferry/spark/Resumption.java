@@ -3,21 +3,17 @@ package io.ferry.spark;
 import io.ferry.copy.Opening;
 import io.ferry.copy.RangeResult;
 import io.ferry.ledger.Ledger;
-import io.ferry.plan.CopyPlan;
-import io.ferry.plan.CopyTask;
 import io.ferry.plan.RangeTask;
 import io.ferry.store.Checksum;
 import io.ferry.store.Destination;
 import io.ferry.store.Failures;
 import io.ferry.store.Retrier;
-import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,63 +24,77 @@ import java.util.TreeMap;
  * What a run takes over from the job's earlier runs (their ledger): an object opened for a write in parts is reused
  * when the plan still has it unchanged (the same source size, ETag and modification time, the same parts) and the
  * destination still holds the upload; its parts the destination still holds as recorded are not copied again (they
- * join the commit as "resumed" ranges). Everything else the ledger names is aborted, so nothing an earlier run opened
- * stays behind.
+ * join the commit as "resumed" ranges). Everything else the ledger names is aborted, before this run opens anything,
+ * so nothing an earlier run opened stays behind.
+ *
+ * <p>The ledger holds only objects written in parts that were opened and not finished; the driver reads it whole and
+ * broadcasts it, and each object is matched on the executor where its first part is planned.
+ *
+ * @param here entries written to this job's destination, by source key
+ * @param elsewhere entries written to another destination (the job file changed): left for a cleanup with that file's
  */
-record Resumption(Map<StoreObject, Upload> uploads, Map<StoreObject, Opening.Opened> opens, List<RangeResult> ranges,
-    Set<String> doneParts, List<Ledger.Opened> unused, List<Ledger.Opened> unabortable, List<Ledger.Opened> elsewhere) {
+record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Integer, Ledger.Copied>> copied, List<Ledger.Opened> elsewhere)
+    implements Serializable {
 
-  static Resumption of(Ledger.State state, CopyPlan plan, Destination destination, Retrier retrier, String runId) throws IOException {
-    Map<StoreObject, Upload> uploads = new LinkedHashMap<>();
-    Map<StoreObject, Opening.Opened> opens = new HashMap<>();
-    List<RangeResult> ranges = new ArrayList<>();
-    Set<String> done = new HashSet<>();
-    List<Ledger.Opened> unused = new ArrayList<>();
-    List<Ledger.Opened> elsewhere = new ArrayList<>(); // written to another destination: a cleanup with that job file's
+  /** An upload taken over: the object as opened, its parts already there (as ranges) and their numbers. */
+  record Resumed(Opening.Opened opened, List<RangeResult> ranges, Set<Integer> done) {}
+
+  static Resumption of(Ledger.State state, Destination destination) {
+    Map<String, Ledger.Opened> here = new HashMap<>();
+    List<Ledger.Opened> elsewhere = new ArrayList<>();
     for (Ledger.Opened entry : state.opened().values()) {
-      StoreObject object = LedgerRecords.object(entry);
-      (destination.location(object).equals(entry.location()) ? unused : elsewhere).add(entry);
-    }
-    if (unused.isEmpty()) return new Resumption(uploads, opens, ranges, done, unused, new ArrayList<>(), elsewhere);
-    Map<String, RangeTask> firstParts = new HashMap<>();
-    for (CopyTask task : plan.tasks()) {
-      RangeTask r = task.ranges().get(0);
-      if (!r.wholeObject() && r.partNumber() == 1) firstParts.put(r.object().key(), r);
-    }
-    for (Ledger.Opened entry : new ArrayList<>(unused)) {
-      RangeTask first = firstParts.get(entry.key());
-      if (first == null || !LedgerRecords.same(entry, first.object(), first.partCount())) continue;
-      Upload upload = new Upload(first.object(), entry.uploadId());
-      Map<Integer, Ledger.Copied> copied = state.copied().getOrDefault(entry.uploadId(), Map.of());
-      SortedMap<Integer, String> receipts = new TreeMap<>();
-      copied.forEach((n, c) -> receipts.put(n, c.receipt()));
-      Set<Integer> there = retrier.call(() -> destination.partsStillThere(upload, receipts));
-      if (there == null) continue; // gone: completed by the commit of the run that crashed, or aborted
-      unused.remove(entry);
-      uploads.put(first.object(), upload);
-      opens.put(first.object(), new Opening.Opened(first.object(), upload, Checksum.parse(entry.expected()), ""));
-      long now = System.currentTimeMillis();
-      for (int part : there) {
-        Ledger.Copied c = copied.get(part);
-        ranges.add(new RangeResult(first.object(), destination.location(first.object()), -1, part, first.partCount(), c.offset(),
-            c.length(), c.length(), 0, now, now, -1, 0, 0, "resumed", "driver", "", RangeResult.Status.OK, "", c.crc32c(),
-            c.checksum(), entry.expected(), entry.uploadId(), c.receipt()));
-        done.add(first.object().key() + "#" + part);
+      if (destination.location(LedgerRecords.object(entry)).equals(entry.location())) {
+        here.put(entry.key(), entry);
+      } else {
+        elsewhere.add(entry);
       }
     }
-    return new Resumption(uploads, opens, ranges, done, unused, new ArrayList<>(), elsewhere);
+    return new Resumption(here, new HashMap<>(state.copied()), elsewhere);
   }
 
-  /** True for a part the resumed upload already holds. */
-  boolean done(RangeTask range) {
-    return doneParts.contains(range.object().key() + "#" + range.partNumber());
+  boolean isEmpty() {
+    return here.isEmpty();
   }
 
-  /** Aborts what earlier runs opened and this one does not reuse; what cannot be aborted now stays in the ledger. */
-  void abortUnused(Destination destination, Retrier retrier, PrintStream out) {
-    if (unused.isEmpty()) return;
+  /** Whether the plan's first part of a split object may take over an earlier run's upload of it. */
+  boolean matches(RangeTask first) {
+    Ledger.Opened entry = here.get(first.object().key());
+    return entry != null && LedgerRecords.same(entry, first.object(), first.partCount());
+  }
+
+  /**
+   * On an executor: the upload an earlier run opened for {@code first}'s object, with the recorded parts the
+   * destination still holds; null when there is none to take over (the upload is gone: completed or aborted).
+   */
+  Resumed resume(RangeTask first, Destination destination, Retrier retrier) throws IOException {
+    if (!matches(first)) return null;
+    Ledger.Opened entry = here.get(first.object().key());
+    Upload upload = new Upload(first.object(), entry.uploadId());
+    Map<Integer, Ledger.Copied> recorded = copied.getOrDefault(entry.uploadId(), Map.of());
+    SortedMap<Integer, String> receipts = new TreeMap<>();
+    recorded.forEach((n, c) -> receipts.put(n, c.receipt()));
+    Set<Integer> there = retrier.call(() -> destination.partsStillThere(upload, receipts));
+    if (there == null) return null;
+    List<RangeResult> ranges = new ArrayList<>();
+    long now = System.currentTimeMillis();
+    for (int part : there) {
+      Ledger.Copied c = recorded.get(part);
+      ranges.add(new RangeResult(first.object(), destination.location(first.object()), -1, part, first.partCount(), c.offset(),
+          c.length(), c.length(), 0, now, now, -1, 0, 0, "resumed", "driver", "", RangeResult.Status.OK, "", c.crc32c(),
+          c.checksum(), entry.expected(), entry.uploadId(), c.receipt()));
+    }
+    return new Resumed(new Opening.Opened(first.object(), upload, Checksum.parse(entry.expected()), ""), ranges, there);
+  }
+
+  /**
+   * Aborts what earlier runs opened here that the plan does not take over ({@code matched}: the keys it may); returns
+   * the entries whose abort failed, which stay in the ledger.
+   */
+  List<Ledger.Opened> abortUnused(Set<String> matched, Destination destination, Retrier retrier, PrintStream out) {
+    List<Ledger.Opened> unabortable = new ArrayList<>();
     int aborted = 0;
-    for (Ledger.Opened entry : unused) {
+    for (Ledger.Opened entry : here.values()) {
+      if (matched.contains(entry.key())) continue;
       try {
         retrier.call(() -> {
           destination.abort(new Upload(LedgerRecords.object(entry), entry.uploadId()));
@@ -96,6 +106,9 @@ record Resumption(Map<StoreObject, Upload> uploads, Map<StoreObject, Opening.Ope
         out.printf("ABORT of %s (opened by run %s) failed: %s%n", entry.key(), entry.run(), Failures.describe(e));
       }
     }
-    out.printf("ABORT %d objects earlier runs opened and this one does not resume (the source changed, or they were done)%n", aborted);
+    if (aborted > 0) {
+      out.printf("ABORT %d objects earlier runs opened and this one does not resume (the source changed, or they were done)%n", aborted);
+    }
+    return unabortable;
   }
 }

@@ -7,18 +7,13 @@ import io.ferry.report.Datasets;
 import io.ferry.report.RunFolder;
 import io.ferry.report.Units;
 import io.ferry.report.VerifySummary;
-import io.ferry.store.ByteRange;
-import io.ferry.store.Destination;
-import io.ferry.store.Failures;
-import io.ferry.store.KeyFilter;
-import io.ferry.store.Store;
+import io.ferry.store.ObjectFilter;
 import io.ferry.store.StoreObject;
 import io.ferry.verify.Comparison;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -32,8 +27,8 @@ import org.apache.spark.util.SerializableConfiguration;
 import scala.Tuple2;
 
 /**
- * {@code ferry verify}: compares the destination with the source without copying. The two listings are paired by
- * relative key; a pair whose sizes differ, or whose ETags are both the same MD5, is settled from the listings; every
+ * {@code ferry verify}: compares the destination with the source without copying. The two listings (on the
+ * executors, as a run lists) are paired by relative key; a pair whose sizes differ, or whose ETags are both the same MD5, is settled from the listings; every
  * other pair is read on both sides, in ranges of the plan's part size spread over the cluster, and compared by
  * CRC32C. Writes its own report ({@code <report.path>/<job>/verify-<run>/}: the {@code verify} dataset, one row per
  * object, and {@code summary.json}).
@@ -45,52 +40,40 @@ final class VerifyJob {
     Instant started = Instant.now();
     String runId = MigrationJob.newRunId(started);
     CopySettings settings = new CopySettings(config.source(), config.destination(), config.jobName(), runId, config.copy());
-    Store source = ExecutorContext.source(settings);
-    Destination destination = ExecutorContext.destination(settings);
     out.printf("Ferry verify %s run %s: %s against %s%n", config.jobName(), runId, config.source().describe(), config.destination().describe());
-    Map<String, StoreObject> there = new HashMap<>();
-    List<StoreObject> listed = new ArrayList<>();
-    try {
-      KeyFilter.of(config.source()).list(source.lister(), listed::add);
-    } catch (IOException e) {
-      throw new JobFailure("cannot list " + config.source().describe() + ": " + Failures.describe(e) + Planning.hint("source", config.source().store()));
-    }
-    try {
-      destination.existing().list(o -> {
-        if (!destination.isStray(o)) there.put(o.relativeKey(), o);
-      });
-    } catch (java.nio.file.NoSuchFileException | java.nio.file.NotDirectoryException e) {
-      // nothing there: every object is missing
-    } catch (IOException e) {
-      throw new JobFailure("cannot list the destination " + config.destination().describe() + ": " + Failures.describe(e)
-          + Planning.hint("destination", config.destination().store()));
-    }
-    List<Comparison.Result> settled = new ArrayList<>();
-    List<Comparison.Check> checks = new ArrayList<>();
-    for (StoreObject s : listed) {
-      StoreObject d = there.remove(s.relativeKey());
-      Comparison.Result r = Comparison.withoutReading(s, d);
-      if (r != null) {
-        settled.add(r);
-        continue;
-      }
-      long partSize = PartSizing.partSize(s.size(), config.plan().partSize(), PartSizing.MAX_PARTS);
-      int parts = PartSizing.partCount(s.size(), partSize);
-      for (int part = 1; part <= parts; part++) {
-        ByteRange range = PartSizing.part(s.size(), partSize, part);
-        checks.add(new Comparison.Check(s, d, part, parts, range));
-      }
-    }
-    there.values().forEach(d -> settled.add(Comparison.withoutReading(null, d)));
-    out.printf("LIST  %d objects at the source, %d settled by their listings, %d ranges to read on both sides%n", listed.size(),
-        settled.size() - (long) there.size(), checks.size());
-
     JavaSparkContext jsc = MigrationJob.started(spark);
-    jsc.setJobGroup("VERIFY", "VERIFY: " + checks.size() + " ranges read on both sides", true);
-    int slices = MigrationJob.slices(checks.size(), config.copy().streamsPerTask(), jsc.defaultParallelism());
-    JavaRDD<Comparison.Result> compared = jsc.parallelize(checks, slices).mapPartitions(new VerifyFunction(settings))
+    int target = Listing.target(config, jsc);
+    Listing.Counters sourceCounts = new Listing.Counters(jsc, "source");
+    Listing.Sources sources = Listing.sources(jsc, settings, target, sourceCounts);
+    JavaRDD<StoreObject> source = sources.objects().mapPartitions(new Selected(settings, true));
+    JavaRDD<StoreObject> existing = Listing.destination(jsc, settings, Listing.destinationShards(settings, target),
+            new Listing.Counters(jsc, "destination"))
+        .mapPartitions(new Planning.StrayFunction(settings, false)).mapPartitions(new Selected(settings, false));
+    jsc.setJobGroup("LIST", "LIST: both sides, paired by key", true);
+    long partitions = jsc.defaultParallelism();
+    JavaRDD<Planning.Keyed> pairs = source.mapToPair(o -> new Tuple2<>(o.relativeKey(), new Planning.Keyed(o, null, false)))
+        .union(existing.mapToPair(o -> new Tuple2<>(o.relativeKey(), new Planning.Keyed(null, o, false))))
+        .reduceByKey(Planning.Keyed::merge, (int) partitions).values().persist(StorageLevel.MEMORY_AND_DISK_SER());
+    long listed = Actions.run(pairs::count, "cannot list " + config.source().describe() + " or " + config.destination().describe(), "");
+    JavaRDD<Comparison.Result> settled = pairs.map(k -> Comparison.withoutReading(k.source(), k.existing())).filter(r -> r != null);
+    long partSize = config.plan().partSize();
+    JavaRDD<Comparison.Check> checks = pairs.filter(k -> Comparison.withoutReading(k.source(), k.existing()) == null).flatMap(k -> {
+      StoreObject s = k.source();
+      long size = PartSizing.partSize(s.size(), partSize, PartSizing.MAX_PARTS);
+      int parts = PartSizing.partCount(s.size(), size);
+      List<Comparison.Check> ranges = new ArrayList<>(parts);
+      for (int part = 1; part <= parts; part++) ranges.add(new Comparison.Check(s, k.existing(), part, parts, PartSizing.part(s.size(), size, part)));
+      return ranges.iterator();
+    }).persist(StorageLevel.MEMORY_AND_DISK_SER());
+    long checkCount = checks.count();
+    out.printf("LIST  %d objects at the source, %d keys in all, %d ranges to read on both sides%n", sourceCounts.selected.value(),
+        listed, checkCount);
+
+    jsc.setJobGroup("VERIFY", "VERIFY: " + checkCount + " ranges read on both sides", true);
+    int slices = MigrationJob.slices(checkCount, config.copy().streamsPerTask(), jsc.defaultParallelism());
+    JavaRDD<Comparison.Result> compared = checks.repartition(slices).mapPartitions(new VerifyFunction(settings))
         .mapToPair(r -> new Tuple2<>(r.key(), r)).reduceByKey(Comparison.Result::merge).values();
-    JavaRDD<Comparison.Result> results = compared.union(jsc.parallelize(settled, 1)).persist(StorageLevel.MEMORY_AND_DISK_SER());
+    JavaRDD<Comparison.Result> results = compared.union(settled).persist(StorageLevel.MEMORY_AND_DISK_SER());
 
     RunFolder folder = new RunFolder(jsc.hadoopConfiguration(), config.reportPath(), config.jobName(), "verify-" + runId);
     String directory = folder.qualified();
@@ -112,6 +95,8 @@ final class VerifyJob {
         .map(r -> new VerifySummary.Difference(r.key(), r.status().name(), r.detail()))
         .takeOrdered(VerifySummary.DIFFERENCES, new ByKey());
     results.unpersist();
+    checks.unpersist();
+    pairs.unpersist();
     VerifySummary summary = new VerifySummary(VerifySummary.NAME, VerifySummary.VERSION, job, runId, config.source().describe(),
         config.destination().describe(), started.toString(), (System.currentTimeMillis() - started.toEpochMilli()) / 1000.0, byStatus,
         bytesRead, differences, folder.directory());
@@ -126,6 +111,28 @@ final class VerifyJob {
     out.print(text);
     out.flush();
     return summary;
+  }
+
+  /** The source's objects in the selected size and time ranges, or the destination's whose keys the globs select. */
+  static final class Selected implements org.apache.spark.api.java.function.FlatMapFunction<java.util.Iterator<StoreObject>, StoreObject> {
+    private static final long serialVersionUID = 1L;
+    private final CopySettings settings;
+    private final boolean source;
+
+    Selected(CopySettings settings, boolean source) {
+      this.settings = settings;
+      this.source = source;
+    }
+
+    @Override
+    public java.util.Iterator<StoreObject> call(java.util.Iterator<StoreObject> objects) {
+      ObjectFilter filter = new ObjectFilter(settings.source().selection());
+      List<StoreObject> out = new ArrayList<>();
+      objects.forEachRemaining(o -> {
+        if (source ? filter.inRanges(o) : filter.selectsKey(o)) out.add(o);
+      });
+      return out.iterator();
+    }
   }
 
   /** Differences in key order (serializable, for takeOrdered). */

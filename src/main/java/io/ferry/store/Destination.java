@@ -64,8 +64,22 @@ public interface Destination {
 
   default void removeStray(StoreObject stray) throws IOException {}
 
+  /**
+   * The key, as {@link #existing} lists it, where an upload's bytes wait for completion, when they are listed there (a
+   * directory's temp file); null otherwise. Such an entry of an upload the ledger names is no stray.
+   */
+  default String stagedAt(Upload upload) {
+    return null;
+  }
+
   /** After a batch of completions (one task's): what they deferred, such as the directories' fsyncs. */
   default void flush() throws IOException {}
+
+  /**
+   * Deletes an object listed by {@link #existing} (delete-extraneous: the source no longer has it); one already gone
+   * is no failure.
+   */
+  void delete(StoreObject existing) throws IOException;
 
   /** What is already here, keyed as the source's relative keys: for skipping unchanged objects. */
   Lister existing();

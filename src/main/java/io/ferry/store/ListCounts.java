@@ -1,5 +1,7 @@
 package io.ferry.store;
 
+import java.io.Serializable;
+
 /**
  * What a listing saw.
  *
@@ -9,4 +11,11 @@ package io.ferry.store;
  * @param filteredOut objects the job's filters left out
  * @param pages list requests sent (0 for a directory)
  */
-public record ListCounts(long listed, long selected, long folderMarkers, long filteredOut, long pages) {}
+public record ListCounts(long listed, long selected, long folderMarkers, long filteredOut, long pages) implements Serializable {
+  public static final ListCounts NONE = new ListCounts(0, 0, 0, 0, 0);
+
+  public ListCounts plus(ListCounts o) {
+    return new ListCounts(listed + o.listed, selected + o.selected, folderMarkers + o.folderMarkers, filteredOut + o.filteredOut,
+        pages + o.pages);
+  }
+}

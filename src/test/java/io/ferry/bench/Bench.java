@@ -346,8 +346,9 @@ public final class Bench {
     Path reports = work.resolve("reports/bench");
     if (!Files.isDirectory(reports)) return new double[3];
     try (var runs = Files.list(reports)) {
-      Path newest = runs.max(java.util.Comparator.comparing(Path::getFileName)).orElse(null);
-      if (newest == null || !Files.exists(newest.resolve("summary.json"))) return new double[3];
+      // runs only: the job's folder also holds its ledger
+      Path newest = runs.filter(r -> Files.exists(r.resolve("summary.json"))).max(java.util.Comparator.comparing(Path::getFileName)).orElse(null);
+      if (newest == null) return new double[3];
       var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(newest.resolve("summary.json").toFile());
       return new double[] {json.at("/throughput/copyStageSeconds").asDouble(), json.at("/throughput/aggregateMBps").asDouble(),
           json.at("/wallSeconds").asDouble()};

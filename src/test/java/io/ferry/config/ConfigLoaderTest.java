@@ -46,8 +46,10 @@ class ConfigLoaderTest {
     assertThat(bucket(c.source().store()).endpoint().region()).isEqualTo("us-east-1");
     assertThat(bucket(c.source().store()).endpoint().pathStyle()).isTrue();
     assertThat(bucket(c.source().store()).endpoint().checksumMode()).isEqualTo(S3EndpointConfig.ChecksumMode.WHEN_REQUIRED);
-    assertThat(c.source().include()).containsExactly("**");
-    assertThat(c.source().exclude()).isEmpty();
+    assertThat(c.source().selection()).isEqualTo(Selection.ALL);
+    assertThat(c.source().prefixes()).isEmpty();
+    assertThat(c.source().manifest()).isEmpty();
+    assertThat(c.destination().deleteExtraneous()).isFalse();
     assertThat(c.reportPath()).isEqualTo("reports");
     assertThat(c.sparkMaster()).isEqualTo("local[*]");
   }
@@ -59,12 +61,14 @@ class ConfigLoaderTest {
           job.name = cos-to-nfs
           source {
             endpoint = "https://s3.jp-tok.cloud-object-storage.appdomain.cloud", region = jp-tok, path-style = false
-            bucket = media, prefix = "2018/", includes = ["**/*.mp4"], excludes = ["**/*.tmp"]
+            bucket = media, prefix = "2018", includes = ["**/*.mp4"], excludes = ["**/*.tmp"]
+            prefixes = ["b/", "a", "a/x/"], min-size = 1KiB, max-size = 1GiB, modified-after = "2024-03-01"
+            modified-before = "2024-03-02T12:00:00Z"
             credentials { type = default-chain }
             checksum-mode = when-supported
           }
-          destination.path = "/mnt/nfs/out"
-          plan { part-size = 16MiB, bundle-size = 32MiB, bundle-objects = 7, copy-cutoff = 0 }
+          destination { path = "/mnt/nfs/out", delete-extraneous = true }
+          plan { part-size = 16MiB, bundle-size = 32MiB, bundle-objects = 7, copy-cutoff = 0, listing-shards = 99 }
           copy { streams-per-task = 3, retries = 2, backoff = 1s, max-backoff = 5s, stall-timeout = 10s, skip-unchanged = false, buffer-size = 256KiB }
           report.path = "s3a://reports/ferry"
           spark.master = "local[2]"
@@ -74,10 +78,12 @@ class ConfigLoaderTest {
     assertThat(bucket(c.source().store()).endpoint()).isEqualTo(new S3EndpointConfig("https://s3.jp-tok.cloud-object-storage.appdomain.cloud",
         "jp-tok", false, new S3EndpointConfig.Credentials(S3EndpointConfig.CredentialsType.DEFAULT_CHAIN, "", new Secret(""), new Secret(""),
         "https://iam.cloud.ibm.com/identity/token"), S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, false, ""));
+    // a prefix is a folder ("2018" is "2018/"); prefixes inside another are dropped, the rest sorted
     assertThat(c.source()).isEqualTo(new SourceConfig(new BucketConfig(bucket(c.source().store()).endpoint(), "media", "2018/"),
-        List.of("**/*.mp4"), List.of("**/*.tmp")));
-    assertThat(c.destination()).isEqualTo(new DestinationConfig(new DirectoryConfig("/mnt/nfs/out")));
-    assertThat(c.plan()).isEqualTo(new PlanConfig(16L << 20, 32L << 20, 7, 0));
+        new Selection(List.of("**/*.mp4"), List.of("**/*.tmp"), 1024, 1L << 30, 1_709_251_200_000L, 1_709_380_800_000L),
+        List.of("a/", "b/"), "", true));
+    assertThat(c.destination()).isEqualTo(new DestinationConfig(new DirectoryConfig("/mnt/nfs/out"), DestinationConfig.ServerSideCopy.AUTO, true));
+    assertThat(c.plan()).isEqualTo(new PlanConfig(16L << 20, 32L << 20, 7, 0, 99));
     assertThat(c.copy()).isEqualTo(new CopyConfig(3, 2, Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(10), false, 256 << 10));
     assertThat(c.reportPath()).isEqualTo("s3a://reports/ferry");
     assertThat(c.sparkMaster()).isEqualTo("local[2]");

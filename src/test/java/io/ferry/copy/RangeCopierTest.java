@@ -80,7 +80,7 @@ class RangeCopierTest {
     assertThat(r.payloadBytes()).isEqualTo(25);
     assertThat(r.etag()).isEqualTo("etag-2");
     assertThat(r.uploadId()).isEqualTo("upload-1");
-    assertThat(List.of(r.taskId(), r.partNumber(), r.partCount())).containsExactly(3, 2, 4);
+    assertThat(List.of(r.taskId(), r.partNumber(), r.partCount())).containsExactly(3L, 2, 4);
     assertThat(List.of(r.destination(), r.executorId(), r.host(), r.method())).containsExactly("dest/k", "7", "host-a", "scripted");
   }
 

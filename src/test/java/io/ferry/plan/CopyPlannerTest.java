@@ -59,7 +59,7 @@ class CopyPlannerTest {
     List<StoreObject> objects = List.of(object("s1", 10), object("big", 250), object("s2", 10));
     CopyPlan plan = CopyPlanner.plan(objects, CONFIG, LIMITS);
     // the pending bundle [s1] stays open across the large object's parts and is flushed with s2 at the end
-    assertThat(plan.tasks().stream().map(CopyTask::id).toList()).containsExactly(0, 1, 2, 3);
+    assertThat(plan.tasks().stream().map(CopyTask::id).toList()).containsExactly(0L, 1L, 2L, 3L);
     assertThat(plan.tasks().get(3).ranges().stream().map(r -> r.object().key()).toList()).containsExactly("s1", "s2");
     assertThat(plan.ranges()).isEqualTo(5);
     assertThat(plan.getRequests()).isEqualTo(5);
@@ -67,15 +67,21 @@ class CopyPlannerTest {
   }
 
   @Test
-  void unchangedObjectsAreSkippedAndCounted() {
-    CopyPlanner planner = new CopyPlanner(CONFIG, LIMITS, false, o -> o.key().startsWith("same"));
-    planner.add(object("same-1", 10));
-    planner.add(object("new", 10));
-    planner.add(object("same-2", 500));
-    CopyPlan plan = planner.finish();
-    assertThat(plan.skippedObjects()).isEqualTo(2);
-    assertThat(plan.objects()).isEqualTo(1);
-    assertThat(plan.tasks()).singleElement().satisfies(t -> assertThat(t.ranges().get(0).object().key()).isEqualTo("new"));
+  void tasksComeOutAsTheyAreCompleteAndIdsCountUpFromTheFirst() {
+    CopyPlanner planner = new CopyPlanner(CONFIG, LIMITS, false, 7L << 32);
+    assertThat(planner.add(object("a", 100))).isEmpty(); // waits in the open bundle
+    List<CopyTask> parts = planner.add(object("big", 201));
+    assertThat(parts).extracting(CopyTask::id).containsExactly(7L << 32, (7L << 32) + 1, (7L << 32) + 2);
+    assertThat(planner.add(object("b", 100))).isEmpty();
+    assertThat(planner.add(object("c", 100))).singleElement().satisfies(t -> { // a + b + c > 250 bytes
+      assertThat(t.id()).isEqualTo((7L << 32) + 3);
+      assertThat(t.ranges()).extracting(r -> r.object().key()).containsExactly("a", "b");
+    });
+    assertThat(planner.finish()).singleElement().satisfies(t -> {
+      assertThat(t.id()).isEqualTo((7L << 32) + 4);
+      assertThat(t.ranges()).extracting(r -> r.object().key()).containsExactly("c");
+    });
+    assertThat(planner.finish()).isEmpty();
   }
 
   @Test
@@ -88,17 +94,21 @@ class CopyPlannerTest {
   @Test
   void serverSideCopiesKeepObjectsUpToTheCopyCutoffWholeAndSplitLargerOnes() {
     PlanConfig config = new PlanConfig(100, 250, 3, 1000);
-    CopyPlanner planner = new CopyPlanner(config, LIMITS, true, o -> false);
-    for (StoreObject o : List.of(object("at-part", 100), object("above-part", 101), object("at-cutoff", 1000),
-        object("above-cutoff", 1001))) planner.add(o);
-    CopyPlan plan = planner.finish();
+    CopyPlan plan = plan(new CopyPlanner(config, LIMITS, true, 0), List.of(object("at-part", 100), object("above-part", 101),
+        object("at-cutoff", 1000), object("above-cutoff", 1001)));
     assertThat(plan.splitObjects()).isEqualTo(1);
     assertThat(plan.ranges()).isEqualTo(3 + 11); // three whole objects, 1001 bytes in 100-byte parts
     assertThat(plan.tasks().stream().flatMap(t -> t.ranges().stream()).filter(RangeTask::wholeObject).map(r -> r.object().key()))
         .containsExactly("at-part", "above-part", "at-cutoff");
     // the same objects streamed through executors: split above the part size
-    CopyPlanner streamed = new CopyPlanner(config, LIMITS, false, o -> false);
-    for (StoreObject o : List.of(object("above-part", 101), object("at-cutoff", 1000))) streamed.add(o);
-    assertThat(streamed.finish().splitObjects()).isEqualTo(2);
+    assertThat(plan(new CopyPlanner(config, LIMITS, false, 0), List.of(object("above-part", 101), object("at-cutoff", 1000)))
+        .splitObjects()).isEqualTo(2);
+  }
+
+  private static CopyPlan plan(CopyPlanner planner, List<StoreObject> objects) {
+    List<CopyTask> tasks = new ArrayList<>();
+    for (StoreObject o : objects) tasks.addAll(planner.add(o));
+    tasks.addAll(planner.finish());
+    return CopyPlan.of(tasks, 0);
   }
 }

@@ -7,7 +7,9 @@ import io.ferry.config.BucketConfig;
 import io.ferry.config.DirectoryConfig;
 import io.ferry.config.PlanConfig;
 import io.ferry.config.S3EndpointConfig;
+import io.ferry.config.Selection;
 import io.ferry.store.Destination;
+import io.ferry.store.ObjectFilter;
 import io.ferry.store.StoreObject;
 import io.ferry.store.file.FileStore;
 import io.ferry.store.s3.S3Store;
@@ -26,7 +28,7 @@ class TriageTest {
   }
 
   private static Triage.Result triage(List<StoreObject> listed, Destination destination) {
-    return Triage.plan(listed, PLAN, destination.capabilities(), false, destination::rejection, o -> false);
+    return Triage.plan(listed, List.of(), PLAN, destination.capabilities(), false, destination, new ObjectFilter(Selection.ALL), true);
   }
 
   @Test

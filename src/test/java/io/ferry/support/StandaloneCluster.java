@@ -43,12 +43,12 @@ public final class StandaloneCluster implements AutoCloseable {
     Files.createDirectories(logs);
     StandaloneCluster cluster = new StandaloneCluster(sparkHome(), logs);
     try {
-      cluster.spawn("master", List.of("org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",
+      cluster.spawn("master", List.of("-Xmx768m", "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",
           "--port", String.valueOf(cluster.masterPort), "--webui-port", String.valueOf(cluster.masterUiPort)), Map.of());
       for (int i = 0; i < workers; i++) {
         Path workDir = logs.resolve("worker-" + i);
         Files.createDirectories(workDir);
-        cluster.spawn("worker-" + i, List.of("org.apache.spark.deploy.worker.Worker", cluster.masterUrl(), "--host", "127.0.0.1",
+        cluster.spawn("worker-" + i, List.of("-Xmx768m", "org.apache.spark.deploy.worker.Worker", cluster.masterUrl(), "--host", "127.0.0.1",
             "--cores", "1", "--memory", workerMemory, "--webui-port", String.valueOf(freePort()), "--work-dir", workDir.toString()), Map.of());
       }
       cluster.awaitWorkers(workers, 120);
@@ -65,7 +65,14 @@ public final class StandaloneCluster implements AutoCloseable {
 
   /** Runs {@code SparkSubmit} in client mode with the given arguments; returns its exit code; output in logs/submit.log. */
   public int submit(List<String> arguments, Map<String, String> environment, long timeoutSeconds) throws Exception {
-    List<String> args = new ArrayList<>(List.of("org.apache.spark.deploy.SparkSubmit", "--master", masterUrl(), "--deploy-mode", "client"));
+    return submit(List.of("-Xmx768m"), arguments, environment, timeoutSeconds);
+  }
+
+  /** As {@link #submit(List, Map, long)}, the driver's JVM started with {@code jvmOptions} (its heap, GC logging). */
+  public int submit(List<String> jvmOptions, List<String> arguments, Map<String, String> environment, long timeoutSeconds)
+      throws Exception {
+    List<String> args = new ArrayList<>(jvmOptions);
+    args.addAll(List.of("org.apache.spark.deploy.SparkSubmit", "--master", masterUrl(), "--deploy-mode", "client"));
     args.addAll(arguments);
     Process submit = spawn("submit", args, environment);
     if (!submit.waitFor(timeoutSeconds, java.util.concurrent.TimeUnit.SECONDS)) {
@@ -84,7 +91,7 @@ public final class StandaloneCluster implements AutoCloseable {
 
   /** Starts {@code SparkSubmit} like {@link #submit}, without waiting for it. */
   public Process submitAsync(List<String> arguments, Map<String, String> environment) throws IOException {
-    List<String> args = new ArrayList<>(List.of("org.apache.spark.deploy.SparkSubmit", "--master", masterUrl(), "--deploy-mode", "client"));
+    List<String> args = new ArrayList<>(List.of("-Xmx768m", "org.apache.spark.deploy.SparkSubmit", "--master", masterUrl(), "--deploy-mode", "client"));
     args.addAll(arguments);
     return spawn("submit", args, environment);
   }
@@ -93,15 +100,18 @@ public final class StandaloneCluster implements AutoCloseable {
     return Files.readString(logs.resolve(name + ".log"), StandardCharsets.UTF_8);
   }
 
-  private Process spawn(String name, List<String> mainAndArgs, Map<String, String> environment) throws IOException {
+  /** @param jvmAndMain JVM options (at least the heap), then the main class and its arguments */
+  private Process spawn(String name, List<String> jvmAndMain, Map<String, String> environment) throws IOException {
+    int main = 0;
+    while (jvmAndMain.get(main).startsWith("-")) main++;
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx768m");
+    command.addAll(jvmAndMain.subList(0, main));
     command.addAll(Arrays.asList(System.getProperty("ferry.spark.jvm.opens", "").trim().split("\\s+")));
     command.add("-Dspark.master.rest.enabled=false");
     command.add("-cp");
     command.add(sparkHome.resolve("jars") + "/*");
-    command.addAll(mainAndArgs);
+    command.addAll(jvmAndMain.subList(main, jvmAndMain.size()));
     command.removeIf(String::isEmpty);
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(logs.resolve(name + ".log").toFile());
     builder.environment().put("SPARK_HOME", sparkHome.toString());

@@ -199,6 +199,20 @@ final class FileDestination implements Destination {
   }
 
   @Override
+  public String stagedAt(Upload upload) {
+    try {
+      return root.relativize(tempPath(upload.object())).toString().replace(root.getFileSystem().getSeparator(), "/");
+    } catch (StoreFailure e) {
+      return null; // a key without a path was never staged
+    }
+  }
+
+  @Override
+  public void delete(StoreObject existing) throws IOException {
+    Files.deleteIfExists(finalPath(existing));
+  }
+
+  @Override
   public void removeStray(StoreObject stray) throws IOException {
     if (!isStray(stray)) throw new IllegalArgumentException(stray.relativeKey() + " is not a temp file of " + tag);
     Path path = finalPath(stray);

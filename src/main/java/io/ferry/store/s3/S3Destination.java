@@ -64,6 +64,11 @@ final class S3Destination implements Destination {
   }
 
   @Override
+  public void delete(StoreObject existing) throws IOException {
+    S3Errors.translated(() -> client.deleteObject(b -> b.bucket(config.bucket()).key(key(existing))));
+  }
+
+  @Override
   public Capabilities capabilities() {
     return CAPABILITIES;
   }

@@ -1,21 +1,31 @@
 package io.ferry.store.s3;
 
+import io.ferry.store.KeySpace;
 import io.ferry.store.ListCounts;
 import io.ferry.store.Lister;
 import io.ferry.store.Retrier;
+import io.ferry.store.Shard;
 import io.ferry.store.StoreObject;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Lists a bucket under a prefix with ListObjectsV2 pages (1,000 keys each), handing each object on as its page
- * arrives. Keys ending in '/' with no bytes are folder markers, not objects: they are counted and left out.
+ * arrives; a shard starts with {@code start-after} and stops at its last key. Keys ending in '/' with no bytes are
+ * folder markers, not objects: they are counted and left out.
  */
 final class S3Lister implements Lister {
+  /** Requests in flight while the driver splits the key space. */
+  private static final int SPLIT_THREADS = 16;
   private final S3Client client;
   private final String bucket;
   private final String prefix;
@@ -28,16 +38,36 @@ final class S3Lister implements Lister {
     this.retrier = retrier;
   }
 
+  @Override
+  public List<Shard> shards(List<String> prefixes, int target) throws IOException {
+    List<String> under = prefixes.isEmpty() ? List.of(prefix) : prefixes;
+    List<Shard> shards = new ArrayList<>();
+    int each = Math.max(1, (target + under.size() - 1) / under.size());
+    for (String p : under) {
+      shards.addAll(target <= 1 ? List.of(Shard.all(p)) : KeySpace.split(p, each, this::firstKeys, SPLIT_THREADS));
+    }
+    return shards;
+  }
+
+  private List<String> firstKeys(String under, String after, int max) throws IOException {
+    ListObjectsV2Response page = page(under, after, max, null);
+    return page.contents().stream().map(S3Object::key).toList();
+  }
+
   /** Pages one after another, each retried by the job's policy (a listing is many requests; it resumes at its page). */
   @Override
-  public ListCounts list(Consumer<StoreObject> consumer) throws IOException {
+  public ListCounts list(Shard shard, Consumer<StoreObject> consumer) throws IOException {
     long listed = 0, markers = 0, pages = 0;
     String token = null;
+    boolean end = false;
     do {
-      ListObjectsV2Request request = ListObjectsV2Request.builder().bucket(bucket).prefix(prefix).continuationToken(token).build();
-      ListObjectsV2Response page = retrier.call(() -> S3Errors.translated(() -> client.listObjectsV2(request)));
+      ListObjectsV2Response page = page(shard.prefix(), shard.after(), 1000, token);
       pages++;
       for (S3Object o : page.contents()) {
+        if (shard.beyond(o.key())) {
+          end = true;
+          break;
+        }
         listed++;
         if (o.key().endsWith("/") && o.size() == 0) {
           markers++;
@@ -46,9 +76,35 @@ final class S3Lister implements Lister {
         consumer.accept(new StoreObject(o.key(), o.key().substring(prefix.length()), o.size(), unquote(o.eTag()),
             o.lastModified() == null ? 0 : o.lastModified().toEpochMilli()));
       }
-      token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+      token = !end && Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
     } while (token != null);
     return new ListCounts(listed, listed - markers, markers, 0, pages);
+  }
+
+  private ListObjectsV2Response page(String under, String after, int max, String token) throws IOException {
+    ListObjectsV2Request.Builder request = ListObjectsV2Request.builder().bucket(bucket).prefix(under).maxKeys(max);
+    if (token != null) {
+      request.continuationToken(token);
+    } else if (!after.isEmpty()) {
+      request.startAfter(after);
+    }
+    ListObjectsV2Request built = request.build();
+    return retrier.call(() -> S3Errors.translated(() -> client.listObjectsV2(built)));
+  }
+
+  @Override
+  public StoreObject stat(String key) throws IOException {
+    HeadObjectResponse head = retrier.call(() -> {
+      try {
+        return client.headObject(b -> b.bucket(bucket).key(key));
+      } catch (NoSuchKeyException e) {
+        return null;
+      } catch (SdkException e) {
+        throw S3Errors.failure(e);
+      }
+    });
+    return head == null ? null : new StoreObject(key, key.startsWith(prefix) ? key.substring(prefix.length()) : key,
+        head.contentLength(), unquote(head.eTag()), head.lastModified() == null ? 0 : head.lastModified().toEpochMilli());
   }
 
   /** ETags compared and passed on without quotes: stores differ in whether they quote them. */

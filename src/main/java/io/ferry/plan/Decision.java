@@ -1,0 +1,26 @@
+package io.ferry.plan;
+
+import io.ferry.store.StoreObject;
+import java.io.Serializable;
+
+/** What a run does with one key ({@link Triage#decide}). */
+public record Decision(Kind kind, StoreObject object, String reason) implements Serializable {
+  public enum Kind {
+    /** Copied. */
+    COPY,
+    /** The destination holds it unchanged. */
+    UNCHANGED,
+    /** The destination cannot hold it ({@code reason}). */
+    REJECTED,
+    /** Its size or modification time is outside the selected ranges. */
+    FILTERED,
+    /** Only the destination holds it, among the keys the job selects: what delete-extraneous deletes. */
+    EXTRANEOUS,
+    /** Nothing to do: a destination object the job does not select. */
+    NONE
+  }
+
+  public static Decision of(Kind kind, StoreObject object) {
+    return new Decision(kind, object, "");
+  }
+}

@@ -1,0 +1,148 @@
+package io.ferry.spark;
+
+import io.ferry.config.MigrationConfig;
+import io.ferry.config.SourceConfig;
+import io.ferry.manifest.ManifestPart;
+import io.ferry.manifest.Manifests;
+import io.ferry.store.Failures;
+import io.ferry.store.ListCounts;
+import io.ferry.store.Shard;
+import io.ferry.store.StoreObject;
+import java.io.IOException;
+import java.io.Serializable;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.util.List;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.util.LongAccumulator;
+
+/**
+ * LIST on the executors: a store's key space split into shards on the driver (a few requests), each shard listed by
+ * an executor thread; or a manifest's pieces read by the executors. The driver holds the shards and counters, never
+ * the objects.
+ */
+final class Listing {
+  /** What the listing tasks saw, added up (read after an action; a task run twice may count twice). */
+  static final class Counters implements Serializable {
+    private static final long serialVersionUID = 1L;
+    final LongAccumulator listed;
+    final LongAccumulator selected;
+    final LongAccumulator markers;
+    final LongAccumulator filtered;
+    final LongAccumulator pages;
+    final LongAccumulator bytes;
+
+    Counters(JavaSparkContext jsc, String side) {
+      listed = jsc.sc().longAccumulator("ferry.list." + side + ".listed");
+      selected = jsc.sc().longAccumulator("ferry.list." + side + ".objects");
+      markers = jsc.sc().longAccumulator("ferry.list." + side + ".folder-markers");
+      filtered = jsc.sc().longAccumulator("ferry.list." + side + ".filtered");
+      pages = jsc.sc().longAccumulator("ferry.list." + side + ".pages");
+      bytes = jsc.sc().longAccumulator("ferry.list." + side + ".bytes");
+    }
+
+    void add(ListCounts c) {
+      listed.add(c.listed());
+      markers.add(c.folderMarkers());
+      filtered.add(c.filteredOut());
+      pages.add(c.pages());
+    }
+
+    ListCounts counts() {
+      return new ListCounts(listed.value(), selected.value(), markers.value(), filtered.value(), pages.value());
+    }
+  }
+
+  private Listing() {}
+
+  /** Shards to list: {@code plan.listing-shards}, or twice the listing streams the cluster runs at once. */
+  static int target(MigrationConfig config, JavaSparkContext jsc) {
+    int configured = config.plan().listingShards();
+    if (configured > 0) return configured;
+    return (int) Math.min(100_000, Math.max(16, 2L * jsc.defaultParallelism() * config.copy().streamsPerTask()));
+  }
+
+  /** The source's shards, found on the driver. */
+  static List<Shard> sourceShards(CopySettings settings, int target) throws JobFailure {
+    SourceConfig source = settings.source();
+    try {
+      return ExecutorContext.source(settings).lister().shards(source.prefixes(), target);
+    } catch (IOException e) {
+      throw new JobFailure("cannot list " + source.describe() + ": " + Failures.describe(e) + Planning.hint("source", source.store()));
+    }
+  }
+
+  /** The destination's shards under the same relative prefixes; none when it does not exist yet. */
+  static List<Shard> destinationShards(CopySettings settings, int target) throws JobFailure {
+    try {
+      return ExecutorContext.destination(settings).existing().shards(settings.source().prefixes(), target);
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      return List.of(); // nothing there yet
+    } catch (IOException e) {
+      throw new JobFailure("cannot list the destination " + settings.destination().describe() + ": " + Failures.describe(e)
+          + Planning.hint("destination", settings.destination().store()));
+    }
+  }
+
+  /** The source's objects and, from a manifest, those it names that the source no longer holds. */
+  record Sources(JavaRDD<StoreObject> objects, JavaRDD<StoreObject> missing, String description) {}
+
+  /**
+   * The source's objects whose keys the globs select (sizes and times are checked later): listed from its shards, or
+   * read from its manifest. Not yet computed: the first action lists.
+   */
+  static Sources sources(JavaSparkContext jsc, CopySettings settings, int target, Counters counters) throws JobFailure {
+    if (!settings.source().manifest().isEmpty()) {
+      List<ManifestPart> parts = manifestParts(settings);
+      JavaRDD<ManifestFunction.Checked> checked = manifest(jsc, settings, parts, counters).persist(StorageLevel.MEMORY_AND_DISK_SER());
+      return new Sources(checked.filter(c -> !c.missing()).map(ManifestFunction.Checked::object),
+          checked.filter(ManifestFunction.Checked::missing).map(ManifestFunction.Checked::object), parts.size() + " pieces of the manifest");
+    }
+    List<Shard> shards = sourceShards(settings, target);
+    return new Sources(source(jsc, settings, shards, counters), jsc.emptyRDD(), shards.size() + " shards");
+  }
+
+  /** The source objects whose keys the globs select (sizes and times are checked by the triage). */
+  static JavaRDD<StoreObject> source(JavaSparkContext jsc, CopySettings settings, List<Shard> shards, Counters counters) {
+    return list(jsc, settings, shards, true, counters);
+  }
+
+  /** The destination's objects, strays (temp files of the job's earlier runs) included. */
+  static JavaRDD<StoreObject> destination(JavaSparkContext jsc, CopySettings settings, List<Shard> shards, Counters counters) {
+    if (shards.isEmpty()) return jsc.emptyRDD();
+    return list(jsc, settings, shards, false, counters);
+  }
+
+  private static JavaRDD<StoreObject> list(JavaSparkContext jsc, CopySettings settings, List<Shard> shards, boolean source,
+      Counters counters) {
+    int streams = settings.copy().streamsPerTask();
+    int partitions = Math.max(Math.min(shards.size(), jsc.defaultParallelism()), (shards.size() + streams - 1) / streams);
+    return jsc.parallelize(shards, Math.max(1, partitions)).mapPartitions(new ListFunction(settings, source, counters));
+  }
+
+  /** The manifest's pieces, found on the driver (a key list's size; an inventory's manifest.json). */
+  static List<ManifestPart> manifestParts(CopySettings settings) throws JobFailure {
+    String manifest = settings.source().manifest();
+    try {
+      return Manifests.parts(manifest, ExecutorContext.manifestFiles(settings));
+    } catch (IOException e) {
+      throw new JobFailure("cannot read the manifest " + manifest + ": " + Failures.describe(e)
+          + " (check ferry.source.manifest, and that the source's credentials may read it)");
+    }
+  }
+
+  /**
+   * The objects a manifest names, under the source's prefix and selected by its globs; with {@code manifest-check}
+   * each is looked up at the source (HEAD), and those it no longer holds are {@link ManifestFunction.Checked#missing}.
+   */
+  static JavaRDD<ManifestFunction.Checked> manifest(JavaSparkContext jsc, CopySettings settings, List<ManifestPart> parts,
+      Counters counters) {
+    JavaRDD<ManifestFunction.Checked> read = jsc.parallelize(parts, Math.max(1, parts.size()))
+        .mapPartitions(new ManifestFunction(settings, counters));
+    if (!settings.source().checkManifest()) return read;
+    // HEADs spread evenly: an inventory's data files differ in size, and a key list may be one piece
+    return read.repartition(Math.max(4 * jsc.defaultParallelism(), parts.size())).mapPartitions(new ManifestFunction.Check(settings, counters));
+  }
+}

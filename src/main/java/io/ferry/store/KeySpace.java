@@ -1,0 +1,171 @@
+package io.ferry.store;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Splits the keys under a prefix into about {@code target} shards for a parallel listing, from a few requests and no
+ * listing of the whole: a range whose first page is full is split at its keys' common prefix followed by each
+ * character of a fixed alphabet (and those seen there), level by level, until there are enough ranges. A range's
+ * common prefix is found from its first page and then widened by probes for the first key after everything that
+ * starts with it, so keys such as {@code img_000001 .. img_999999} split at {@code img_0 .. img_9}, not at the
+ * {@code img_00} their first page shares. Any split is correct (the ranges always cover the key space exactly once); the
+ * alphabet only decides how even they are.
+ *
+ * <p>No bound holds a character at or above U+D800: servers differ in how they order keys with such characters (AWS
+ * S3 by UTF-8 bytes, S3Proxy by UTF-16 units, which put U+E000–U+FFFF after the surrogates of U+10000 and up), and
+ * against bounds below them both orders agree, so a shard's listing stops at its end on either kind of server.
+ */
+public final class KeySpace {
+  /** The first keys under {@code prefix} after {@code after} ("" for none), in key order, at most {@code max}. */
+  @FunctionalInterface
+  public interface Pages {
+    List<String> first(String prefix, String after, int max) throws IOException;
+  }
+
+  /** A ListObjectsV2 page: a range with fewer keys than this is listed by one request anyway. */
+  static final int PAGE = 1000;
+  /** Levels of splitting at most: each is one round of requests, about a character of key each. */
+  static final int LEVELS = 8;
+  private static final String DIGITS = "0123456789";
+  private static final String UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  private static final String LOWER = "abcdefghijklmnopqrstuvwxyz";
+
+  /**
+   * Keys after {@code after} up to {@code upTo}, all starting with {@code common}; {@code seen} when a key is known to
+   * be in it, {@code empty} when its first page showed none.
+   */
+  private record Range(String after, String upTo, String common, boolean seen, boolean empty) {}
+
+  private KeySpace() {}
+
+  /** Shards in key order; at least one. {@code threads} requests are sent at a time. */
+  public static List<Shard> split(String prefix, int target, Pages pages, int threads) throws IOException {
+    List<Range> done = new ArrayList<>();
+    List<Range> work = new ArrayList<>(List.of(new Range("", "", prefix, true, false)));
+    int batch = Math.max(1, threads);
+    ExecutorService pool = Executors.newFixedThreadPool(batch, r -> {
+      Thread t = new Thread(r, "ferry-shards");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      for (int level = 0; level < LEVELS && !work.isEmpty() && live(done, work) < target; level++) {
+        List<Range> next = new ArrayList<>();
+        int i = 0;
+        // a batch at a time, so that a level stops splitting once there are enough ranges with keys
+        while (i < work.size() && live(done, next) + live(List.of(), work.subList(i, work.size())) < target) {
+          List<Range> chunk = work.subList(i, Math.min(work.size(), i + batch));
+          List<Future<List<Range>>> explored = new ArrayList<>();
+          for (Range range : chunk) explored.add(pool.submit(() -> explore(prefix, range, pages)));
+          for (int j = 0; j < chunk.size(); j++) {
+            List<Range> children = get(explored.get(j));
+            if (children == null) {
+              done.add(chunk.get(j));
+            } else if (children.size() == 1) {
+              done.add(children.get(0)); // small: one request lists it
+            } else {
+              next.addAll(children);
+            }
+          }
+          i += chunk.size();
+        }
+        next.addAll(work.subList(i, work.size()));
+        work = next;
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    done.addAll(work);
+    done.sort((a, b) -> a.after().isEmpty() ? -1 : b.after().isEmpty() ? 1 : KeyOrder.compare(a.after(), b.after()));
+    return done.stream().map(r -> new Shard(prefix, r.after(), r.upTo(), true)).toList();
+  }
+
+  /** Ranges known or likely to hold keys. */
+  private static long live(List<Range> done, List<Range> work) {
+    return done.stream().filter(r -> !r.empty()).count() + work.stream().filter(Range::seen).count();
+  }
+
+  /**
+   * The children of a range; one range (itself, marked empty or not) when it is small (its first page reached its
+   * end); null when it cannot be split.
+   */
+  static List<Range> explore(String prefix, Range range, Pages pages) throws IOException {
+    List<String> page = pages.first(prefix, range.after(), PAGE);
+    int inRange = 0;
+    while (inRange < page.size() && !beyond(page.get(inRange), range.upTo())) inRange++;
+    if (page.size() < PAGE || inRange < page.size() || page.get(page.size() - 1).equals(range.upTo())) {
+      return List.of(new Range(range.after(), range.upTo(), range.common(), inRange > 0, inRange == 0));
+    }
+    List<String> seen = new ArrayList<>(page);
+    String common = longer(KeyOrder.commonPrefix(page.get(0), page.get(page.size() - 1)), range.common());
+    while (common.length() > range.common().length()) {
+      List<String> probe = pages.first(prefix, common + KeyOrder.LAST, 1);
+      if (probe.isEmpty() || !range.upTo().isEmpty() && KeyOrder.compare(probe.get(0), range.upTo()) >= 0) break;
+      if (probe.get(0).startsWith(common)) break; // a server ordering by UTF-16 units puts U+E000-U+FFFF after LAST
+      seen.add(probe.get(0));
+      common = longer(KeyOrder.commonPrefix(common, probe.get(0)), range.common());
+    }
+    // split at the characters seen after the common prefix, and the rest of their classes (digits, letters)
+    if (!orderSafe(common)) return null;
+    TreeSet<String> seenNext = new TreeSet<>(KeyOrder.COMPARATOR);
+    for (String key : seen) {
+      if (key.length() > common.length() && key.startsWith(common) && orderSafe(key.substring(common.length(), common.length() + 1))) {
+        seenNext.add(key.substring(common.length(), common.length() + 1));
+      }
+    }
+    TreeSet<String> bounds = new TreeSet<>(KeyOrder.COMPARATOR);
+    for (String c : seenNext) {
+      String alphabet = DIGITS.contains(c) ? DIGITS : UPPER.contains(c) ? UPPER : LOWER.contains(c) ? LOWER : c;
+      for (int i = 0; i < alphabet.length(); i++) bounds.add(common + alphabet.charAt(i));
+      bounds.add(common + c);
+    }
+    List<Range> children = new ArrayList<>();
+    String after = range.after();
+    boolean afterSeen = false;
+    for (String bound : bounds) {
+      if (!after.isEmpty() && KeyOrder.compare(bound, after) <= 0 || !range.upTo().isEmpty() && KeyOrder.compare(bound, range.upTo()) >= 0) {
+        continue;
+      }
+      children.add(new Range(after, bound, common, afterSeen, false));
+      after = bound;
+      afterSeen = seenNext.contains(bound.substring(common.length()));
+    }
+    if (children.isEmpty()) return null;
+    children.add(new Range(after, range.upTo(), common, afterSeen, false));
+    return children;
+  }
+
+  /** Whether every server orders keys against this text alike: it has no character at or above U+D800. */
+  private static boolean orderSafe(String text) {
+    for (int i = 0; i < text.length(); i++) if (text.charAt(i) >= '\uD800') return false;
+    return true;
+  }
+
+  private static boolean beyond(String key, String upTo) {
+    return !upTo.isEmpty() && KeyOrder.compare(key, upTo) > 0;
+  }
+
+  private static String longer(String a, String b) {
+    return a.length() >= b.length() ? a : b;
+  }
+
+  private static List<Range> get(Future<List<Range>> future) throws IOException {
+    try {
+      return future.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while splitting the key space");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IOException io) throw io;
+      if (e.getCause() instanceof RuntimeException r) throw r;
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+}

@@ -1,0 +1,156 @@
+package io.ferry.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.NavigableSet;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The key-space split against a sorted set that answers as ListObjectsV2 does (keys after start-after, in UTF-8 order,
+ * at most max-keys): every key is in exactly one shard, whatever the keys, and common layouts split evenly.
+ */
+class KeySpaceTest {
+  /** A bucket in memory; counts its requests. */
+  static final class Bucket implements KeySpace.Pages {
+    final NavigableSet<String> keys;
+    final AtomicInteger requests = new AtomicInteger();
+
+    /** A server that orders keys as AWS S3 does, by UTF-8 bytes. */
+    Bucket(List<String> keys) {
+      this(keys, KeyOrder.COMPARATOR);
+    }
+
+    Bucket(List<String> keys, java.util.Comparator<String> order) {
+      this.keys = new TreeSet<>(order);
+      this.keys.addAll(keys);
+    }
+
+    @Override
+    public List<String> first(String prefix, String after, int max) {
+      requests.incrementAndGet();
+      List<String> page = new ArrayList<>();
+      for (String k : after.isEmpty() ? keys : keys.tailSet(after, false)) {
+        if (page.size() == max) break;
+        if (k.startsWith(prefix)) page.add(k);
+        else if (keys.comparator().compare(k, prefix) > 0) break;
+      }
+      return page;
+    }
+
+    /** Lists a shard as S3Lister does: from start-after, in the server's order, up to the first key past its end. */
+    List<String> list(Shard shard) {
+      List<String> out = new ArrayList<>();
+      for (String k : shard.after().isEmpty() ? keys : keys.tailSet(shard.after(), false)) {
+        if (!k.startsWith(shard.prefix())) {
+          if (keys.comparator().compare(k, shard.prefix()) > 0) break;
+          continue;
+        }
+        if (shard.beyond(k)) break;
+        out.add(k);
+      }
+      return out;
+    }
+
+    /** How many keys each shard's listing gives; fails if any key under the prefix is listed by none or by two. */
+    List<Integer> sizes(List<Shard> shards) {
+      List<Integer> sizes = new ArrayList<>();
+      java.util.Map<String, Integer> listed = new java.util.HashMap<>();
+      for (Shard s : shards) {
+        List<String> got = list(s);
+        sizes.add(got.size());
+        got.forEach(k -> listed.merge(k, 1, Integer::sum));
+      }
+      for (String k : keys) {
+        if (k.startsWith(shards.get(0).prefix())) assertThat(listed.getOrDefault(k, 0)).as("listings of %s", k).isEqualTo(1);
+      }
+      return sizes;
+    }
+  }
+
+  private static List<Shard> split(Bucket b, String prefix, int target) throws IOException {
+    List<Shard> shards = KeySpace.split(prefix, target, b, 4);
+    assertThat(shards).isNotEmpty();
+    assertThat(shards.get(0).after()).isEmpty();
+    assertThat(shards.get(shards.size() - 1).upTo()).isEmpty();
+    for (int i = 1; i < shards.size(); i++) assertThat(shards.get(i).after()).isEqualTo(shards.get(i - 1).upTo()); // contiguous
+    return shards;
+  }
+
+  private static List<String> numbered(String format, int n) {
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < n; i++) keys.add(String.format(Locale.ROOT, format, i));
+    return keys;
+  }
+
+  @Test
+  void aFlatRunOfNumberedKeysSplitsAtItsDigitsNotAtWhatItsFirstPageShares() throws IOException {
+    Bucket b = new Bucket(numbered("img_%06d.jpg", 200_000));
+    List<Integer> sizes = b.sizes(split(b, "", 16));
+    // img_0 .. img_1: the first page shares "img_000"; probes widen it to "img_" and "img_0", "img_1" are the splits
+    assertThat(sizes.stream().filter(n -> n > 0).count()).isGreaterThanOrEqualTo(16);
+    assertThat(sizes.stream().mapToInt(Integer::intValue).max().orElseThrow()).isLessThanOrEqualTo(200_000 / 10);
+    assertThat(b.requests.get()).isLessThan(200);
+  }
+
+  @Test
+  void foldersSplitAtTheirNames() throws IOException {
+    List<String> keys = new ArrayList<>();
+    for (String day : List.of("2024-01-01", "2024-01-02", "2024-02-01", "2025-01-01")) keys.addAll(numbered("logs/" + day + "/part-%05d", 5_000));
+    Bucket b = new Bucket(keys);
+    List<Integer> sizes = b.sizes(split(b, "logs/", 8));
+    assertThat(sizes.stream().filter(n -> n > 0).count()).isGreaterThanOrEqualTo(4);
+    assertThat(sizes.stream().mapToInt(Integer::intValue).max().orElseThrow()).isLessThanOrEqualTo(5_000);
+  }
+
+  @Test
+  void aSmallOrEmptyKeySpaceIsOneShard() throws IOException {
+    Bucket empty = new Bucket(List.of());
+    assertThat(split(empty, "", 64)).singleElement().isEqualTo(Shard.all(""));
+    Bucket small = new Bucket(numbered("k%03d", 999));
+    assertThat(small.sizes(split(small, "", 64))).containsExactly(999);
+    assertThat(small.requests.get()).isEqualTo(1);
+  }
+
+  @Test
+  void keysAtShardEdgesUnicodeAndKeysOutsideThePrefixLandOnce() throws IOException {
+    List<String> keys = new ArrayList<>(numbered("p/a%05d", 3_000));
+    // the bounds themselves ("p/a0", "p/a1", ...) as keys, keys between alphabet characters, and above U+FFFF
+    for (String edge : List.of("p/a", "p/a0", "p/a1", "p/a2", "p/a9", "p/aZ", "p/a_", "p/a-", "p/a~", "p/a\u00e9t\u00e9",
+        "p/a\uFF21", "p/a\uD83D\uDE00", "p/a\uD83D\uDE00x", "p/a" + KeyOrder.LAST, "p/b", "p/", "p0", "o")) keys.add(edge);
+    keys.addAll(numbered("p/a\uD83D\uDE00%04d", 2_000));
+    Bucket b = new Bucket(keys);
+    List<Shard> shards = split(b, "p/", 12);
+    assertThat(shards.size()).isGreaterThan(1);
+    List<Integer> sizes = b.sizes(shards);
+    assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo((int) keys.stream().filter(k -> k.startsWith("p/")).count());
+  }
+
+  @Test
+  void aServerThatOrdersByUtf16UnitsAsS3ProxyDoesGetsTheSameCoverage() throws IOException {
+    List<String> keys = new ArrayList<>(numbered("u/\uFF21%04d", 1_500)); // U+FF21: after the surrogates in UTF-16 order
+    keys.addAll(numbered("u/\uD83D\uDE00%04d", 1_500)); // U+1F600: before U+FF21 in UTF-16 order, after it in UTF-8
+    keys.addAll(numbered("u/a%04d", 1_500));
+    for (java.util.Comparator<String> order : List.of(KeyOrder.COMPARATOR, java.util.Comparator.<String>naturalOrder())) {
+      Bucket b = new Bucket(keys, order);
+      List<Integer> sizes = b.sizes(split(b, "u/", 16));
+      assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(keys.size());
+      assertThat(b.requests.get()).isLessThan(100);
+    }
+  }
+
+  @Test
+  void utf8OrderPutsCharactersAboveUffffAfterTheRest() {
+    assertThat(KeyOrder.compare("a\uFF21", "a\uD83D\uDE00")).isNegative(); // U+FF21 < U+1F600, though its UTF-16 unit is larger
+    assertThat("a\uFF21".compareTo("a\uD83D\uDE00")).isPositive();
+    assertThat(KeyOrder.compare("a", "ab")).isNegative();
+    assertThat(KeyOrder.compare("ab", "ab")).isZero();
+    assertThat(KeyOrder.compare("a\uD83D\uDE00", "a" + KeyOrder.LAST)).isNegative();
+    assertThat(KeyOrder.commonPrefix("x\uD83D\uDE00", "x\uD83D\uDE01")).isEqualTo("x"); // never half a pair
+  }
+}
