@@ -8,6 +8,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../jobs/env.sh"
 ferry_build
 cd "$FERRY_HOME"
+export SPARK_LOCAL_IP=127.0.0.1 # Spark binds to loopback only
 mvn -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load: $(cut -d' ' -f1-3 /proc/loadavg)"
-exec java -Xmx2g $SPARK_JAVA_OPENS -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" io.ferry.bench.ListingBench "$FERRY_HOME"
+exec java -Xmx2g -Dferry.s3proxy.heap=2g $SPARK_JAVA_OPENS -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" io.ferry.bench.ListingBench "$FERRY_HOME"

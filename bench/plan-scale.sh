@@ -8,6 +8,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../jobs/env.sh"
 ferry_build
 cd "$FERRY_HOME"
+export SPARK_LOCAL_IP=127.0.0.1 # Spark binds to loopback only
 [ -d target/spark-home/jars ] || mvn -B -q -DskipTests verify # the Spark home the cluster runs from
 mvn -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load: $(cut -d' ' -f1-3 /proc/loadavg)"

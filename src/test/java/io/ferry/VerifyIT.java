@@ -7,14 +7,18 @@ import io.ferry.support.Jobs;
 import io.ferry.support.LocalSpark;
 import io.ferry.support.S3Backend;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
@@ -59,6 +63,12 @@ class VerifyIT {
     return new Run(code, out.toString(StandardCharsets.UTF_8));
   }
 
+  private Set<Path> verifyReports() throws IOException {
+    try (Stream<Path> runs = Files.list(work.resolve("reports/verify-files"))) {
+      return runs.filter(p -> p.getFileName().toString().startsWith("verify-")).collect(Collectors.toCollection(HashSet::new));
+    }
+  }
+
   @Test
   void aDirectoryCopyMatchesThenEachKindOfDifferenceIsReported() throws Exception {
     Path destination = work.resolve("files");
@@ -78,6 +88,7 @@ class VerifyIT {
     }
     Files.write(destination.resolve("b.txt"), new byte[10]);
     Files.writeString(destination.resolve("extra.txt"), "only here");
+    Set<Path> earlier = verifyReports();
     Run differing = ferry("verify", conf);
     assertThat(differing.code()).as(differing.out()).isEqualTo(Ferry.SOME_FAILED);
     assertThat(differing.out()).contains("DIFFERENCES FOUND")
@@ -85,8 +96,10 @@ class VerifyIT {
         .contains("CONTENT_DIFFERS big.bin part 2 of 3 (bytes=8388608-16777215): source crc32c")
         .contains("SIZE_DIFFERS b.txt source 2000 bytes, destination 10")
         .contains("EXTRA extra.txt only at the destination");
-    Path report = Files.list(work.resolve("reports/verify-files")).filter(p -> p.getFileName().toString().startsWith("verify-"))
-        .max(Path::compareTo).orElseThrow();
+    Set<Path> reports = verifyReports(); // run ids of one second order by their random suffix, so the new one is the set difference
+    reports.removeAll(earlier);
+    assertThat(reports).hasSize(1);
+    Path report = reports.iterator().next();
     Map<String, String> statuses = spark.read().parquet(report.resolve("verify.parquet").toString()).collectAsList().stream()
         .collect(Collectors.toMap(r -> r.getAs("key"), (Row r) -> r.getAs("status")));
     assertThat(statuses).containsExactlyInAnyOrderEntriesOf(Map.of("a.txt", "MISSING", "big.bin", "CONTENT_DIFFERS", "b.txt", "SIZE_DIFFERS",

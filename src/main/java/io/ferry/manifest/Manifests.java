@@ -46,11 +46,15 @@ public final class Manifests {
 
   /** The pieces of the manifest at {@code location}, for the executors to read. */
   public static List<ManifestPart> parts(String location, ManifestFiles files) throws IOException {
+    return parts(location, files, SPLIT);
+  }
+
+  static List<ManifestPart> parts(String location, ManifestFiles files, long split) throws IOException {
     if (location.endsWith(".json")) return inventory(location, files);
     long size = files.size(location);
     List<ManifestPart> parts = new ArrayList<>();
-    for (long offset = 0; offset < size; offset += SPLIT) {
-      parts.add(new ManifestPart(location, ManifestPart.Format.KEY_LIST, offset, Math.min(SPLIT, size - offset), List.of()));
+    for (long offset = 0; offset < size; offset += split) {
+      parts.add(new ManifestPart(location, ManifestPart.Format.KEY_LIST, offset, Math.min(split, size - offset), List.of()));
     }
     return parts;
   }

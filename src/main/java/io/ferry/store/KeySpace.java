@@ -18,16 +18,26 @@ import java.util.concurrent.Future;
  * {@code img_00} their first page shares. Any split is correct (the ranges always cover the key space exactly once); the
  * alphabet only decides how even they are.
  *
+ * <p>A folder (the prefix, or a key prefix ending in '/') is split at its subfolders first, from one delimiter
+ * listing: a shard per subfolder, listed under it, and one for the folder's own objects (listed by delimiter), so that
+ * a server that walks a folder's files to list it (S3Proxy, MinIO) lists each shard's folder alone. A folder with more
+ * entries than a page, or none, is split by characters.
+ *
  * <p>No bound holds a character at or above U+D800: servers differ in how they order keys with such characters (AWS
  * S3 by UTF-8 bytes, S3Proxy by UTF-16 units, which put U+E000–U+FFFF after the surrogates of U+10000 and up), and
  * against bounds below them both orders agree, so a shard's listing stops at its end on either kind of server.
  */
 public final class KeySpace {
   /** The first keys under {@code prefix} after {@code after} ("" for none), in key order, at most {@code max}. */
-  @FunctionalInterface
   public interface Pages {
     List<String> first(String prefix, String after, int max) throws IOException;
+
+    /** One level under {@code prefix} (a delimiter listing by '/'): its objects and its folders, at most {@code max}. */
+    Level level(String prefix, int max) throws IOException;
   }
+
+  /** A folder's direct objects and its subfolders (each ending in '/'); {@code truncated} when there were more. */
+  public record Level(List<String> objects, List<String> folders, boolean truncated) {}
 
   /** A ListObjectsV2 page: a range with fewer keys than this is listed by one request anyway. */
   static final int PAGE = 1000;
@@ -41,7 +51,16 @@ public final class KeySpace {
    * Keys after {@code after} up to {@code upTo}, all starting with {@code common}; {@code seen} when a key is known to
    * be in it, {@code empty} when its first page showed none.
    */
-  private record Range(String after, String upTo, String common, boolean seen, boolean empty) {}
+  private record Range(String after, String upTo, String common, boolean seen, boolean empty, boolean flat) {
+    Range(String after, String upTo, String common, boolean seen, boolean empty) {
+      this(after, upTo, common, seen, empty, false);
+    }
+
+    /** Every key under the common prefix: a folder, or the prefix the split started from. */
+    boolean whole() {
+      return after.isEmpty() && upTo.isEmpty();
+    }
+  }
 
   private KeySpace() {}
 
@@ -71,7 +90,7 @@ public final class KeySpace {
             } else if (children.size() == 1) {
               done.add(children.get(0)); // small: one request lists it
             } else {
-              next.addAll(children);
+              for (Range child : children) (child.flat() ? done : next).add(child);
             }
           }
           i += chunk.size();
@@ -84,7 +103,15 @@ public final class KeySpace {
     }
     done.addAll(work);
     done.sort((a, b) -> a.after().isEmpty() ? -1 : b.after().isEmpty() ? 1 : KeyOrder.compare(a.after(), b.after()));
-    return done.stream().map(r -> new Shard(prefix, r.after(), r.upTo(), true)).toList();
+    return done.stream().map(r -> new Shard(listedUnder(r), r.after(), r.upTo(), !r.flat())).toList();
+  }
+
+  /**
+   * The prefix a range is listed under: its keys' common prefix, so that a server which lists a folder cheaper than
+   * the bucket (S3Proxy walks files) does; shortened to what its end shares, whose key may start otherwise.
+   */
+  private static String listedUnder(Range r) {
+    return r.upTo().isEmpty() || r.upTo().startsWith(r.common()) ? r.common() : KeyOrder.commonPrefix(r.common(), r.upTo());
   }
 
   /** Ranges known or likely to hold keys. */
@@ -97,7 +124,18 @@ public final class KeySpace {
    * end); null when it cannot be split.
    */
   static List<Range> explore(String prefix, Range range, Pages pages) throws IOException {
-    List<String> page = pages.first(prefix, range.after(), PAGE);
+    if (range.whole() && (range.common().equals(prefix) || range.common().endsWith("/"))) {
+      Level level = pages.level(range.common(), PAGE);
+      if (!level.truncated() && !level.folders().isEmpty()) {
+        List<Range> children = new ArrayList<>();
+        children.add(new Range("", "", range.common(), !level.objects().isEmpty(), level.objects().isEmpty(), true));
+        for (String folder : level.folders()) children.add(new Range("", "", folder, true, false));
+        return children;
+      }
+      if (!level.truncated()) return List.of(new Range("", "", range.common(), !level.objects().isEmpty(), level.objects().isEmpty()));
+    }
+    String under = listedUnder(range);
+    List<String> page = pages.first(under, range.after(), PAGE);
     int inRange = 0;
     while (inRange < page.size() && !beyond(page.get(inRange), range.upTo())) inRange++;
     if (page.size() < PAGE || inRange < page.size() || page.get(page.size() - 1).equals(range.upTo())) {
@@ -106,7 +144,7 @@ public final class KeySpace {
     List<String> seen = new ArrayList<>(page);
     String common = longer(KeyOrder.commonPrefix(page.get(0), page.get(page.size() - 1)), range.common());
     while (common.length() > range.common().length()) {
-      List<String> probe = pages.first(prefix, common + KeyOrder.LAST, 1);
+      List<String> probe = pages.first(under, common + KeyOrder.LAST, 1);
       if (probe.isEmpty() || !range.upTo().isEmpty() && KeyOrder.compare(probe.get(0), range.upTo()) >= 0) break;
       if (probe.get(0).startsWith(common)) break; // a server ordering by UTF-16 units puts U+E000-U+FFFF after LAST
       seen.add(probe.get(0));

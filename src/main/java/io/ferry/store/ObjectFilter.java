@@ -10,8 +10,10 @@ import java.util.function.Consumer;
 public final class ObjectFilter implements Serializable {
   private static final long serialVersionUID = 1L;
   private final Selection selection;
-  private transient List<Glob> includeGlobs;
-  private transient List<Glob> excludeGlobs;
+  /** Compiled once per instance; one field, so the listing threads sharing a filter see both lists or neither. */
+  private transient volatile Globs globs;
+
+  private record Globs(List<Glob> include, List<Glob> exclude) {}
 
   public ObjectFilter(Selection selection) {
     this.selection = selection;
@@ -23,11 +25,12 @@ public final class ObjectFilter implements Serializable {
 
   /** Whether the globs select the relative key: a destination's object outside them is none of the job's business. */
   public boolean selectsKey(StoreObject object) {
-    if (includeGlobs == null) {
-      includeGlobs = selection.include().stream().map(Glob::compile).toList();
-      excludeGlobs = selection.exclude().stream().map(Glob::compile).toList();
+    Globs g = globs;
+    if (g == null) {
+      g = new Globs(selection.include().stream().map(Glob::compile).toList(), selection.exclude().stream().map(Glob::compile).toList());
+      globs = g;
     }
-    return Glob.selected(object.relativeKey(), includeGlobs, excludeGlobs);
+    return Glob.selected(object.relativeKey(), g.include(), g.exclude());
   }
 
   /** Whether the size and modification time are in the selected ranges. */

@@ -66,7 +66,7 @@ public final class ListingBench {
                   job.name = listing-bench
                   source { endpoint = "http://127.0.0.1:%d", bucket = listing, credentials.access-key-id = bench }
                   destination.path = "%s"
-                  copy.skip-unchanged = false
+                  copy { skip-unchanged = false, stall-timeout = 300s } # S3Proxy takes seconds for a page of a large folder
                   plan.listing-shards = %d
                   report.path = "%s"
                 }
@@ -103,7 +103,7 @@ public final class ListingBench {
   }
 
   /** Keys as a partitioned dataset writes them: 100 dates of {@code objects / 100} parts. */
-  static void seed(S3Client s3, String bucket, int objects, Path work) throws Exception {
+  public static void seed(S3Client s3, String bucket, int objects, Path work) throws Exception {
     Path marker = work.resolve("seeded-" + objects);
     if (Files.exists(marker)) return;
     if (s3.listBuckets().buckets().stream().noneMatch(b -> b.name().equals(bucket))) s3.createBucket(b -> b.bucket(bucket));

@@ -43,6 +43,22 @@ class KeySpaceTest {
       return page;
     }
 
+    @Override
+    public KeySpace.Level level(String prefix, int max) {
+      requests.incrementAndGet();
+      List<String> objects = new ArrayList<>();
+      java.util.TreeSet<String> folders = new java.util.TreeSet<>(keys.comparator());
+      for (String k : keys) {
+        if (!k.startsWith(prefix)) continue;
+        int slash = k.indexOf('/', prefix.length());
+        if (slash < 0) objects.add(k);
+        else folders.add(k.substring(0, slash + 1));
+      }
+      boolean truncated = objects.size() + folders.size() > max;
+      if (truncated) return new KeySpace.Level(List.of(), List.of(), true); // what a first page gives is not used
+      return new KeySpace.Level(objects, new ArrayList<>(folders), false);
+    }
+
     /** Lists a shard as S3Lister does: from start-after, in the server's order, up to the first key past its end. */
     List<String> list(Shard shard) {
       List<String> out = new ArrayList<>();
@@ -52,6 +68,7 @@ class KeySpaceTest {
           continue;
         }
         if (shard.beyond(k)) break;
+        if (!shard.recursive() && k.indexOf('/', shard.prefix().length()) >= 0) continue; // a delimiter listing: its own objects
         out.add(k);
       }
       return out;
@@ -59,6 +76,10 @@ class KeySpaceTest {
 
     /** How many keys each shard's listing gives; fails if any key under the prefix is listed by none or by two. */
     List<Integer> sizes(List<Shard> shards) {
+      return sizes(shards, "");
+    }
+
+    List<Integer> sizes(List<Shard> shards, String root) {
       List<Integer> sizes = new ArrayList<>();
       java.util.Map<String, Integer> listed = new java.util.HashMap<>();
       for (Shard s : shards) {
@@ -67,7 +88,7 @@ class KeySpaceTest {
         got.forEach(k -> listed.merge(k, 1, Integer::sum));
       }
       for (String k : keys) {
-        if (k.startsWith(shards.get(0).prefix())) assertThat(listed.getOrDefault(k, 0)).as("listings of %s", k).isEqualTo(1);
+        if (k.startsWith(root)) assertThat(listed.getOrDefault(k, 0)).as("listings of %s", k).isEqualTo(1);
       }
       return sizes;
     }
@@ -75,10 +96,7 @@ class KeySpaceTest {
 
   private static List<Shard> split(Bucket b, String prefix, int target) throws IOException {
     List<Shard> shards = KeySpace.split(prefix, target, b, 4);
-    assertThat(shards).isNotEmpty();
-    assertThat(shards.get(0).after()).isEmpty();
-    assertThat(shards.get(shards.size() - 1).upTo()).isEmpty();
-    for (int i = 1; i < shards.size(); i++) assertThat(shards.get(i).after()).isEqualTo(shards.get(i - 1).upTo()); // contiguous
+    assertThat(shards).isNotEmpty(); // coverage (each key listed once) is checked by listing them: Bucket.sizes
     return shards;
   }
 
@@ -99,11 +117,26 @@ class KeySpaceTest {
   }
 
   @Test
+  void foldersSplitIntoOneShardPerSubfolderListedUnderIt() throws IOException {
+    List<String> keys = new ArrayList<>(List.of("top.txt", "events/readme"));
+    for (int d = 1; d <= 40; d++) keys.addAll(numbered("events/date=2026-01-" + String.format(Locale.ROOT, "%02d", d) + "/part-%04d", 30));
+    Bucket b = new Bucket(keys);
+    List<Shard> shards = split(b, "", 16);
+    List<Integer> sizes = b.sizes(shards);
+    // the root's own objects, "events/"'s own objects, and one shard per day under its folder
+    assertThat(shards).contains(new Shard("", "", "", false), new Shard("events/", "", "", false),
+        new Shard("events/date=2026-01-07/", "", "", true));
+    assertThat(shards).hasSize(42);
+    assertThat(sizes.stream().mapToInt(Integer::intValue).max().orElseThrow()).isEqualTo(30);
+    assertThat(b.requests.get()).isEqualTo(2); // two delimiter listings
+  }
+
+  @Test
   void foldersSplitAtTheirNames() throws IOException {
     List<String> keys = new ArrayList<>();
     for (String day : List.of("2024-01-01", "2024-01-02", "2024-02-01", "2025-01-01")) keys.addAll(numbered("logs/" + day + "/part-%05d", 5_000));
     Bucket b = new Bucket(keys);
-    List<Integer> sizes = b.sizes(split(b, "logs/", 8));
+    List<Integer> sizes = b.sizes(split(b, "logs/", 8), "logs/");
     assertThat(sizes.stream().filter(n -> n > 0).count()).isGreaterThanOrEqualTo(4);
     assertThat(sizes.stream().mapToInt(Integer::intValue).max().orElseThrow()).isLessThanOrEqualTo(5_000);
   }
@@ -127,7 +160,7 @@ class KeySpaceTest {
     Bucket b = new Bucket(keys);
     List<Shard> shards = split(b, "p/", 12);
     assertThat(shards.size()).isGreaterThan(1);
-    List<Integer> sizes = b.sizes(shards);
+    List<Integer> sizes = b.sizes(shards, "p/");
     assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo((int) keys.stream().filter(k -> k.startsWith("p/")).count());
   }
 
@@ -138,7 +171,7 @@ class KeySpaceTest {
     keys.addAll(numbered("u/a%04d", 1_500));
     for (java.util.Comparator<String> order : List.of(KeyOrder.COMPARATOR, java.util.Comparator.<String>naturalOrder())) {
       Bucket b = new Bucket(keys, order);
-      List<Integer> sizes = b.sizes(split(b, "u/", 16));
+      List<Integer> sizes = b.sizes(split(b, "u/", 16), "u/");
       assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(keys.size());
       assertThat(b.requests.get()).isLessThan(100);
     }

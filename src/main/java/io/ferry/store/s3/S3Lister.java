@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
@@ -20,7 +21,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Lists a bucket under a prefix with ListObjectsV2 pages (1,000 keys each), handing each object on as its page
- * arrives; a shard starts with {@code start-after} and stops at its last key. Keys ending in '/' with no bytes are
+ * arrives; a shard starts with {@code start-after} and stops at its last key, or (not recursive) lists a folder's own
+ * objects by delimiter. Keys ending in '/' with no bytes are
  * folder markers, not objects: they are counted and left out.
  */
 final class S3Lister implements Lister {
@@ -44,15 +46,25 @@ final class S3Lister implements Lister {
     List<Shard> shards = new ArrayList<>();
     int each = Math.max(1, (target + under.size() - 1) / under.size());
     for (String p : under) {
-      shards.addAll(target <= 1 ? List.of(Shard.all(p)) : KeySpace.split(p, each, this::firstKeys, SPLIT_THREADS));
+      shards.addAll(target <= 1 ? List.of(Shard.all(p)) : KeySpace.split(p, each, pages, SPLIT_THREADS));
     }
     return shards;
   }
 
-  private List<String> firstKeys(String under, String after, int max) throws IOException {
-    ListObjectsV2Response page = page(under, after, max, null);
-    return page.contents().stream().map(S3Object::key).toList();
-  }
+  /** The requests the key-space split sends. */
+  private final KeySpace.Pages pages = new KeySpace.Pages() {
+    @Override
+    public List<String> first(String under, String after, int max) throws IOException {
+      return page(under, after, max, null, false).contents().stream().map(S3Object::key).toList();
+    }
+
+    @Override
+    public KeySpace.Level level(String under, int max) throws IOException {
+      ListObjectsV2Response page = page(under, "", max, null, true);
+      return new KeySpace.Level(page.contents().stream().map(S3Object::key).toList(),
+          page.commonPrefixes().stream().map(CommonPrefix::prefix).toList(), Boolean.TRUE.equals(page.isTruncated()));
+    }
+  };
 
   /** Pages one after another, each retried by the job's policy (a listing is many requests; it resumes at its page). */
   @Override
@@ -61,7 +73,7 @@ final class S3Lister implements Lister {
     String token = null;
     boolean end = false;
     do {
-      ListObjectsV2Response page = page(shard.prefix(), shard.after(), 1000, token);
+      ListObjectsV2Response page = page(shard.prefix(), shard.after(), 1000, token, !shard.recursive());
       pages++;
       for (S3Object o : page.contents()) {
         if (shard.beyond(o.key())) {
@@ -81,8 +93,10 @@ final class S3Lister implements Lister {
     return new ListCounts(listed, listed - markers, markers, 0, pages);
   }
 
-  private ListObjectsV2Response page(String under, String after, int max, String token) throws IOException {
+  /** @param level by delimiter '/': the objects directly under {@code under}, and its folders */
+  private ListObjectsV2Response page(String under, String after, int max, String token, boolean level) throws IOException {
     ListObjectsV2Request.Builder request = ListObjectsV2Request.builder().bucket(bucket).prefix(under).maxKeys(max);
+    if (level) request.delimiter("/");
     if (token != null) {
       request.continuationToken(token);
     } else if (!after.isEmpty()) {
