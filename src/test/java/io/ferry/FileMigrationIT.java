@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.config.MigrationConfig;
 import io.ferry.demo.SeedData;
 import io.ferry.report.RunSummary;
+import io.ferry.report.Units;
 import io.ferry.support.Jobs;
 import io.ferry.support.LocalSpark;
 import io.ferry.support.S3Backend;
@@ -48,6 +49,7 @@ class FileMigrationIT {
   private Map<String, String> source;
   private long sourceBytes;
   private Path firstRun;
+  private String console;
 
   @BeforeAll
   void start() throws Exception {
@@ -71,7 +73,7 @@ class FileMigrationIT {
   private RunSummary migrate(MigrationConfig config) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     RunSummary summary = MigrationJob.run(config, JavaSparkContext.fromSparkContext(spark.sparkContext()), new PrintStream(out, true, StandardCharsets.UTF_8));
-    String console = out.toString(StandardCharsets.UTF_8);
+    console = out.toString(StandardCharsets.UTF_8);
     assertThat(console).contains("Ferry run " + summary.run()).doesNotContain(s3.secret());
     return summary;
   }
@@ -81,7 +83,8 @@ class FileMigrationIT {
   void copiesEveryObjectByteForByteAndRecordsEveryRange() throws Exception {
     Path destination = work.resolve("out");
     Path reports = work.resolve("reports");
-    RunSummary summary = migrate(Jobs.config(s3, s3.endpoint(), "source", destination, reports, ""));
+    RunSummary summary = migrate(Jobs.config(s3, s3.endpoint(), "source", destination, reports,
+        "ferry.report { progress-interval = 200ms, json-lines = true }"));
 
     assertThat(Trees.digests(destination)).isEqualTo(new TreeMap<>(source));
     assertThat(Trees.tempFiles(destination)).isEmpty();
@@ -126,6 +129,22 @@ class FileMigrationIT {
     summary.stragglers().forEach(r -> assertThat(html).contains(r.key().replace("&", "&amp;").replace("<", "&lt;")
         .replace(">", "&gt;").replace("\"", "&quot;"))); // the slowest ranges, by name (HTML-escaped)
     assertThat(Files.readString(run.resolve("summary.json")) + html).doesNotContain(s3.secret());
+
+    // the progress line's last figures are the run's: every byte and range the executors reported while copying
+    List<String> progress = console.lines().filter(l -> l.startsWith("COPY  ")).toList();
+    assertThat(progress).isNotEmpty();
+    assertThat(progress.get(progress.size() - 1)).contains(Units.bytes(sourceBytes) + " of " + Units.bytes(sourceBytes) + " (100%)")
+        .contains("ranges " + expectedRanges + " of " + expectedRanges + ", 0 retries, 0 failed");
+    // one row per copy task, adding up to the run; the same objects as JSON lines
+    Dataset<Row> partitions = spark.read().parquet(run.resolve("partitions.parquet").toString());
+    Row tasks = partitions.agg(functions.sum("ranges"), functions.sum("bytes"), functions.min("started_at"), functions.count("*")).first();
+    assertThat(tasks.getLong(0)).isEqualTo(expectedRanges);
+    assertThat(tasks.getLong(1)).isEqualTo(sourceBytes);
+    assertThat(tasks.getLong(3)).isEqualTo(partitions.select("partition").distinct().count());
+    assertThat(html).contains("Tasks over time");
+    Dataset<Row> lines = spark.read().json(run.resolve("objects.jsonl").toString());
+    assertThat(lines.filter("status = 'COPIED'").count()).isEqualTo(source.size());
+    assertThat(lines.agg(functions.sum("size")).first().getLong(0)).isEqualTo(sourceBytes);
   }
 
   @Test

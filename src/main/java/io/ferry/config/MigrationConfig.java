@@ -10,7 +10,7 @@ public record MigrationConfig(
     DestinationConfig destination,
     PlanConfig plan,
     CopyConfig copy,
-    String reportPath,
+    ReportConfig report,
     String sparkMaster)
     implements Serializable {
   public MigrationConfig {
@@ -19,7 +19,12 @@ public record MigrationConfig(
     Objects.requireNonNull(destination, "destination is null");
     Objects.requireNonNull(plan, "plan is null");
     Objects.requireNonNull(copy, "copy is null");
-    Objects.requireNonNull(reportPath, "reportPath is null");
+    Objects.requireNonNull(report, "report is null");
     Objects.requireNonNull(sparkMaster, "sparkMaster is null");
+  }
+
+  /** Where the run's datasets and report go ({@code report.path}). */
+  public String reportPath() {
+    return report.path();
   }
 }

@@ -157,8 +157,9 @@ public final class DatasetFiles {
   /** Marks both directories of a table complete, as Spark does, once every part is in place. */
   public static void markDone(Datasets.Table<?> table, String runDirectory, Configuration conf) throws IOException {
     FileSystem fs = LocalFiles.of(URI.create(runDirectory), conf);
-    for (String suffix : List.of(".parquet", ".csv")) {
+    for (String suffix : List.of(".parquet", ".csv", ".jsonl")) {
       Path dir = new Path(runDirectory, table.name() + suffix);
+      if (suffix.equals(".jsonl") && !fs.exists(dir)) continue; // written only when asked for
       fs.mkdirs(dir);
       fs.create(new Path(dir, "_SUCCESS"), true).close();
     }
@@ -196,6 +197,69 @@ public final class DatasetFiles {
   }
 
   /** Renames the temp file into place, unless another attempt of the task placed the (identical) part first. */
+  /**
+   * Part {@code part} of {@code table} as JSON lines ({@code <name>.jsonl/part-NNNNN.jsonl}: one object per row, keys
+   * the column names, timestamps ISO-8601): rows are written as they are given, and the part is placed at the close,
+   * as {@link #writePart} places its files.
+   */
+  public static <T> JsonLines<T> jsonLines(Datasets.Table<T> table, String runDirectory, int part, String attempt, Configuration conf)
+      throws IOException {
+    FileSystem fs = LocalFiles.of(URI.create(runDirectory), conf);
+    Path dir = new Path(runDirectory, table.name() + ".jsonl");
+    String name = String.format("part-%05d", part);
+    Path temp = new Path(dir, "." + name + "-" + attempt + ".jsonl.tmp");
+    return new JsonLines<>(table, fs, temp, new Path(dir, name + ".jsonl"));
+  }
+
+  /** An open JSON-lines part. */
+  public static final class JsonLines<T> implements Consumer<T>, AutoCloseable {
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+    private final Datasets.Table<T> table;
+    private final FileSystem fs;
+    private final Path temp;
+    private final Path target;
+    private final Writer out;
+
+    JsonLines(Datasets.Table<T> table, FileSystem fs, Path temp, Path target) throws IOException {
+      this.table = table;
+      this.fs = fs;
+      this.temp = temp;
+      this.target = target;
+      this.out = new BufferedWriter(new OutputStreamWriter(fs.create(temp, true), StandardCharsets.UTF_8), 1 << 16);
+    }
+
+    @Override
+    public void accept(T row) {
+      com.fasterxml.jackson.databind.node.ObjectNode line = JSON.createObjectNode();
+      for (Datasets.Column<T> c : table.columns()) {
+        Object value = c.value().apply(row);
+        if (value == null) {
+          line.putNull(c.name());
+        } else {
+          switch (c.type()) {
+            case STRING -> line.put(c.name(), (String) value);
+            case INT -> line.put(c.name(), (Integer) value);
+            case LONG -> line.put(c.name(), (Long) value);
+            case DOUBLE -> line.put(c.name(), (Double) value);
+            case TIMESTAMP -> line.put(c.name(), TIMESTAMP.format(Instant.ofEpochMilli((Long) value)));
+          }
+        }
+      }
+      try {
+        out.write(JSON.writeValueAsString(line));
+        out.write('\n');
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      out.close();
+      promote(fs, temp, target);
+    }
+  }
+
   private static void promote(FileSystem fs, Path temp, Path target) throws IOException {
     if (!fs.exists(target) && fs.rename(temp, target)) return;
     if (!fs.exists(target)) throw new IOException("cannot rename " + temp + " to " + target);

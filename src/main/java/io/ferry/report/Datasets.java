@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The two datasets a run writes, as data: each column's name, type, nullability and how to read it from a result.
+ * The datasets a run writes (ranges, objects, partitions), as data: each column's name, type, nullability and how to read it from a result.
  * A public format (Parquet + CSV, see {@link DatasetFiles}). In {@code ranges}: {@code bytes} reached the
  * destination, {@code payload_bytes} passed through the executor (0 for a server-side copy), {@code method} says how
  * (get+write, get+upload, read+upload, server-side-copy).
@@ -74,6 +74,25 @@ public final class Datasets {
         col("error", Type.STRING, ObjectResult::error),
         col("verified", Type.STRING, ObjectResult::verified),
         col("checksum", Type.STRING, ObjectResult::checksum)));
+  }
+
+  /** One row per Spark task of the copy: where it ran, what it moved, when. */
+  public static Table<PartitionStats> partitions(String job, String run) {
+    return new Table<>("partitions", List.of(
+        col("job", Type.STRING, p -> job),
+        col("run", Type.STRING, p -> run),
+        col("partition", Type.INT, PartitionStats::partition),
+        col("executor", Type.STRING, PartitionStats::executor),
+        col("host", Type.STRING, PartitionStats::host),
+        col("ranges", Type.LONG, PartitionStats::ranges),
+        col("objects", Type.LONG, PartitionStats::objects),
+        col("bytes", Type.LONG, PartitionStats::bytes),
+        col("started_at", Type.TIMESTAMP, PartitionStats::startedAtMillis),
+        col("finished_at", Type.TIMESTAMP, PartitionStats::finishedAtMillis),
+        col("wall_s", Type.DOUBLE, PartitionStats::seconds),
+        col("mb_per_s", Type.DOUBLE, PartitionStats::megabytesPerSecond),
+        col("retries", Type.LONG, PartitionStats::retries),
+        col("failures", Type.LONG, PartitionStats::failures)));
   }
 
   /** {@code ferry verify}'s one row per object: how the destination compares with the source. */

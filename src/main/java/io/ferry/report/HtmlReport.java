@@ -10,7 +10,10 @@ final class HtmlReport {
 
   private HtmlReport() {}
 
-  static String render(RunSummary s, RunStats stats) {
+  /** Bars the lanes chart draws at most (the longest tasks); the partitions dataset has them all. */
+  private static final int LANE_BARS = 2000;
+
+  static String render(RunSummary s, RunStats stats, List<PartitionStats> partitions) {
     StringBuilder h = new StringBuilder();
     h.append("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Ferry run ").append(esc(s.run()))
         .append("</title><style>body{font:14px system-ui,sans-serif;margin:24px;color:#222;max-width:900px}"
@@ -31,6 +34,7 @@ final class HtmlReport {
         .append(td(fmt(s.throughput().firstByteP50Ms()))).append("</tr></table>");
 
     h.append("<h2>Throughput over time</h2>").append(lineChart(stats.timeline()));
+    h.append("<h2>Tasks over time</h2>").append(lanes(partitions));
     h.append("<h2>Executors</h2><table><tr><th class=l>executor</th><th class=l>host</th><th>ranges</th><th>bytes</th>"
         + "<th>busy s</th><th>MB/s while busy</th></tr>");
     for (var e : stats.executors().entrySet()) {
@@ -57,9 +61,8 @@ final class HtmlReport {
       }
       h.append("</table>");
     }
-    h.append("<p>Datasets: <code>ranges.parquet</code>, <code>ranges.csv</code>, <code>objects.parquet</code>, "
-        + "<code>objects.csv</code> and <code>summary.json</code> in this folder; <code>notebooks/throughput.ipynb</code> "
-        + "loads them.</p></body></html>\n");
+    h.append("<p>Datasets: <code>ranges</code>, <code>objects</code> and <code>partitions</code> (Parquet and CSV) and "
+        + "<code>summary.json</code> in this folder; <code>notebooks/throughput.ipynb</code> loads them.</p></body></html>\n");
     return h.toString();
   }
 
@@ -75,6 +78,40 @@ final class HtmlReport {
     }
     return svgOpen() + axes("seconds: 0 – " + fmt(maxX), "MB/s, max " + fmt(maxY))
         + "<path d=\"" + path + "\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\"/></svg>";
+  }
+
+  /** One lane per executor; a bar per task of the copy, from its first range's start to its last range's end. */
+  private static String lanes(List<PartitionStats> partitions) {
+    if (partitions.isEmpty()) return "<p>No tasks copied anything.</p>";
+    List<PartitionStats> drawn = partitions.stream().sorted(java.util.Comparator.comparingDouble(PartitionStats::seconds).reversed())
+        .limit(LANE_BARS).toList();
+    List<String> executors = drawn.stream().map(PartitionStats::executor).distinct().sorted().toList();
+    long start = drawn.stream().mapToLong(PartitionStats::startedAtMillis).min().orElse(0);
+    long end = Math.max(start + 1, drawn.stream().mapToLong(PartitionStats::finishedAtMillis).max().orElse(start + 1));
+    double maxRate = Math.max(0.001, drawn.stream().mapToDouble(PartitionStats::megabytesPerSecond).max().orElse(1));
+    int lane = Math.max(6, Math.min(28, (HEIGHT - 50) / Math.max(1, executors.size())));
+    int height = 50 + lane * executors.size();
+    StringBuilder bars = new StringBuilder();
+    for (PartitionStats p : drawn) {
+      int row = executors.indexOf(p.executor());
+      double x = 80 + (p.startedAtMillis() - start) / (double) (end - start) * (WIDTH - 100);
+      double w = Math.max(1, (p.finishedAtMillis() - p.startedAtMillis()) / (double) (end - start) * (WIDTH - 100));
+      int shade = (int) (200 - 150 * p.megabytesPerSecond() / maxRate);
+      bars.append("<rect class=\"task\" x=\"").append(fmt(x)).append("\" y=\"").append(20 + row * lane).append("\" width=\"").append(fmt(w))
+          .append("\" height=\"").append(lane - 2).append("\" fill=\"rgb(").append(shade).append(',').append(shade).append(",255)\"><title>task ")
+          .append(p.partition()).append(" on ").append(esc(p.executor())).append(" (").append(esc(p.host())).append("): ").append(p.ranges())
+          .append(" ranges, ").append(esc(Units.bytes(p.bytes()))).append(" in ").append(fmt(p.seconds())).append(" s, ")
+          .append(fmt(p.megabytesPerSecond())).append(" MB/s").append(p.retries() > 0 ? ", " + p.retries() + " retries" : "")
+          .append("</title></rect>");
+    }
+    StringBuilder labels = new StringBuilder();
+    for (int i = 0; i < executors.size(); i++) {
+      labels.append("<text x=\"4\" y=\"").append(20 + i * lane + lane / 2 + 4).append("\" font-size=\"11\">executor ")
+          .append(esc(executors.get(i))).append("</text>");
+    }
+    return "<svg width=\"" + WIDTH + "\" height=\"" + height + "\" role=\"img\">" + labels + bars
+        + "<text x=\"80\" y=\"" + (height - 10) + "\" font-size=\"12\">seconds: 0 – " + fmt((end - start) / 1000.0) + "; darker: faster"
+        + (partitions.size() > drawn.size() ? "; the " + drawn.size() + " longest of " + partitions.size() + " tasks" : "") + "</text></svg>";
   }
 
   private static String histogramChart(double[][] histogram) {

@@ -31,14 +31,17 @@ public final class ReportWriter {
   }
 
   /** After every part of both datasets is written: their {@code _SUCCESS} markers, the summary and the HTML page. */
-  public RunSummary finish(RunInfo info, RunStats stats) throws IOException {
+  public RunSummary finish(RunInfo info, RunStats stats, List<PartitionStats> partitions) throws IOException {
     String directory = folder.qualified();
+    DatasetFiles.writePart(Datasets.partitions(info.job(), info.run()), partitions.iterator(), directory, 0, "driver", folder.hadoop(),
+        p -> { });
     DatasetFiles.markDone(Datasets.ranges(info.job(), info.run()), directory, folder.hadoop());
     DatasetFiles.markDone(Datasets.objects(info.job(), info.run()), directory, folder.hadoop());
+    DatasetFiles.markDone(Datasets.partitions(info.job(), info.run()), directory, folder.hadoop());
     info.stages().lap("report");
     RunSummary summary = summarize(info, stats);
     folder.writeJson("summary.json", summary);
-    folder.writeText("report.html", HtmlReport.render(summary, stats));
+    folder.writeText("report.html", HtmlReport.render(summary, stats, partitions));
     return summary;
   }
 

@@ -4,66 +4,61 @@ import io.ferry.copy.Progress;
 import io.ferry.report.RunSummary;
 import io.ferry.report.Units;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.Locale;
-import org.apache.spark.SparkStageInfo;
-import org.apache.spark.api.java.JavaSparkContext;
 
 /** What the driver prints: a progress line while copying, and the run summary at the end. */
 final class Console {
   private Console() {}
 
-  /** Prints tasks done, % of bytes (by finished tasks' share), MB/s and ETA every few seconds until closed. */
-  static Progress progress(JavaSparkContext jsc, String group, long totalBytes, PrintStream out) {
+  /**
+   * While copying: bytes done of the total, %, the rate since the last line and on average, ETA, ranges done,
+   * retries and failed ranges, as the executors report them (with their heartbeats) while their tasks run.
+   */
+  static Progress copying(Live live, CopyCounters c, long totalBytes, long totalRanges, Duration interval, PrintStream out) {
     long start = System.nanoTime();
+    long[] last = {start, 0};
     return new Progress(() -> {
-      int[] tasks = tasks(jsc, group);
-      if (tasks[1] == 0) return null;
-      double seconds = (System.nanoTime() - start) / 1e9;
-      double fraction = tasks[0] / (double) tasks[1];
-      double rate = totalBytes * fraction / 1e6 / seconds;
-      String eta = fraction > 0 ? String.format(Locale.ROOT, "%.0fs", seconds / fraction - seconds) : "?";
-      return String.format(Locale.ROOT, "%s  %d/%d tasks (%.0f%% of %s), %.1f MB/s, ETA %s", group, tasks[0], tasks[1],
-          fraction * 100, Units.bytes(totalBytes), rate, eta);
-    }, out);
+      long now = System.nanoTime();
+      long bytes = live.value(c.bytes);
+      double seconds = (now - start) / 1e9;
+      double current = (bytes - last[1]) / 1e6 / Math.max(1e-3, (now - last[0]) / 1e9);
+      last[0] = now;
+      last[1] = bytes;
+      double average = bytes / 1e6 / Math.max(1e-3, seconds);
+      String eta = bytes > 0 && totalBytes > bytes ? String.format(Locale.ROOT, "%.0f s", (totalBytes - bytes) / 1e6 / average) : "-";
+      return String.format(Locale.ROOT, "COPY  %s of %s (%.0f%%), %.1f MB/s now, %.1f MB/s average, ETA %s; ranges %d of %d, %d retries, %d failed",
+          Units.bytes(bytes), Units.bytes(totalBytes), totalBytes == 0 ? 100.0 : 100.0 * bytes / totalBytes, current, average, eta,
+          live.value(c.ranges), totalRanges, live.value(c.retries), live.value(c.failures));
+    }, interval, out);
   }
 
-  /** Prints the objects and bytes a listing has found so far (as its tasks finish) every few seconds until closed. */
-  static Progress listing(JavaSparkContext jsc, String group, Listing.Counters counters, PrintStream out) {
-    return new Progress(() -> {
-      int[] tasks = tasks(jsc, group);
-      return tasks[1] == 0 ? null : String.format(Locale.ROOT, "%s  %d objects (%s) found, %d/%d tasks", group,
-          counters.selected.value(), Units.bytes(counters.bytes.value()), tasks[0], tasks[1]);
-    }, out);
+  /** While listing: the objects and bytes found so far. */
+  static Progress listing(Live live, Listing.Counters c, String what, Duration interval, PrintStream out) {
+    long start = System.nanoTime();
+    return new Progress(() -> String.format(Locale.ROOT, "LIST  %d objects (%s) found in %.0f s; %s", live.value(c.selected),
+        Units.bytes(live.value(c.bytes)), (System.nanoTime() - start) / 1e9, what), interval, out);
   }
 
-  /** Tasks completed and in all, over the stages of the group's jobs. */
-  private static int[] tasks(JavaSparkContext jsc, String group) {
-    int done = 0, total = 0;
-    for (int job : jsc.statusTracker().getJobIdsForGroup(group)) {
-      var info = jsc.statusTracker().getJobInfo(job);
-      if (info == null) continue;
-      for (int stage : info.stageIds()) {
-        SparkStageInfo s = jsc.statusTracker().getStageInfo(stage);
-        if (s != null) {
-          done += s.numCompletedTasks();
-          total += s.numTasks();
-        }
-      }
-    }
-    return new int[] {done, total};
-  }
-
-  /** A line printed every few seconds (when there is one) until closed. */
+  /**
+   * A line printed every {@code interval} until closed: on a terminal, one line refreshed in place; otherwise a line
+   * each time, for logs. Once a line has been printed, the close prints the final figures too.
+   */
   static final class Progress implements AutoCloseable {
     private final Thread thread;
+    private final boolean terminal = System.console() != null;
+    private final java.util.function.Supplier<String> line;
+    private final PrintStream out;
+    private volatile boolean printed;
 
-    Progress(java.util.function.Supplier<String> line, PrintStream out) {
+    Progress(java.util.function.Supplier<String> line, Duration interval, PrintStream out) {
+      this.line = line;
+      this.out = out;
       thread = new Thread(() -> {
         try {
           while (true) {
-            Thread.sleep(5000);
-            String text = line.get();
-            if (text != null) out.println(text);
+            Thread.sleep(interval.toMillis());
+            print();
           }
         } catch (InterruptedException e) {
           // closed
@@ -73,9 +68,28 @@ final class Console {
       thread.start();
     }
 
+    private void print() {
+      String text = line.get();
+      if (terminal) {
+        out.print("\r" + text + "\u001b[K");
+        out.flush();
+      } else {
+        out.println(text);
+      }
+      printed = true;
+    }
+
     @Override
     public void close() {
       thread.interrupt();
+      try {
+        thread.join(1000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      if (!printed) return;
+      print();
+      if (terminal) out.println();
     }
   }
 

@@ -22,11 +22,13 @@ final class CopyRangesFunction implements FlatMapFunction<Iterator<Assignment>, 
   private final CopySettings settings;
   private final String ledger;
   private final Broadcast<SerializableConfiguration> hadoop;
+  private final CopyCounters counters;
 
-  CopyRangesFunction(CopySettings settings, String ledger, Broadcast<SerializableConfiguration> hadoop) {
+  CopyRangesFunction(CopySettings settings, String ledger, Broadcast<SerializableConfiguration> hadoop, CopyCounters counters) {
     this.settings = settings;
     this.ledger = ledger;
     this.hadoop = hadoop;
+    this.counters = counters;
   }
 
   @Override
@@ -34,12 +36,13 @@ final class CopyRangesFunction implements FlatMapFunction<Iterator<Assignment>, 
     List<Assignment> list = new ArrayList<>();
     tasks.forEachRemaining(list::add);
     if (list.stream().noneMatch(a -> a.upload() != null)) {
-      return ConcurrentRanges.copy(list, settings.copy().streamsPerTask(), ExecutorContext.copier(settings)).iterator();
+      return ConcurrentRanges.copy(list, settings.copy().streamsPerTask(), ExecutorContext.copier(settings), counters::add).iterator();
     }
     TaskContext task = TaskContext.get();
     try (Ledger.Writer writer = new Ledger(ledger, hadoop.value().value())
         .writer(settings.runId() + "-copy-" + task.partitionId() + "-" + task.taskAttemptId())) {
       return ConcurrentRanges.copy(list, settings.copy().streamsPerTask(), ExecutorContext.copier(settings), r -> {
+        counters.add(r);
         if (r.status() == RangeResult.Status.OK && !r.uploadId().isEmpty()) {
           try {
             writer.copied(LedgerRecords.copied(r));

@@ -142,15 +142,18 @@ public final class MigrationJob {
 
         JavaRDD<Assignment> assignments = assigned.filter(a -> a.assignment() != null).map(AssignFunction.Assigned::assignment);
         int slices = slices(opens.assignments(), config.copy().streamsPerTask(), jsc.defaultParallelism());
+        CopyCounters counters = new CopyCounters(jsc);
         jsc.setJobGroup("COPY", "COPY: " + plan.ranges() + " ranges of " + plan.objects() + " objects", true);
         // spread by task id, not round robin: a partition lost with an executor is computed again with the same tasks
         JavaRDD<RangeResult> copied = assignments.mapToPair(a -> new Tuple2<>(a.task().id(), a)).partitionBy(new HashPartitioner(slices))
-            .values().mapPartitions(new CopyRangesFunction(settings, ledger.directory(), hadoop));
+            .values().mapPartitions(new CopyRangesFunction(settings, ledger.directory(), hadoop, counters));
         JavaRDD<RangeResult> ranges = (opens.resumedRanges() == 0 ? copied
             : copied.union(assigned.filter(a -> a.resumed() != null).map(AssignFunction.Assigned::resumed)))
             .persist(StorageLevel.MEMORY_AND_DISK_SER());
         long copyStart = System.currentTimeMillis();
-        try (Console.Progress progress = Console.progress(jsc, "COPY", plan.bytes(), out)) {
+        try (Live live = Live.watch(jsc, counters.all());
+            Console.Progress progress = Console.copying(live, counters, plan.bytes() - opens.resumedBytes(),
+                plan.ranges() - opens.resumedRanges(), config.report().progressInterval(), out)) {
           ranges.count();
         }
         long copyEnd = System.currentTimeMillis();
@@ -176,7 +179,7 @@ public final class MigrationJob {
         RunInfo info = new RunInfo(config.jobName(), runId, config.source().describe(), config.destination().describe(), started,
             planned.listing().selected() - plan.filtered(), plan.unchanged(), plan.splitObjects(), planned.listing().pages(), copyStart,
             copyEnd, stages, deleted);
-        RunSummary summary = Reports.write(jsc, config.reportPath(), info, ranges, objects.union(setAside).union(missing));
+        RunSummary summary = Reports.write(jsc, config.report(), info, ranges, objects.union(setAside).union(missing));
         ranges.unpersist();
         objects.unpersist();
         Console.printSummary(summary, out);

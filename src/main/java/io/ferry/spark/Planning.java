@@ -75,7 +75,8 @@ public final class Planning {
     String what = sources.description();
     jsc.setJobGroup("LIST", "LIST: " + config.source().describe() + " in " + what, true);
     long listed;
-    try (Console.Progress progress = Console.listing(jsc, "LIST", sourceCounts, out)) {
+    try (Live live = Live.watch(jsc, List.of(sourceCounts.selected, sourceCounts.bytes));
+        Console.Progress progress = Console.listing(live, sourceCounts, what, config.report().progressInterval(), out)) {
       listed = Actions.run(source::count, "cannot list " + config.source().describe(), Planning.hint("source", config.source().store()));
     }
     long missingCount = config.source().manifest().isEmpty() ? 0 : missing.count();

@@ -2,11 +2,14 @@ package io.ferry.spark;
 
 import io.ferry.commit.ObjectResult;
 import io.ferry.copy.RangeResult;
+import io.ferry.config.ReportConfig;
+import io.ferry.report.PartitionStats;
 import io.ferry.report.ReportWriter;
 import io.ferry.report.RunInfo;
 import io.ferry.report.RunStats;
 import io.ferry.report.RunSummary;
 import java.io.IOException;
+import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -20,9 +23,10 @@ import org.apache.spark.util.SerializableConfiguration;
 final class Reports {
   private Reports() {}
 
-  static RunSummary write(JavaSparkContext jsc, String reportPath, RunInfo info, JavaRDD<RangeResult> ranges,
+  static RunSummary write(JavaSparkContext jsc, ReportConfig report, RunInfo info, JavaRDD<RangeResult> ranges,
       JavaRDD<ObjectResult> objects) throws IOException {
-    jsc.setJobGroup("REPORT", "REPORT: statistics and the ranges and objects datasets", false);
+    String reportPath = report.path();
+    jsc.setJobGroup("REPORT", "REPORT: statistics and the ranges, objects and partitions datasets", false);
     ReportWriter writer = new ReportWriter(jsc.hadoopConfiguration(), reportPath, info.job(), info.run());
     String directory = writer.qualifiedRunDirectory();
     Broadcast<SerializableConfiguration> conf = SerializableConfiguration.broadcast(jsc.sc());
@@ -33,12 +37,17 @@ final class Reports {
               info.copyEndMillis(), ReportWriter.TIMELINE_BUCKETS), false)
           .reduce(RunStats::merge);
       stats.merge(objects.coalesce(slices(objects))
-          .mapPartitionsWithIndex(WriteDatasetFunction.objects(info.job(), info.run(), directory, conf), false)
+          .mapPartitionsWithIndex(WriteDatasetFunction.objects(info.job(), info.run(), directory, conf, report.jsonLines()), false)
           .reduce(RunStats::merge));
     } finally {
       conf.destroy();
     }
-    return writer.finish(info, stats);
+    // one small row per task of the copy, from the copy's own partitions (before any coalescing)
+    List<PartitionStats> partitions = ranges.mapPartitionsWithIndex((i, rows) -> {
+      PartitionStats p = PartitionStats.of(i, rows);
+      return p == null ? java.util.Collections.<PartitionStats>emptyIterator() : List.of(p).iterator();
+    }, true).collect();
+    return writer.finish(info, stats, partitions);
   }
 
   /** A part file per partition, at most 16 per dataset: one for a small run, a few writers in parallel for a big one. */

@@ -47,6 +47,8 @@ public final class SparkStart {
           throw e.getCause(); // what went wrong building it, not the future's wrapper
         }
         if (!sparkConf.contains("spark.master")) sparkConf.setMaster(master);
+        // the progress line reads running tasks' counters from executor heartbeats (Spark's default: every 10 s)
+        if (!sparkConf.contains("spark.executor.heartbeatInterval")) sparkConf.set("spark.executor.heartbeatInterval", "2s");
         // getActive is Spark-internal, but getOrCreate(conf) would warn that conf may not take effect.
         Option<SparkContext> active = SparkContext$.MODULE$.getActive();
         spark.complete(JavaSparkContext.fromSparkContext(active.isDefined() ? active.get() : SparkContext.getOrCreate(sparkConf)));

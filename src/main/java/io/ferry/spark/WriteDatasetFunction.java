@@ -30,9 +30,10 @@ final class WriteDatasetFunction<T> implements Function2<Integer, Iterator<T>, I
   private final long timelineStartMillis;
   private final long timelineEndMillis;
   private final int timelineBuckets;
+  private final boolean jsonLines;
 
   private WriteDatasetFunction(Kind kind, String job, String run, String runDirectory, Broadcast<SerializableConfiguration> conf,
-      long timelineStartMillis, long timelineEndMillis, int timelineBuckets) {
+      long timelineStartMillis, long timelineEndMillis, int timelineBuckets, boolean jsonLines) {
     this.kind = kind;
     this.job = job;
     this.run = run;
@@ -41,17 +42,19 @@ final class WriteDatasetFunction<T> implements Function2<Integer, Iterator<T>, I
     this.timelineStartMillis = timelineStartMillis;
     this.timelineEndMillis = timelineEndMillis;
     this.timelineBuckets = timelineBuckets;
+    this.jsonLines = jsonLines;
   }
 
   /** The ranges dataset, with the copy stage's timeline ({@code buckets} buckets from start to end). */
   public static WriteDatasetFunction<RangeResult> ranges(String job, String run, String runDirectory,
       Broadcast<SerializableConfiguration> conf, long copyStartMillis, long copyEndMillis, int buckets) {
-    return new WriteDatasetFunction<>(Kind.RANGES, job, run, runDirectory, conf, copyStartMillis, copyEndMillis, buckets);
+    return new WriteDatasetFunction<>(Kind.RANGES, job, run, runDirectory, conf, copyStartMillis, copyEndMillis, buckets, false);
   }
 
+  /** The objects dataset, also as JSON lines when {@code jsonLines}. */
   public static WriteDatasetFunction<ObjectResult> objects(String job, String run, String runDirectory,
-      Broadcast<SerializableConfiguration> conf) {
-    return new WriteDatasetFunction<>(Kind.OBJECTS, job, run, runDirectory, conf, 0, 0, 0);
+      Broadcast<SerializableConfiguration> conf, boolean jsonLines) {
+    return new WriteDatasetFunction<>(Kind.OBJECTS, job, run, runDirectory, conf, 0, 0, 0, jsonLines);
   }
 
   @Override
@@ -62,9 +65,18 @@ final class WriteDatasetFunction<T> implements Function2<Integer, Iterator<T>, I
     if (kind == Kind.RANGES) {
       DatasetFiles.writePart(Datasets.ranges(job, run), (Iterator<RangeResult>) rows, runDirectory, part, attempt,
           conf.value().value(), stats::add);
-    } else {
+    } else if (!jsonLines) {
       DatasetFiles.writePart(Datasets.objects(job, run), (Iterator<ObjectResult>) rows, runDirectory, part, attempt,
           conf.value().value(), stats::add);
+    } else {
+      try (DatasetFiles.JsonLines<ObjectResult> lines = DatasetFiles.jsonLines(Datasets.objects(job, run), runDirectory, part, attempt,
+          conf.value().value())) {
+        DatasetFiles.writePart(Datasets.objects(job, run), (Iterator<ObjectResult>) rows, runDirectory, part, attempt,
+            conf.value().value(), o -> {
+              stats.add(o);
+              lines.accept(o);
+            });
+      }
     }
     return List.of(stats).iterator();
   }

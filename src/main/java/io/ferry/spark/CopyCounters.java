@@ -1,0 +1,40 @@
+package io.ferry.spark;
+
+import io.ferry.copy.RangeResult;
+import java.io.Serializable;
+import java.util.List;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.util.LongAccumulator;
+
+/**
+ * What the copy has done, added to by the executors as each range finishes (named, so the Spark UI's stage pages show
+ * them): bytes that reached the destination, ranges finished, retries, ranges that failed.
+ */
+final class CopyCounters implements Serializable {
+  private static final long serialVersionUID = 1L;
+  final LongAccumulator bytes;
+  final LongAccumulator ranges;
+  final LongAccumulator retries;
+  final LongAccumulator failures;
+
+  CopyCounters(JavaSparkContext jsc) {
+    bytes = jsc.sc().longAccumulator("ferry.copy.bytes");
+    ranges = jsc.sc().longAccumulator("ferry.copy.ranges");
+    retries = jsc.sc().longAccumulator("ferry.copy.retries");
+    failures = jsc.sc().longAccumulator("ferry.copy.failed-ranges");
+  }
+
+  List<LongAccumulator> all() {
+    return List.of(bytes, ranges, retries, failures);
+  }
+
+  /** From a range's stream thread: the accumulators are not thread-safe, and a task's streams finish at once. */
+  void add(RangeResult r) {
+    synchronized (this) {
+      bytes.add(r.bytes());
+      ranges.add(1);
+      retries.add(Math.max(0, r.attempts() - 1));
+      if (r.status() != RangeResult.Status.OK) failures.add(1);
+    }
+  }
+}
