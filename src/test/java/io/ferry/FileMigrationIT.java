@@ -9,6 +9,7 @@ import io.ferry.config.MigrationConfig;
 import io.ferry.demo.SeedData;
 import io.ferry.report.RunSummary;
 import io.ferry.report.Units;
+import io.ferry.support.Browser;
 import io.ferry.support.Jobs;
 import io.ferry.support.LocalSpark;
 import io.ferry.support.S3Backend;
@@ -207,5 +208,32 @@ class FileMigrationIT {
     long ranges = spark.read().parquet(firstRun.resolve("ranges.parquet").toString()).count();
     assertThat(executed).contains(ranges + " ranges of " + source.size() + " objects").contains("image/png")
         .doesNotContain("\"output_type\": \"error\"");
+  }
+
+  @Test
+  @Order(5)
+  void theReportRendersInARealBrowserWithTheRunsChartsAndRows() throws Exception {
+    Assumptions.assumeTrue(firstRun != null, "needs the first run's report");
+    Assumptions.assumeTrue(Browser.executable() != null, "Chromium is not installed (Debian: chromium; .ci/run installs it)");
+    JsonNode summary = new ObjectMapper().readTree(firstRun.resolve("summary.json").toFile());
+    long tasks = spark.read().parquet(firstRun.resolve("partitions.parquet").toString()).count();
+    try (Browser browser = new Browser(work.resolve("chromium"), 1000, 1600)) {
+      browser.open(firstRun.resolve("report.html"));
+      assertThat(browser.evaluate("document.title").asText()).isEqualTo("Ferry run " + firstRun.getFileName());
+      assertThat(browser.evaluate("[...document.querySelectorAll('h2')].map(h => h.textContent)").toString())
+          .contains("Throughput over time", "Tasks over time", "Executors", "Range throughput (MB/s)", "Slowest ranges");
+      // every chart laid out with a size; the timeline a line of many points; a bar per copy task; a row per straggler
+      assertThat(browser.evaluate("[...document.querySelectorAll('svg')].filter(s => { const r = s.getBoundingClientRect(); "
+          + "return r.width > 100 && r.height > 50; }).length").asInt()).isEqualTo(3);
+      assertThat(browser.evaluate("document.querySelector('svg path[stroke]').getTotalLength()").asDouble()).isGreaterThan(100);
+      assertThat(browser.evaluate("document.querySelectorAll('rect.task').length").asLong()).isEqualTo(tasks);
+      assertThat(browser.evaluate("[...document.querySelectorAll('rect.task')].every(r => r.getBBox().width >= 1)").asBoolean()).isTrue();
+      int stragglers = summary.get("stragglers").size();
+      assertThat(stragglers).isPositive();
+      assertThat(browser.evaluate("[...document.querySelectorAll('h2')].find(h => h.textContent === 'Slowest ranges')"
+          + ".nextElementSibling.querySelectorAll('tr').length").asInt()).isEqualTo(stragglers + 1);
+      assertThat(browser.evaluate("document.body.innerText").asText()).contains(String.valueOf(summary.at("/objects/copied").asLong()));
+      assertThat(browser.errors()).as("the console and the page's errors").isEmpty();
+    }
   }
 }

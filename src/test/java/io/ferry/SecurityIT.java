@@ -138,6 +138,8 @@ class SecurityIT {
       List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g"));
       for (String opt : System.getProperty("ferry.spark.jvm.opens", "").trim().split("\\s+")) if (!opt.isEmpty()) command.add(opt);
       command.addAll(List.of("-Dspark.ui.enabled=true", "-Dspark.ui.port=" + uiPort, "-Dspark.eventLog.enabled=true",
+          "-Dspark.metrics.conf.*.sink.prometheusServlet.class=org.apache.spark.metrics.sink.PrometheusServlet",
+          "-Dspark.metrics.conf.*.sink.prometheusServlet.path=/metrics/prometheus",
           "-Dspark.eventLog.dir=" + events.toUri(), "-cp", System.getProperty("java.class.path"), Ferry.class.getName(), "migrate",
           conf.toString(), "-Dferry.destination.credentials.secret-access-key=" + destinationSecret));
       Path log = work.resolve("secrets.log");
@@ -150,7 +152,7 @@ class SecurityIT {
       while (run.isAlive() && !(pages.indexOf("Spark Properties") >= 0 && pages.indexOf("COPY") >= 0) && System.nanoTime() < deadline) {
         pages.setLength(0);
         try {
-          for (String page : List.of("/environment/", "/jobs/", "/stages/", "/executors/", "/api/v1/applications")) {
+          for (String page : List.of("/environment/", "/jobs/", "/stages/", "/executors/", "/api/v1/applications", "/metrics/prometheus")) {
             pages.append(get("http://127.0.0.1:" + uiPort + page));
           }
         } catch (IOException notYet) {
@@ -163,6 +165,9 @@ class SecurityIT {
       assertThat(run.exitValue()).as(out).isZero();
       assertThat(pages).as("the UI was read while the run went on").contains("Spark Properties").contains("COPY");
       assertThat(pages).doesNotContain(secret);
+      // Ferry's metrics source, through a sink Spark already has: the listing's requests were counted before the copy
+      assertThat(pages).containsPattern("FerryMetrics_requests_list_Value\\S* +[1-9]").contains("FerryMetrics_bytes_Value")
+          .contains("FerryMetrics_range_ms_Count");
       assertThat(out).doesNotContain(secret);
       try (Stream<Path> files = Stream.concat(Files.walk(events), Files.walk(work.resolve("reports/secrets")))) {
         List<Path> written = files.filter(Files::isRegularFile).toList();

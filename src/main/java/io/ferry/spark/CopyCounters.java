@@ -1,6 +1,7 @@
 package io.ferry.spark;
 
 import io.ferry.copy.RangeResult;
+import io.ferry.store.Meters;
 import java.io.Serializable;
 import java.util.List;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -36,5 +37,6 @@ final class CopyCounters implements Serializable {
       retries.add(Math.max(0, r.attempts() - 1));
       if (r.status() != RangeResult.Status.OK) failures.add(1);
     }
+    Meters.range(r.bytes(), r.durationNanos() / 1_000_000, Math.max(0, r.attempts() - 1), r.status() == RangeResult.Status.OK);
   }
 }

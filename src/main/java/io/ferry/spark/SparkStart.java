@@ -35,6 +35,14 @@ public final class SparkStart {
    * Starts the context (named for the job; {@code master} unless spark-submit gave one), or takes the one already
    * running in this JVM (the demo's second job, tests).
    */
+  /** Ferry's metrics source added to the plugins a user may have set (Spark takes a comma-separated list). */
+  public static SparkConf withMetrics(SparkConf sparkConf) {
+    String plugins = sparkConf.get("spark.plugins", "");
+    String ours = FerryMetrics.class.getName();
+    if (!java.util.Arrays.asList(plugins.split(",")).contains(ours)) sparkConf.set("spark.plugins", plugins.isBlank() ? ours : plugins + "," + ours);
+    return sparkConf;
+  }
+
   public Future<JavaSparkContext> context(String appName, String master) {
     CompletableFuture<JavaSparkContext> spark = new CompletableFuture<>();
     daemon("ferry-spark-start", () -> {
@@ -49,6 +57,7 @@ public final class SparkStart {
         if (!sparkConf.contains("spark.master")) sparkConf.setMaster(master);
         // the progress line reads running tasks' counters from executor heartbeats (Spark's default: every 10 s)
         if (!sparkConf.contains("spark.executor.heartbeatInterval")) sparkConf.set("spark.executor.heartbeatInterval", "2s");
+        withMetrics(sparkConf);
         // getActive is Spark-internal, but getOrCreate(conf) would warn that conf may not take effect.
         Option<SparkContext> active = SparkContext$.MODULE$.getActive();
         spark.complete(JavaSparkContext.fromSparkContext(active.isDefined() ? active.get() : SparkContext.getOrCreate(sparkConf)));

@@ -44,6 +44,7 @@ public final class Retrier {
         return call.call();
       } catch (IOException | RuntimeException e) {
         if (!Failures.isRetryable(e) || attempt >= retries || Thread.currentThread().isInterrupted()) throw e;
+        Meters.retried();
         try {
           Thread.sleep(backoff.delayMillis(attempt));
         } catch (InterruptedException interrupted) {

@@ -34,8 +34,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * into more and more shards listed in parallel by the executors (Spark local[2], 16 streams per task). The bucket is
  * seeded once and kept under target/bench-listing. Results: bench/results/listing.csv and listing.md.
  *
- * <p>Environment: FERRY_LISTING_OBJECTS (200000), FERRY_LISTING_SHARDS ("1,2,4,8,16,32,64"), FERRY_LISTING_DELAY_MS
- * (10, each way), FERRY_LISTING_REPEAT (1).
+ * <p>Environment: FERRY_LISTING_OBJECTS (200000), FERRY_LISTING_SHARDS ("1,64": the target; a folder splits into all
+ * its subfolders at once), FERRY_LISTING_STREAMS ("16": listing requests in flight per task, 2 tasks),
+ * FERRY_LISTING_DELAY_MS (10, each way), FERRY_LISTING_REPEAT (1).
  */
 public final class ListingBench {
   private ListingBench() {}
@@ -45,8 +46,8 @@ public final class ListingBench {
     int objects = Integer.parseInt(System.getenv().getOrDefault("FERRY_LISTING_OBJECTS", "200000"));
     long delay = Long.parseLong(System.getenv().getOrDefault("FERRY_LISTING_DELAY_MS", "10"));
     int repeat = Integer.parseInt(System.getenv().getOrDefault("FERRY_LISTING_REPEAT", "1"));
-    List<Integer> shardCounts = new ArrayList<>();
-    for (String s : System.getenv().getOrDefault("FERRY_LISTING_SHARDS", "1,2,4,8,16,32,64").split(",")) shardCounts.add(Integer.parseInt(s.trim()));
+    List<Integer> shardCounts = numbers(System.getenv().getOrDefault("FERRY_LISTING_SHARDS", "1,64"));
+    List<Integer> streamCounts = numbers(System.getenv().getOrDefault("FERRY_LISTING_STREAMS", "16"));
     Path work = home.resolve("target/bench-listing");
     Files.createDirectories(work);
     String secret = "bench-secret";
@@ -57,20 +58,20 @@ public final class ListingBench {
           .set("spark.driver.host", "127.0.0.1").set("spark.driver.bindAddress", "127.0.0.1"));
       try {
         Path csv = home.resolve("bench/results/listing.csv");
-        if (!Files.exists(csv)) Files.writeString(csv, "when,objects,delay_ms,shards,shards_found,seconds,objects_per_s,list_pages\n");
+        if (!Files.exists(csv)) Files.writeString(csv, "when,objects,delay_ms,shards,shards_found,streams,seconds,objects_per_s,list_pages\n");
         for (int r = 0; r < repeat; r++) {
-          for (int shards : shardCounts) {
+          for (int shards : shardCounts) for (int streams : streamCounts) {
             Path job = work.resolve("listing.conf");
             Files.writeString(job, """
                 ferry {
                   job.name = listing-bench
                   source { endpoint = "http://127.0.0.1:%d", bucket = listing, credentials.access-key-id = bench }
                   destination.path = "%s"
-                  copy { skip-unchanged = false, stall-timeout = 300s } # S3Proxy takes seconds for a page of a large folder
+                  copy { skip-unchanged = false, stall-timeout = 300s, streams-per-task = %d } # S3Proxy: seconds a page of a large folder
                   plan.listing-shards = %d
                   report.path = "%s"
                 }
-                """.formatted(wan.port(), work.resolve("unused"), shards, work.resolve("reports")));
+                """.formatted(wan.port(), work.resolve("unused"), streams, shards, work.resolve("reports")));
             MigrationConfig config = ConfigLoader.load(job, Map.of("ferry.source.credentials.secret-access-key", secret));
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             long start = System.nanoTime();
@@ -81,7 +82,7 @@ public final class ListingBench {
             long pages = group(text, "requests +(\\d+) LIST pages");
             long found = group(text, "listed +in (\\d+) shards");
             if (listed != objects) throw new IllegalStateException("listed " + listed + " of " + objects + ":\n" + text);
-            String row = String.format(Locale.ROOT, "%s,%d,%d,%d,%d,%.2f,%.0f,%d%n", Instant.now(), objects, delay, shards, found, seconds,
+            String row = String.format(Locale.ROOT, "%s,%d,%d,%d,%d,%d,%.2f,%.0f,%d%n", Instant.now(), objects, delay, shards, found, streams, seconds,
                 objects / seconds, pages);
             System.out.print(row);
             Files.writeString(csv, row, StandardOpenOption.APPEND);
@@ -91,6 +92,12 @@ public final class ListingBench {
         sc.stop();
       }
     }
+  }
+
+  private static List<Integer> numbers(String list) {
+    List<Integer> numbers = new ArrayList<>();
+    for (String s : list.split(",")) numbers.add(Integer.parseInt(s.trim()));
+    return numbers;
   }
 
   private static long group(String text, String regex) {

@@ -1,5 +1,6 @@
 package io.ferry.store.s3;
 
+import io.ferry.store.Meters;
 import io.ferry.store.Throttle;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -11,7 +12,8 @@ import software.amazon.awssdk.http.SdkHttpClient;
 /**
  * Every request to an endpoint, through the SDK's client or sent directly, waits for room in the endpoint's
  * {@link Throttle} and tells it whether the endpoint answered by asking to slow down (503, 429). A permit is held
- * until the answer's head arrives: for an upload, after its body went out; for a GET, before its body is read.
+ * until the answer's head arrives: for an upload, after its body went out; for a GET, before its body is read. Each
+ * request is counted by kind for the metrics ({@link Meters}).
  */
 final class ThrottledHttpClient implements SdkHttpClient {
   private final SdkHttpClient delegate;
@@ -25,6 +27,8 @@ final class ThrottledHttpClient implements SdkHttpClient {
   @Override
   public ExecutableHttpRequest prepareRequest(HttpExecuteRequest request) {
     ExecutableHttpRequest prepared = delegate.prepareRequest(request);
+    Meters.Request kind = Meters.Request.of(request.httpRequest().method().name(), request.httpRequest().rawQueryParameters(),
+        request.httpRequest().firstMatchingHeader("x-amz-copy-source").isPresent());
     return new ExecutableHttpRequest() {
       @Override
       public HttpExecuteResponse call() throws IOException {
@@ -34,14 +38,14 @@ final class ThrottledHttpClient implements SdkHttpClient {
           Thread.currentThread().interrupt();
           throw new InterruptedIOException("interrupted while waiting for room to send to the endpoint");
         }
-        boolean throttled = false;
+        int status = 0;
         try {
           HttpExecuteResponse response = prepared.call();
-          int status = response.httpResponse().statusCode();
-          throttled = status == 503 || status == 429;
+          status = response.httpResponse().statusCode();
           return response;
         } finally {
-          throttle.release(throttled);
+          throttle.release(status == 503 || status == 429);
+          Meters.request(kind, status);
         }
       }
 
