@@ -86,7 +86,20 @@ public final class ConfigLoader {
     Duration progress = duration("report.progress-interval");
     if (progress.toMillis() < 100) problem("report.progress-interval", progress, "must be at least 100ms (5s is a good start)");
     ReportConfig report = new ReportConfig(reportPath, progress, bool("report.json-lines"));
-    return new MigrationConfig(jobName, source, destination, plan, copy, report, master);
+    double rate = number("estimate.mb-per-s");
+    if (rate < 0) problem("estimate.mb-per-s", rate, "must not be negative (0: the rate of this job's last run)");
+    EstimateConfig estimate = new EstimateConfig(prices("estimate.source"), prices("estimate.destination"), Math.max(0, rate));
+    if (!problems.isEmpty()) throw new ConfigException(problems);
+    return new MigrationConfig(jobName, source, destination, plan, copy, report, estimate, master);
+  }
+
+  private EstimateConfig.Prices prices(String key) {
+    double write = number(key + ".write-per-1000"), read = number(key + ".read-per-1000"), egress = number(key + ".egress-per-gb");
+    for (String price : List.of("write-per-1000", "read-per-1000", "egress-per-gb")) {
+      double value = number(key + "." + price);
+      if (value < 0) problem(key + "." + price, value, "must not be negative (USD; 0 where nothing is billed)");
+    }
+    return new EstimateConfig.Prices(Math.max(0, write), Math.max(0, read), Math.max(0, egress));
   }
 
   private SourceConfig source() {
@@ -324,6 +337,10 @@ public final class ConfigLoader {
 
   private int integer(String key) {
     return get(key, Config::getInt, "a whole number");
+  }
+
+  private double number(String key) {
+    return get(key, Config::getDouble, "a number");
   }
 
   private long bytes(String key) {

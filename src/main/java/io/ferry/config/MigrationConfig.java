@@ -11,6 +11,7 @@ public record MigrationConfig(
     PlanConfig plan,
     CopyConfig copy,
     ReportConfig report,
+    EstimateConfig estimate,
     String sparkMaster)
     implements Serializable {
   public MigrationConfig {
@@ -20,6 +21,7 @@ public record MigrationConfig(
     Objects.requireNonNull(plan, "plan is null");
     Objects.requireNonNull(copy, "copy is null");
     Objects.requireNonNull(report, "report is null");
+    Objects.requireNonNull(estimate, "estimate is null");
     Objects.requireNonNull(sparkMaster, "sparkMaster is null");
   }
 

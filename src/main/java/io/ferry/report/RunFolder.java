@@ -46,4 +46,32 @@ public final class RunFolder {
   public void writeJson(String name, Object value) throws IOException {
     writeText(name, JSON.writeValueAsString(value));
   }
+
+  /** A run's aggregate copy rate, from its summary. */
+  public record Rate(String run, double megabytesPerSecond) {}
+
+  /**
+   * The aggregate rate of the newest run of {@code job} that copied bytes, or null: run folders are named by their
+   * start time, so the newest is the last in name order.
+   */
+  public static Rate lastRate(Configuration hadoop, String reportPath, String job) throws IOException {
+    Path jobDir = new Path((reportPath.endsWith("/") ? reportPath.substring(0, reportPath.length() - 1) : reportPath) + "/" + job);
+    FileSystem fs = LocalFiles.of(jobDir.toUri(), hadoop);
+    if (!fs.exists(jobDir)) return null;
+    java.util.List<String> runs = new java.util.ArrayList<>();
+    for (org.apache.hadoop.fs.FileStatus s : fs.listStatus(jobDir)) {
+      if (s.isDirectory() && s.getPath().getName().matches("\\d{8}T\\d{6}Z-[0-9a-f]{4}")) runs.add(s.getPath().getName());
+    }
+    runs.sort(java.util.Comparator.reverseOrder());
+    for (String run : runs) {
+      Path summary = new Path(jobDir, run + "/summary.json");
+      if (!fs.exists(summary)) continue;
+      try (java.io.InputStream in = fs.open(summary)) {
+        com.fasterxml.jackson.databind.JsonNode json = JSON.readTree(in);
+        double rate = json.at("/throughput/aggregateMBps").asDouble();
+        if (json.at("/bytes/copied").asLong() > 0 && rate > 0) return new Rate(run, rate);
+      }
+    }
+    return null;
+  }
 }

@@ -4,7 +4,9 @@ import io.ferry.config.MigrationConfig;
 import io.ferry.copy.CopyMethod;
 import io.ferry.ledger.Ledger;
 import io.ferry.plan.Decision;
+import io.ferry.plan.Estimate;
 import io.ferry.plan.PlanTotals;
+import io.ferry.report.RunFolder;
 import io.ferry.report.RunSummary;
 import io.ferry.report.Units;
 import io.ferry.report.VerifySummary;
@@ -19,6 +21,7 @@ import java.io.PrintStream;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -52,16 +55,7 @@ public final class Commands {
           planned.listing().listed(), planned.missingCount() == 0 ? "" : ", " + planned.missingCount() + " missing at the source");
       out.printf("  bytes     %s (%d)%n", Units.bytes(plan.bytes()), plan.bytes());
       out.printf("  ranges    %d in %d tasks; method %s%n", plan.ranges(), plan.tasks(), MigrationJob.methodName(method));
-      String read = config.source().store() instanceof io.ferry.config.BucketConfig ? "GET" : "file reads";
-      long whole = plan.wholeRanges(), parts = plan.partRanges(), gets = plan.gets();
-      String requests = switch (method) {
-        case STREAM_TO_FILE -> gets + " " + read;
-        case STREAM_TO_BUCKET -> gets + " " + read + ", " + whole + " PutObject, " + parts + " UploadPart, "
-            + plan.splitObjects() + " CreateMultipartUpload + CompleteMultipartUpload";
-        case SERVER_SIDE_COPY -> whole + " CopyObject, " + parts + " UploadPartCopy, " + plan.splitObjects()
-            + " CreateMultipartUpload + CompleteMultipartUpload (no bytes through Spark)";
-      };
-      out.printf("  requests  %d LIST pages, %s%n", planned.listing().pages() + planned.existing().pages(), requests);
+      printEstimate(config, jsc, method, plan, planned, out);
       out.printf("  listed    in %s%n", planned.listedIn());
       List<Decision> rejected = planned.setAside().filter(d -> d.kind() == Decision.Kind.REJECTED).takeOrdered(SAMPLE, new ByKey());
       rejected.forEach(r -> out.printf("  rejected  %s: %s%n", r.object().key(), r.reason()));
@@ -76,6 +70,50 @@ public final class Commands {
           if (plan.extraneous() > sample.size()) out.printf("  would delete ... and %d more%n", plan.extraneous() - sample.size());
         }
       }
+    }
+  }
+
+  /** The requests by side and kind, the bytes leaving the source, what they cost at the configured prices, and how long the copy takes. */
+  private static void printEstimate(MigrationConfig config, JavaSparkContext jsc, CopyMethod method, PlanTotals plan,
+      Planning.Planned planned, PrintStream out) throws IOException {
+    boolean fromBucket = config.source().store() instanceof io.ferry.config.BucketConfig;
+    Estimate.Route route = switch (method) {
+      case SERVER_SIDE_COPY -> Estimate.Route.SERVER_SIDE;
+      case STREAM_TO_FILE -> fromBucket ? Estimate.Route.BUCKET_TO_FILE : Estimate.Route.FILE_TO_FILE;
+      case STREAM_TO_BUCKET -> fromBucket ? Estimate.Route.BUCKET_TO_BUCKET : Estimate.Route.FILE_TO_BUCKET;
+    };
+    long checked = !config.source().manifest().isEmpty() && config.source().checkManifest() ? planned.listing().listed() : 0;
+    Estimate e = Estimate.of(plan, route, planned.listing().pages(), planned.existing().pages(), checked);
+    String source = fromBucket
+        ? String.format(Locale.ROOT, "source: %d LIST pages, %d HEAD%s", e.sourceList(), e.sourceHead(),
+            method == CopyMethod.SERVER_SIDE_COPY ? "" : ", " + e.get() + " GET")
+        : "source: " + plan.gets() + " file reads";
+    String destination = switch (route) {
+      case BUCKET_TO_BUCKET, FILE_TO_BUCKET -> String.format(Locale.ROOT,
+          "destination: %d LIST pages, %d PutObject, %d UploadPart, %d CreateMultipartUpload + CompleteMultipartUpload",
+          e.destinationList(), e.put(), e.uploadPart(), e.create());
+      case SERVER_SIDE -> String.format(Locale.ROOT, "destination: %d LIST pages, %d CopyObject, %d UploadPartCopy, "
+          + "%d CreateMultipartUpload + CompleteMultipartUpload (no bytes through Spark)", e.destinationList(), e.copyObject(),
+          e.uploadPartCopy(), e.create());
+      case BUCKET_TO_FILE, FILE_TO_FILE -> "destination: file writes";
+    };
+    out.printf("  requests  %s; %s%n", source, destination);
+    double sourceCost = e.sourceCost(config.estimate().source()), destinationCost = e.destinationCost(config.estimate().destination());
+    out.printf(Locale.ROOT, "  cost      $%.2f: source $%.2f (%s leaving it), destination $%.2f, at the estimate.* prices%n",
+        sourceCost + destinationCost, sourceCost, Units.bytes(e.egressBytes()), destinationCost);
+    double rate = config.estimate().expectedMBps();
+    String basis = "estimate.mb-per-s";
+    if (rate == 0) {
+      RunFolder.Rate last = RunFolder.lastRate(jsc.hadoopConfiguration(), config.reportPath(), config.jobName());
+      if (last != null) {
+        rate = last.megabytesPerSecond();
+        basis = "the aggregate of run " + last.run();
+      }
+    }
+    if (rate > 0) {
+      out.printf(Locale.ROOT, "  time      %s to copy at %.1f MB/s (%s)%n", Units.duration(plan.bytes() / 1e6 / rate), rate, basis);
+    } else {
+      out.printf("  time      unknown until a run of this job has copied, or estimate.mb-per-s is set%n");
     }
   }
 

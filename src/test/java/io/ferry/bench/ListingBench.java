@@ -79,7 +79,7 @@ public final class ListingBench {
             double seconds = (System.nanoTime() - start) / 1e9;
             String text = out.toString(StandardCharsets.UTF_8);
             long listed = group(text, "(\\d+) listed");
-            long pages = group(text, "requests +(\\d+) LIST pages");
+            long pages = group(text, "source: (\\d+) LIST pages");
             long found = group(text, "listed +in (\\d+) shards");
             if (listed != objects) throw new IllegalStateException("listed " + listed + " of " + objects + ":\n" + text);
             String row = String.format(Locale.ROOT, "%s,%d,%d,%d,%d,%d,%.2f,%.0f,%d%n", Instant.now(), objects, delay, shards, found, streams, seconds,
