@@ -3,6 +3,7 @@ package io.ferry;
 import io.ferry.config.ConfigException;
 import io.ferry.config.ConfigLoader;
 import io.ferry.config.MigrationConfig;
+import io.ferry.report.RunPages;
 import io.ferry.spark.Commands;
 import io.ferry.spark.JobFailure;
 import io.ferry.spark.SparkStart;
@@ -35,9 +36,44 @@ public final class Ferry {
                   by reading both sides on the cluster); writes a report of every difference
         cleanup   abort the uploads and remove the temp files the job's earlier runs left (never anything else);
                   --dry-run lists them only
+      usage: ferry report <run-folder> [<run-folder> ...] [--out compare.html]
+        report    one run: write its report.html again from its datasets; several: a page comparing them (totals and
+                  their change from the first, throughput over time overlaid, range rates), compare.html unless --out
       Settings and their defaults: reference.conf; examples: conf/examples/.""";
 
   private Ferry() {}
+
+  /** {@code ferry report}: needs neither a job file nor Spark, only the run folders. */
+  private static int report(List<String> args, PrintStream out, PrintStream err) {
+    List<String> runs = new ArrayList<>();
+    String page = "compare.html";
+    for (int i = 0; i < args.size(); i++) {
+      if (args.get(i).equals("--out") && i + 1 < args.size()) {
+        page = args.get(++i);
+      } else if (args.get(i).startsWith("-")) {
+        err.println(USAGE);
+        return BAD_CONFIG;
+      } else {
+        runs.add(args.get(i));
+      }
+    }
+    if (runs.isEmpty()) {
+      err.println(USAGE);
+      return BAD_CONFIG;
+    }
+    try {
+      if (runs.size() == 1) {
+        out.println("Wrote " + RunPages.regenerate(runs.get(0)));
+      } else {
+        RunPages.compare(runs, page);
+        out.println("Wrote " + page + " comparing " + runs.size() + " runs");
+      }
+      return OK;
+    } catch (Exception e) {
+      err.println("ferry: cannot write the report: " + Failures.describe(e));
+      return JOB_FAILED;
+    }
+  }
 
   public static void main(String[] args) {
     int code = run(args, System.out, System.err);
@@ -47,6 +83,7 @@ public final class Ferry {
 
   /** Runs a command and returns its exit code; never calls {@code System.exit}. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
+    if (args.length > 0 && args[0].equals("report")) return report(List.of(args).subList(1, args.length), out, err);
     List<String> positional = new ArrayList<>();
     Map<String, String> overrides = new LinkedHashMap<>();
     boolean dryRun = false;

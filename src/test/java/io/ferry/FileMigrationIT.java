@@ -50,6 +50,7 @@ class FileMigrationIT {
   private Map<String, String> source;
   private long sourceBytes;
   private Path firstRun;
+  private final List<Path> laterRuns = new ArrayList<>();
   private String console;
 
   @BeforeAll
@@ -164,6 +165,8 @@ class FileMigrationIT {
     assertThat(third.objects().copied()).isEqualTo(1);
     assertThat(third.objects().skippedUnchanged()).isEqualTo(source.size() - 1);
     assertThat(destination.resolve("docs/日本語/レポート.pdf")).hasBinaryContent(changed);
+    laterRuns.add(reports.resolve("test").resolve(again.run()));
+    laterRuns.add(reports.resolve("test").resolve(third.run()));
     s3.client().putObject(b -> b.bucket("source").key("docs/日本語/レポート.pdf"), RequestBody.fromBytes(changed));
   }
 
@@ -235,5 +238,59 @@ class FileMigrationIT {
       assertThat(browser.evaluate("document.body.innerText").asText()).contains(String.valueOf(summary.at("/objects/copied").asLong()));
       assertThat(browser.errors()).as("the console and the page's errors").isEmpty();
     }
+  }
+
+  @Test
+  @Order(6)
+  void reportWritesARunsPageAgainFromItsDatasetsAndComparesRuns() throws Exception {
+    Assumptions.assumeTrue(firstRun != null && laterRuns.size() == 2, "needs the runs of the first two tests");
+    Path page = firstRun.resolve("report.html");
+    String original = Files.readString(page);
+    Files.delete(page);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
+    assertThat(io.ferry.Ferry.run(new String[] {"report", firstRun.toString()}, print, print)).as(out.toString()).isZero();
+    String again = Files.readString(page);
+    // the same totals, sections, task bars and slowest ranges as the page the run wrote
+    assertThat(table(again, 0)).isEqualTo(table(original, 0));
+    assertThat(headings(again)).isEqualTo(headings(original)).contains("Tasks over time");
+    assertThat(again.split("<rect class=\"task\"", -1).length).isEqualTo(original.split("<rect class=\"task\"", -1).length).isGreaterThan(1);
+    assertThat(keys(again, "Slowest ranges")).isEqualTo(keys(original, "Slowest ranges")).isNotEmpty();
+
+    // three runs: everything copied, nothing (all unchanged), one changed object
+    Path compare = work.resolve("compare.html");
+    List<String> args = new ArrayList<>(List.of("report", firstRun.toString()));
+    laterRuns.forEach(r -> args.add(r.toString()));
+    args.addAll(List.of("--out", compare.toString()));
+    assertThat(io.ferry.Ferry.run(args.toArray(String[]::new), print, print)).as(out.toString()).isZero();
+    String html = Files.readString(compare);
+    assertThat(html).contains(firstRun.getFileName().toString(), laterRuns.get(0).getFileName().toString(),
+        laterRuns.get(1).getFileName().toString());
+    assertThat(html.split("<tr class=\"run\"", -1)).hasSize(4);
+    assertThat(html.split("<path class=\"run\"", -1)).as("a throughput line per run that copied bytes").hasSize(3);
+    assertThat(html).contains("Throughput over time", "Range rates");
+    if (Browser.executable() != null) {
+      try (Browser browser = new Browser(work.resolve("chromium-compare"), 1000, 1200)) {
+        browser.open(compare);
+        assertThat(browser.evaluate("document.querySelectorAll('tr.run').length").asInt()).isEqualTo(3);
+        assertThat(browser.errors()).isEmpty();
+      }
+    }
+  }
+
+  private static String table(String html, int index) {
+    String[] tables = html.split("<table>");
+    return tables[index + 1].substring(0, tables[index + 1].indexOf("</table>"));
+  }
+
+  private static List<String> headings(String html) {
+    return java.util.regex.Pattern.compile("<h2[^>]*>([^<]*)</h2>").matcher(html).results().map(m -> m.group(1)).toList();
+  }
+
+  /** The first column of the table after the heading {@code title}. */
+  private static List<String> keys(String html, String title) {
+    String after = html.substring(html.indexOf("<h2>" + title + "</h2>"));
+    String table = after.substring(0, after.indexOf("</table>"));
+    return java.util.regex.Pattern.compile("<tr><td class=l>([^<]*)</td>").matcher(table).results().map(m -> m.group(1)).toList();
   }
 }

@@ -131,6 +131,70 @@ final class HtmlReport {
     return svgOpen() + axes("MB/s: " + fmt(edges[0]) + " – " + fmt(edges[edges.length - 1]), "ranges, max " + (long) max) + bars + "</svg>";
   }
 
+  private static final String[] COLOURS = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+
+  /**
+   * Runs side by side: each run's totals and their change from the first run, throughput over time overlaid (seconds
+   * since each copy began), and each run's distribution of range rates (the share of ranges at or below a rate).
+   */
+  static String compare(List<RunReader.Run> runs) {
+    StringBuilder h = new StringBuilder();
+    h.append("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Ferry: ").append(runs.size())
+        .append(" runs compared</title><style>body{font:14px system-ui,sans-serif;margin:24px;color:#222;max-width:900px}"
+            + "table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+            + "th{background:#f3f3f3}td.l,th.l{text-align:left}svg{background:#fafafa;border:1px solid #ddd}</style></head><body>");
+    h.append("<h1>").append(runs.size()).append(" runs compared</h1>");
+    h.append("<h2>Totals</h2><table><tr><th class=l>run</th><th class=l>job</th><th>objects copied</th><th>bytes copied</th>"
+        + "<th>copy s</th><th>aggregate MB/s</th><th>vs first</th><th>range MB/s p50</th><th>p90</th><th>retries</th><th>failed</th></tr>");
+    double first = runs.get(0).summary().throughput().aggregateMBps();
+    for (int i = 0; i < runs.size(); i++) {
+      RunSummary s = runs.get(i).summary();
+      double rate = s.throughput().aggregateMBps();
+      h.append("<tr class=\"run\"><td class=l style=\"color:").append(COLOURS[i % COLOURS.length]).append("\">").append(esc(s.run()))
+          .append("</td><td class=l>").append(esc(s.job())).append("</td>").append(td(s.objects().copied()))
+          .append(td(Units.bytes(s.bytes().copied()))).append(td(fmt(s.throughput().copyStageSeconds()))).append(td(fmt(rate)))
+          .append(td(i == 0 || first <= 0 ? "" : String.format(Locale.ROOT, "%+.0f%%", (rate / first - 1) * 100)))
+          .append(td(fmt(s.throughput().rangeP50MBps()))).append(td(fmt(s.throughput().rangeP90MBps())))
+          .append(td(s.ranges().retries())).append(td(s.objects().failed())).append("</tr>");
+    }
+    h.append("</table>");
+    double maxX = 0.001, maxY = 0.001, maxRate = 0.001;
+    for (RunReader.Run r : runs) {
+      for (double[] p : r.stats().timeline()) {
+        maxX = Math.max(maxX, p[0]);
+        maxY = Math.max(maxY, p[1]);
+      }
+      maxRate = Math.max(maxRate, r.stats().rateQuantile(1.0));
+    }
+    StringBuilder lines = new StringBuilder(), curves = new StringBuilder();
+    for (int i = 0; i < runs.size(); i++) {
+      String colour = COLOURS[i % COLOURS.length];
+      StringBuilder path = new StringBuilder();
+      for (double[] p : runs.get(i).stats().timeline()) {
+        path.append(path.length() == 0 ? "M" : " L").append(fmt(40 + p[0] / maxX * (WIDTH - 60))).append(',')
+            .append(fmt(HEIGHT - 30 - p[1] / maxY * (HEIGHT - 50)));
+      }
+      if (path.length() > 0 && runs.get(i).summary().bytes().copied() > 0) lines.append("<path class=\"run\" d=\"").append(path).append("\" fill=\"none\" stroke=\"").append(colour)
+          .append("\" stroke-width=\"2\"><title>").append(esc(runs.get(i).summary().run())).append("</title></path>");
+      StringBuilder cdf = new StringBuilder();
+      for (int q = 0; q <= 50; q++) {
+        double rate = runs.get(i).stats().rateQuantile(q / 50.0);
+        if (Double.isNaN(rate)) continue;
+        cdf.append(cdf.length() == 0 ? "M" : " L").append(fmt(40 + rate / maxRate * (WIDTH - 60))).append(',')
+            .append(fmt(HEIGHT - 30 - q / 50.0 * (HEIGHT - 50)));
+      }
+      if (cdf.length() > 0 && runs.get(i).summary().bytes().copied() > 0) curves.append("<path class=\"rates\" d=\"").append(cdf).append("\" fill=\"none\" stroke=\"").append(colour)
+          .append("\" stroke-width=\"2\"><title>").append(esc(runs.get(i).summary().run())).append("</title></path>");
+    }
+    h.append("<h2>Throughput over time</h2>").append(svgOpen()).append(axes("seconds since the copy began: 0 – " + fmt(maxX),
+        "MB/s, max " + fmt(maxY))).append(lines).append("</svg>");
+    h.append("<h2>Range rates</h2>").append(svgOpen()).append(axes("range MB/s: 0 – " + fmt(maxRate), "share of ranges at or below, 0 – 1"))
+        .append(curves).append("</svg>");
+    h.append("<p>Each run's own page and datasets are in its folder:</p><ul>");
+    for (RunReader.Run r : runs) h.append("<li><code>").append(esc(r.directory())).append("</code></li>");
+    return h.append("</ul></body></html>\n").toString();
+  }
+
   private static String svgOpen() {
     return "<svg width=\"" + WIDTH + "\" height=\"" + HEIGHT + "\" role=\"img\">";
   }
