@@ -188,7 +188,7 @@ class FileMigrationIT {
   @Test
   @Order(4)
   void theThroughputNotebookRunsOnTheRunsDatasets() throws Exception {
-    Assumptions.assumeTrue(firstRun != null, "needs the first run's report");
+    Assumptions.assumeTrue(firstRun != null && laterRuns.size() == 2, "needs the runs of the first two tests");
     boolean jupyter;
     try {
       jupyter = new ProcessBuilder("jupyter-nbconvert", "--version").redirectErrorStream(true).start().waitFor() == 0;
@@ -203,6 +203,7 @@ class FileMigrationIT {
         Path.of("notebooks/throughput.ipynb").toAbsolutePath().toString())
         .redirectErrorStream(true);
     builder.environment().put("FERRY_RUN_DIR", firstRun.toString());
+    builder.environment().put("FERRY_COMPARE_RUNS", String.join(",", firstRun.toString(), laterRuns.get(0).toString(), laterRuns.get(1).toString()));
     builder.environment().put("PYDEVD_DISABLE_FILE_VALIDATION", "1");
     Process process = builder.start();
     String log = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -210,6 +211,7 @@ class FileMigrationIT {
     String executed = Files.readString(output.resolve("executed.ipynb"));
     long ranges = spark.read().parquet(firstRun.resolve("ranges.parquet").toString()).count();
     assertThat(executed).contains(ranges + " ranges of " + source.size() + " objects").contains("image/png")
+        .contains("3 runs compared").contains(laterRuns.get(1).getFileName().toString())
         .doesNotContain("\"output_type\": \"error\"");
   }
 
