@@ -295,4 +295,18 @@ class FileMigrationIT {
     String table = after.substring(0, after.indexOf("</table>"));
     return java.util.regex.Pattern.compile("<tr><td class=l>([^<]*)</td>").matcher(table).results().map(m -> m.group(1)).toList();
   }
+
+  @Test
+  @Order(7)
+  void aBandwidthLimitHoldsTheWholeCopyUnderIt() throws Exception {
+    Path destination = work.resolve("limited");
+    long cap = 16L << 20; // bytes per second: the copy takes about 3 s
+    RunSummary summary = migrate(Jobs.config(s3, s3.endpoint(), "source", destination, work.resolve("reports"),
+        "ferry.limits.bandwidth = 16MiB"));
+    assertThat(Trees.digests(destination)).isEqualTo(Trees.digests(work.resolve("out"))); // the source as the second test left it
+    Row span = spark.read().parquet(work.resolve("reports/test").resolve(summary.run()).resolve("ranges.parquet").toString())
+        .agg(functions.sum("bytes"), functions.min("started_at").cast("double"), functions.max("finished_at").cast("double")).first();
+    double seconds = span.getDouble(2) - span.getDouble(1);
+    assertThat(span.getLong(0) / seconds).as("bytes per second over the copy").isLessThanOrEqualTo(cap * 1.05);
+  }
 }

@@ -166,8 +166,8 @@ class SecurityIT {
       assertThat(pages).as("the UI was read while the run went on").contains("Spark Properties").contains("COPY");
       assertThat(pages).doesNotContain(secret);
       // Ferry's metrics source, through a sink Spark already has: the listing's requests were counted before the copy
-      assertThat(pages).containsPattern("FerryMetrics_requests_list_Value\\S* +[1-9]").contains("FerryMetrics_bytes_Value")
-          .contains("FerryMetrics_range_ms_Count");
+      assertThat(pages).containsPattern("FerryPlugin_requests_list_Value\\S* +[1-9]").contains("FerryPlugin_bytes_Value")
+          .contains("FerryPlugin_range_ms_Count");
       assertThat(out).doesNotContain(secret);
       try (Stream<Path> files = Stream.concat(Files.walk(events), Files.walk(work.resolve("reports/secrets")))) {
         List<Path> written = files.filter(Files::isRegularFile).toList();

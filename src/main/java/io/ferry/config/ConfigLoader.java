@@ -89,8 +89,12 @@ public final class ConfigLoader {
     double rate = number("estimate.mb-per-s");
     if (rate < 0) problem("estimate.mb-per-s", rate, "must not be negative (0: the rate of this job's last run)");
     EstimateConfig estimate = new EstimateConfig(prices("estimate.source"), prices("estimate.destination"), Math.max(0, rate));
+    long bandwidth = bytes("limits.bandwidth");
+    double requestRate = number("limits.requests-per-second");
+    if (bandwidth < 0) problem("limits.bandwidth", bandwidth, "must not be negative (bytes per second for the whole job, e.g. 200MiB; 0: none)");
+    if (requestRate < 0) problem("limits.requests-per-second", requestRate, "must not be negative (per endpoint, for the whole job; 0: none)");
     if (!problems.isEmpty()) throw new ConfigException(problems);
-    return new MigrationConfig(jobName, source, destination, plan, copy, report, estimate, master);
+    return new MigrationConfig(jobName, source, destination, plan, copy, report, estimate, new LimitsConfig(bandwidth, requestRate), master);
   }
 
   private EstimateConfig.Prices prices(String key) {

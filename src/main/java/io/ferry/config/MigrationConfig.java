@@ -12,6 +12,7 @@ public record MigrationConfig(
     CopyConfig copy,
     ReportConfig report,
     EstimateConfig estimate,
+    LimitsConfig limits,
     String sparkMaster)
     implements Serializable {
   public MigrationConfig {
@@ -22,6 +23,7 @@ public record MigrationConfig(
     Objects.requireNonNull(copy, "copy is null");
     Objects.requireNonNull(report, "report is null");
     Objects.requireNonNull(estimate, "estimate is null");
+    Objects.requireNonNull(limits, "limits is null");
     Objects.requireNonNull(sparkMaster, "sparkMaster is null");
   }
 

@@ -1,5 +1,7 @@
 package io.ferry.copy;
 
+import io.ferry.store.Limits;
+import io.ferry.store.RateLimit;
 import io.ferry.store.StoreFailure;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -8,7 +10,8 @@ import java.io.InterruptedIOException;
 import java.util.function.Consumer;
 
 /**
- * Counts, checksums and times the bytes read through it into a {@link Progress}; stops at {@code limit} bytes and
+ * Counts, checksums and times the bytes read through it into a {@link Progress}, held to the JVM's share of the
+ * job's bandwidth ({@link Limits}); stops at {@code limit} bytes and
  * fails if its source ends before, or if the range's bytes do not match what the source said they are. Closing it after its last byte closes the source (its connection goes back to the
  * pool); closing it part-way discards the source without draining it (a stalled body would stall the close too).
  */
@@ -42,8 +45,10 @@ public final class MeteredInputStream extends FilterInputStream {
   public int read(byte[] buffer, int offset, int length) throws IOException {
     if (remaining <= 0) return -1;
     if (Thread.currentThread().isInterrupted()) throw new InterruptedIOException("the task was cancelled");
-    int n = super.read(buffer, offset, (int) Math.min(length, remaining));
+    RateLimit limit = Limits.bandwidth();
+    int n = super.read(buffer, offset, (int) Math.min(limit.limited() ? Math.min(length, Limits.LIMITED_READ) : length, remaining));
     if (n > 0) {
+      limit.acquire(n);
       progress.moved(buffer, offset, n);
       remaining -= n;
       if (remaining == 0) progress.completed(); // before the last bytes are handed on

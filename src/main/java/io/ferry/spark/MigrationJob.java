@@ -84,9 +84,11 @@ public final class MigrationJob {
       stages.lap("spark");
       Ledger ledger = new Ledger(Ledger.directory(config.reportPath(), config.jobName(), jsc.hadoopConfiguration()), jsc.hadoopConfiguration());
       try (RunLock lock = RunLock.take(ledger, config.jobName(), runId)) {
+        FerryPlugin.limit(config.limits()); // executors pick up their share within a poll, long before the copy
         return run(config, settings, jsc, ledger, started, stages, out);
       }
     } finally {
+      FerryPlugin.limit(io.ferry.config.LimitsConfig.NONE);
       if (marker != null) Files.deleteIfExists(marker);
     }
   }

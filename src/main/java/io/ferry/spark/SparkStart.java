@@ -38,7 +38,7 @@ public final class SparkStart {
   /** Ferry's metrics source added to the plugins a user may have set (Spark takes a comma-separated list). */
   public static SparkConf withMetrics(SparkConf sparkConf) {
     String plugins = sparkConf.get("spark.plugins", "");
-    String ours = FerryMetrics.class.getName();
+    String ours = FerryPlugin.class.getName();
     if (!java.util.Arrays.asList(plugins.split(",")).contains(ours)) sparkConf.set("spark.plugins", plugins.isBlank() ? ours : plugins + "," + ours);
     return sparkConf;
   }

@@ -16,7 +16,7 @@ public final class LocalSpark {
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.default.parallelism", "2")
         .config("spark.executor.heartbeatInterval", "1s")
-        .config("spark.plugins", "io.ferry.spark.FerryMetrics")
+        .config("spark.plugins", "io.ferry.spark.FerryPlugin")
         .getOrCreate();
   }
 }

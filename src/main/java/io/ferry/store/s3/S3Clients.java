@@ -1,6 +1,8 @@
 package io.ferry.store.s3;
 
 import io.ferry.config.S3EndpointConfig;
+import io.ferry.store.Limits;
+import io.ferry.store.RateLimit;
 import io.ferry.store.Throttle;
 import java.net.URI;
 import java.time.Duration;
@@ -92,7 +94,8 @@ public final class S3Clients {
         .connectionAcquisitionTimeout(Duration.ofMinutes(5));
     ConnectionSocketFactory tls = tls(e);
     if (tls != null) pool.socketFactory(tls);
-    SdkHttpClient http = new ThrottledHttpClient(pool.build(), throttle);
+    RateLimit requests = Limits.requests(e.endpoint() + "|" + e.region());
+    SdkHttpClient http = new ThrottledHttpClient(pool.build(), throttle, requests);
     AwsCredentialsProvider credentials = credentials(e);
     IbmIamTokens tokens = e.credentials().type() == S3EndpointConfig.CredentialsType.IBM_IAM
         ? new IbmIamTokens(e.credentials().tokenUrl(), e.credentials().apiKey(), java.time.Clock.systemUTC()) : null;
@@ -112,7 +115,7 @@ public final class S3Clients {
     if (!e.endpoint().isEmpty()) builder.endpointOverride(URI.create(e.endpoint()));
     S3Client s3 = builder.build();
     SdkHttpClient bulk = new ThrottledHttpClient(
-        new BulkHttpClient(key.maxConnections(), Duration.ofSeconds(10), key.socketTimeout(), tls), throttle);
+        new BulkHttpClient(key.maxConnections(), Duration.ofSeconds(10), key.socketTimeout(), tls), throttle, requests);
     return new Clients(s3, http, bulk, new SignedRequests(bulk, s3.utilities(), e.region(), tokens == null ? credentials : null, tokens,
         e.checksumMode() == S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, e.unsignedPayload()));
   }

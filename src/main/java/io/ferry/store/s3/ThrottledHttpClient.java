@@ -1,6 +1,7 @@
 package io.ferry.store.s3;
 
 import io.ferry.store.Meters;
+import io.ferry.store.RateLimit;
 import io.ferry.store.Throttle;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -13,15 +14,18 @@ import software.amazon.awssdk.http.SdkHttpClient;
  * Every request to an endpoint, through the SDK's client or sent directly, waits for room in the endpoint's
  * {@link Throttle} and tells it whether the endpoint answered by asking to slow down (503, 429). A permit is held
  * until the answer's head arrives: for an upload, after its body went out; for a GET, before its body is read. Each
- * request is counted by kind for the metrics ({@link Meters}).
+ * request is counted by kind for the metrics ({@link Meters}) and first waits for the JVM's share of the endpoint's
+ * request rate, if the job sets one.
  */
 final class ThrottledHttpClient implements SdkHttpClient {
   private final SdkHttpClient delegate;
   private final Throttle throttle;
+  private final RateLimit requests;
 
-  ThrottledHttpClient(SdkHttpClient delegate, Throttle throttle) {
+  ThrottledHttpClient(SdkHttpClient delegate, Throttle throttle, RateLimit requests) {
     this.delegate = delegate;
     this.throttle = throttle;
+    this.requests = requests;
   }
 
   @Override
@@ -32,6 +36,7 @@ final class ThrottledHttpClient implements SdkHttpClient {
     return new ExecutableHttpRequest() {
       @Override
       public HttpExecuteResponse call() throws IOException {
+        requests.acquire(1);
         try {
           throttle.acquire();
         } catch (InterruptedException e) {
