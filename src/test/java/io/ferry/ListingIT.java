@@ -201,6 +201,20 @@ class ListingIT {
   }
 
   @Test
+  void theProgressLineCountsObjectsWhileListingAndEndsAtTheTotal() throws Exception {
+    int port = Integer.parseInt(s3.endpoint().substring(s3.endpoint().lastIndexOf(':') + 1));
+    try (io.ferry.bench.WanEmulator slow = new io.ferry.bench.WanEmulator(0, port, 10_000, 100)) { // a page takes 200 ms or more
+      MigrationConfig config = Jobs.config(s3, "http://127.0.0.1:" + slow.port(), "keys", work.resolve("unused"), work.resolve("reports"),
+          "ferry.plan.listing-shards = 1, ferry.report.progress-interval = 100ms");
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      Commands.plan(config, SparkStart.begin(), new PrintStream(out, true, StandardCharsets.UTF_8));
+      List<String> lines = out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("LIST  ")).toList();
+      assertThat(lines).as(out.toString(StandardCharsets.UTF_8)).hasSizeGreaterThan(1);
+      assertThat(lines.get(lines.size() - 1)).startsWith("LIST  " + keys.size() + " objects");
+    }
+  }
+
+  @Test
   void prefixesAreFoldersAndSizesAndTimesSelect() throws Exception {
     Map<String, byte[]> all = media();
     Path dest = work.resolve("filters-folders");

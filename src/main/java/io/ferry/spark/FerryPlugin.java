@@ -6,7 +6,6 @@ import com.codahale.metrics.MetricRegistry;
 import io.ferry.config.LimitsConfig;
 import io.ferry.store.Limits;
 import io.ferry.store.Meters;
-import java.io.Serializable;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import org.apache.spark.SparkContext;
@@ -37,9 +36,11 @@ public final class FerryPlugin implements SparkPlugin {
     limits = job;
   }
 
-  record ShareRequest() implements Serializable {}
-
-  record Share(double bytesPerSecond, double requestsPerSecond) implements Serializable {}
+  /**
+   * The plugin channel's messages are JDK types only: Spark's RPC layer deserializes them with its own class loader,
+   * which on a cluster's executors does not hold the application's classes.
+   */
+  static final String SHARE_REQUEST = "ferry.share";
 
   @Override
   public DriverPlugin driverPlugin() {
@@ -54,9 +55,10 @@ public final class FerryPlugin implements SparkPlugin {
 
       @Override
       public Object receive(Object message) {
+        if (!SHARE_REQUEST.equals(message)) return null;
         LimitsConfig job = limits;
         int executors = sc.isLocal() ? 1 : Math.max(1, sc.getExecutorMemoryStatus().size() - 1); // less the driver's
-        return new Share((double) job.bytesPerSecond() / executors, job.requestsPerSecond() / executors);
+        return new double[] {(double) job.bytesPerSecond() / executors, job.requestsPerSecond() / executors};
       }
     };
   }
@@ -72,7 +74,7 @@ public final class FerryPlugin implements SparkPlugin {
         poller = new Thread(() -> {
           while (!Thread.currentThread().isInterrupted()) {
             try {
-              if (context.ask(new ShareRequest()) instanceof Share share) Limits.share(share.bytesPerSecond(), share.requestsPerSecond());
+              if (context.ask(SHARE_REQUEST) instanceof double[] share && share.length == 2) Limits.share(share[0], share[1]);
               Thread.sleep(SHARE_POLL_MILLIS);
             } catch (InterruptedException e) {
               return;

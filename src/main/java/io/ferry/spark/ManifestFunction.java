@@ -59,13 +59,13 @@ final class ManifestFunction implements FlatMapFunction<Iterator<ManifestPart>, 
           return;
         }
         out.add(new Checked(o, false));
+        if (!check) { // as they are read: the progress line counts them while the piece is still being read
+          counters.selected.add(1);
+          counters.bytes.add(o.size());
+        }
       });
       counters.listed.add(listed[0]);
       counters.filtered.add(filtered[0]);
-      if (!check) {
-        counters.selected.add(listed[0] - filtered[0]);
-        out.forEach(c -> counters.bytes.add(c.object().size()));
-      }
     }
     return out.iterator();
   }
