@@ -21,8 +21,8 @@ import org.apache.spark.api.plugin.SparkPlugin;
  *       counters per executor under {@code plugin.io.ferry.spark.FerryPlugin}: requests by kind, errors, throttling
  *       answers, retries, ranges, failed ranges, bytes and a histogram of range times;</li>
  *   <li>the job's limits shared out: each executor asks the driver for its share a few times a second, and the
- *       driver divides the job's limits by the executors alive at that moment, so the shares follow executors that
- *       come and go.</li>
+ *       driver divides the job's limits among the executors running tasks at that moment, so the shares follow
+ *       executors that come, go or run out of work.</li>
  * </ul>
  */
 public final class FerryPlugin implements SparkPlugin {
@@ -55,10 +55,30 @@ public final class FerryPlugin implements SparkPlugin {
 
       @Override
       public Object receive(Object message) {
-        if (!SHARE_REQUEST.equals(message)) return null;
+        if (!(message instanceof String m) || !m.startsWith(SHARE_REQUEST + ":")) return null;
         LimitsConfig job = limits;
-        int executors = sc.isLocal() ? 1 : Math.max(1, sc.getExecutorMemoryStatus().size() - 1); // less the driver's
-        return new double[] {(double) job.bytesPerSecond() / executors, job.requestsPerSecond() / executors};
+        double parts = sc.isLocal() ? 1 : parts(m.substring(SHARE_REQUEST.length() + 1));
+        return new double[] {job.bytesPerSecond() / parts, job.requestsPerSecond() / parts};
+      }
+
+      /**
+       * Into how many parts the limits are cut for the executor at {@code address}: an executor running tasks shares
+       * them with the others running tasks (one that has run out of work leaves its share to them); an idle one is
+       * given a share as if all were busy, so that starting work cannot overrun the limit by more than that until
+       * its next poll.
+       */
+      private double parts(String address) {
+        int entries = 0, busy = 0;
+        boolean askerBusy = false;
+        for (org.apache.spark.SparkExecutorInfo e : sc.statusTracker().getExecutorInfos()) {
+          entries++;
+          if (e.numRunningTasks() > 0) {
+            busy++;
+            askerBusy |= (e.host() + ":" + e.port()).equals(address);
+          }
+        }
+        int alive = Math.max(1, entries - 1); // the driver has an entry too, and runs no tasks on a cluster
+        return askerBusy ? Math.max(1, busy) : alive;
       }
     };
   }
@@ -74,7 +94,9 @@ public final class FerryPlugin implements SparkPlugin {
         poller = new Thread(() -> {
           while (!Thread.currentThread().isInterrupted()) {
             try {
-              if (context.ask(SHARE_REQUEST) instanceof double[] share && share.length == 2) Limits.share(share[0], share[1]);
+              org.apache.spark.storage.BlockManagerId me = org.apache.spark.SparkEnv.get().blockManager().blockManagerId();
+              Object answer = context.ask(SHARE_REQUEST + ":" + me.host() + ":" + me.port());
+              if (answer instanceof double[] share && share.length == 2) Limits.share(share[0], share[1]);
               Thread.sleep(SHARE_POLL_MILLIS);
             } catch (InterruptedException e) {
               return;
