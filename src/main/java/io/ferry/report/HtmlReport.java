@@ -7,6 +7,8 @@ import java.util.Locale;
 final class HtmlReport {
   private static final int WIDTH = 860;
   private static final int HEIGHT = 220;
+  /** Where the lanes' bars begin: room for "executor 123" on the left. */
+  private static final int LANE_LEFT = 110;
 
   private HtmlReport() {}
 
@@ -80,37 +82,59 @@ final class HtmlReport {
         + "<path d=\"" + path + "\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\"/></svg>";
   }
 
-  /** One lane per executor; a bar per task of the copy, from its first range's start to its last range's end. */
+  /**
+   * A bar per task of the copy, from its first range's start to its last range's end, in lanes: each executor gets as
+   * many as it ran tasks at once (a task goes to the first of its lanes free by its start), so no bar hides another.
+   */
   private static String lanes(List<PartitionStats> partitions) {
     if (partitions.isEmpty()) return "<p>No tasks copied anything.</p>";
     List<PartitionStats> drawn = partitions.stream().sorted(java.util.Comparator.comparingDouble(PartitionStats::seconds).reversed())
-        .limit(LANE_BARS).toList();
-    List<String> executors = drawn.stream().map(PartitionStats::executor).distinct().sorted().toList();
+        .limit(LANE_BARS).sorted(java.util.Comparator.comparingLong(PartitionStats::startedAtMillis)).toList();
+    java.util.TreeMap<String, List<Long>> laneEnds = new java.util.TreeMap<>(); // per executor: when each of its lanes is free
+    java.util.Map<PartitionStats, int[]> placed = new java.util.HashMap<>();
+    for (PartitionStats p : drawn) {
+      List<Long> ends = laneEnds.computeIfAbsent(p.executor(), e -> new java.util.ArrayList<>());
+      int lane = 0;
+      while (lane < ends.size() && ends.get(lane) > p.startedAtMillis()) lane++;
+      if (lane == ends.size()) ends.add(0L);
+      ends.set(lane, p.finishedAtMillis());
+      placed.put(p, new int[] {lane});
+    }
+    java.util.Map<String, Integer> firstRow = new java.util.HashMap<>();
+    int rows = 0;
+    for (var e : laneEnds.entrySet()) {
+      firstRow.put(e.getKey(), rows);
+      rows += e.getValue().size();
+    }
     long start = drawn.stream().mapToLong(PartitionStats::startedAtMillis).min().orElse(0);
     long end = Math.max(start + 1, drawn.stream().mapToLong(PartitionStats::finishedAtMillis).max().orElse(start + 1));
     double maxRate = Math.max(0.001, drawn.stream().mapToDouble(PartitionStats::megabytesPerSecond).max().orElse(1));
-    int lane = Math.max(6, Math.min(28, (HEIGHT - 50) / Math.max(1, executors.size())));
-    int height = 50 + lane * executors.size();
+    int lane = Math.max(3, Math.min(24, (HEIGHT * 2 - 50) / Math.max(1, rows)));
+    int height = 50 + lane * rows;
     StringBuilder bars = new StringBuilder();
     for (PartitionStats p : drawn) {
-      int row = executors.indexOf(p.executor());
-      double x = 80 + (p.startedAtMillis() - start) / (double) (end - start) * (WIDTH - 100);
-      double w = Math.max(1, (p.finishedAtMillis() - p.startedAtMillis()) / (double) (end - start) * (WIDTH - 100));
+      int row = firstRow.get(p.executor()) + placed.get(p)[0];
+      double x = LANE_LEFT + (p.startedAtMillis() - start) / (double) (end - start) * (WIDTH - LANE_LEFT - 20);
+      double w = Math.max(1, (p.finishedAtMillis() - p.startedAtMillis()) / (double) (end - start) * (WIDTH - LANE_LEFT - 20));
       int shade = (int) (200 - 150 * p.megabytesPerSecond() / maxRate);
       bars.append("<rect class=\"task\" x=\"").append(fmt(x)).append("\" y=\"").append(20 + row * lane).append("\" width=\"").append(fmt(w))
-          .append("\" height=\"").append(lane - 2).append("\" fill=\"rgb(").append(shade).append(',').append(shade).append(",255)\"><title>task ")
-          .append(p.partition()).append(" on ").append(esc(p.executor())).append(" (").append(esc(p.host())).append("): ").append(p.ranges())
-          .append(" ranges, ").append(esc(Units.bytes(p.bytes()))).append(" in ").append(fmt(p.seconds())).append(" s, ")
-          .append(fmt(p.megabytesPerSecond())).append(" MB/s").append(p.retries() > 0 ? ", " + p.retries() + " retries" : "")
+          .append("\" height=\"").append(Math.max(1, lane - 1)).append("\" fill=\"rgb(").append(shade).append(',').append(shade)
+          .append(",255)\"><title>task ").append(p.partition()).append(" on ").append(esc(p.executor())).append(" (").append(esc(p.host()))
+          .append("): ").append(p.ranges()).append(" ranges, ").append(esc(Units.bytes(p.bytes()))).append(" in ").append(fmt(p.seconds()))
+          .append(" s, ").append(fmt(p.megabytesPerSecond())).append(" MB/s").append(p.retries() > 0 ? ", " + p.retries() + " retries" : "")
           .append("</title></rect>");
     }
     StringBuilder labels = new StringBuilder();
-    for (int i = 0; i < executors.size(); i++) {
-      labels.append("<text x=\"4\" y=\"").append(20 + i * lane + lane / 2 + 4).append("\" font-size=\"11\">executor ")
-          .append(esc(executors.get(i))).append("</text>");
+    for (var e : firstRow.entrySet()) {
+      int lanesOf = laneEnds.get(e.getKey()).size();
+      labels.append("<text x=\"4\" y=\"").append(20 + e.getValue() * lane + Math.min(lanesOf * lane, 24) / 2 + 4)
+          .append("\" font-size=\"11\">executor ").append(esc(e.getKey())).append("</text>");
+      if (e.getValue() > 0) labels.append("<line x1=\"0\" x2=\"").append(WIDTH).append("\" y1=\"").append(20 + e.getValue() * lane - 1)
+          .append("\" y2=\"").append(20 + e.getValue() * lane - 1).append("\" stroke=\"#ddd\"/>");
     }
     return "<svg width=\"" + WIDTH + "\" height=\"" + height + "\" role=\"img\">" + labels + bars
-        + "<text x=\"80\" y=\"" + (height - 10) + "\" font-size=\"12\">seconds: 0 – " + fmt((end - start) / 1000.0) + "; darker: faster"
+        + "<text x=\"" + LANE_LEFT + "\" y=\"" + (height - 10) + "\" font-size=\"12\">seconds: 0 – " + fmt((end - start) / 1000.0)
+        + "; a lane per task an executor ran at once; darker: faster"
         + (partitions.size() > drawn.size() ? "; the " + drawn.size() + " longest of " + partitions.size() + " tasks" : "") + "</text></svg>";
   }
 

@@ -120,7 +120,7 @@ final class Console {
     s.stageSeconds().forEach((stage, seconds) -> stages.append(stages.length() == 0 ? "" : ", ")
         .append(String.format(Locale.ROOT, "%s %.1f s", stage, seconds)));
     out.format("  stages       %s%n", stages);
-    out.format("  report       %s/report.html (datasets: ranges.parquet, ranges.csv, objects.parquet, objects.csv, summary.json)%n",
+    out.format("  report       %s/report.html (datasets: ranges, objects, partitions as Parquet and CSV; summary.json)%n",
         s.reportPath());
     if (!s.failures().isEmpty()) {
       out.format("  failed objects (first %d):%n", s.failures().size());

@@ -58,6 +58,9 @@ public final class SparkStart {
         // the progress line reads running tasks' counters from executor heartbeats (Spark's default: every 10 s)
         if (!sparkConf.contains("spark.executor.heartbeatInterval")) sparkConf.set("spark.executor.heartbeatInterval", "2s");
         withMetrics(sparkConf);
+        // a stable prefix for Ferry's metrics (Spark's default, the application id, differs per run and is not yet
+        // known when a local executor registers its sources, which Spark warns about)
+        if (!sparkConf.contains("spark.metrics.namespace")) sparkConf.set("spark.metrics.namespace", "ferry");
         // getActive is Spark-internal, but getOrCreate(conf) would warn that conf may not take effect.
         Option<SparkContext> active = SparkContext$.MODULE$.getActive();
         spark.complete(JavaSparkContext.fromSparkContext(active.isDefined() ? active.get() : SparkContext.getOrCreate(sparkConf)));
