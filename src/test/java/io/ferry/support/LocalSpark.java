@@ -17,6 +17,7 @@ public final class LocalSpark {
         .config("spark.default.parallelism", "2")
         .config("spark.executor.heartbeatInterval", "1s")
         .config("spark.plugins", "io.ferry.spark.FerryPlugin")
+        .config("spark.metrics.namespace", "ferry")
         .getOrCreate();
   }
 }
