@@ -98,12 +98,13 @@ public final class ConfigLoader {
   }
 
   private EstimateConfig.Prices prices(String key) {
-    double write = number(key + ".write-per-1000"), read = number(key + ".read-per-1000"), egress = number(key + ".egress-per-gb");
-    for (String price : List.of("write-per-1000", "read-per-1000", "egress-per-gb")) {
-      double value = number(key + "." + price);
-      if (value < 0) problem(key + "." + price, value, "must not be negative (USD; 0 where nothing is billed)");
-    }
-    return new EstimateConfig.Prices(Math.max(0, write), Math.max(0, read), Math.max(0, egress));
+    return new EstimateConfig.Prices(price(key + ".write-per-1000"), price(key + ".read-per-1000"), price(key + ".egress-per-gb"));
+  }
+
+  private double price(String key) {
+    double value = number(key);
+    if (value < 0) problem(key, value, "must not be negative (USD; 0 where nothing is billed)");
+    return Math.max(0, value);
   }
 
   private SourceConfig source() {

@@ -17,11 +17,7 @@ final class HtmlReport {
 
   static String render(RunSummary s, RunStats stats, List<PartitionStats> partitions) {
     StringBuilder h = new StringBuilder();
-    h.append("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Ferry run ").append(esc(s.run()))
-        .append("</title><style>body{font:14px system-ui,sans-serif;margin:24px;color:#222;max-width:900px}"
-            + "table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
-            + "th{background:#f3f3f3}td.l,th.l{text-align:left}.bad{color:#b00}svg{background:#fafafa;border:1px solid #ddd}"
-            + "</style></head><body>");
+    h.append(head("Ferry run " + s.run()));
     h.append("<h1>Ferry run ").append(esc(s.run())).append("</h1>");
     h.append("<p>Job <b>").append(esc(s.job())).append("</b>: ").append(esc(s.source())).append(" &rarr; ")
         .append(esc(s.destination())).append("<br>Started ").append(esc(s.startedAt())).append(", wall time ")
@@ -163,10 +159,7 @@ final class HtmlReport {
    */
   static String compare(List<RunReader.Run> runs) {
     StringBuilder h = new StringBuilder();
-    h.append("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Ferry: ").append(runs.size())
-        .append(" runs compared</title><style>body{font:14px system-ui,sans-serif;margin:24px;color:#222;max-width:900px}"
-            + "table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
-            + "th{background:#f3f3f3}td.l,th.l{text-align:left}svg{background:#fafafa;border:1px solid #ddd}</style></head><body>");
+    h.append(head("Ferry: " + runs.size() + " runs compared"));
     h.append("<h1>").append(runs.size()).append(" runs compared</h1>");
     h.append("<h2>Totals</h2><table><tr><th class=l>run</th><th class=l>job</th><th>objects copied</th><th>bytes copied</th>"
         + "<th>copy s</th><th>aggregate MB/s</th><th>vs first</th><th>range MB/s p50</th><th>p90</th><th>retries</th><th>failed</th></tr>");
@@ -217,6 +210,15 @@ final class HtmlReport {
     h.append("<p>Each run's own page and datasets are in its folder:</p><ul>");
     for (RunReader.Run r : runs) h.append("<li><code>").append(esc(r.directory())).append("</code></li>");
     return h.append("</ul></body></html>\n").toString();
+  }
+
+  /** The page's head and its one style sheet (self-contained: no scripts, no network). */
+  private static String head(String title) {
+    return "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + esc(title) + "</title><style>"
+        + "body{font:14px system-ui,sans-serif;margin:24px;color:#222;max-width:900px}"
+        + "table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+        + "th{background:#f3f3f3}td.l,th.l{text-align:left}.bad{color:#b00}svg{background:#fafafa;border:1px solid #ddd}"
+        + "</style></head><body>";
   }
 
   private static String svgOpen() {

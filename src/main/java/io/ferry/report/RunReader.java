@@ -16,10 +16,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetReader;
-import org.apache.parquet.hadoop.api.ReadSupport;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
-import org.apache.parquet.hadoop.util.HadoopInputFile;
-import org.apache.parquet.io.InputFile;
 
 /**
  * A finished run read back from its folder: the summary, the statistics of its {@code ranges} dataset (one pass per
@@ -76,20 +73,9 @@ public final class RunReader {
     for (FileStatus part : fs.listStatus(dataset)) {
       String name = part.getPath().getName();
       if (name.startsWith(".") || name.startsWith("_") || !name.endsWith(".parquet")) continue;
-      try (ParquetReader<Group> reader = new GroupReader(HadoopInputFile.fromStatus(part, hadoop)).build()) {
+      try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(), part.getPath()).withConf(hadoop).build()) {
         for (Group g = reader.read(); g != null; g = reader.read()) row.accept(g);
       }
-    }
-  }
-
-  private static final class GroupReader extends ParquetReader.Builder<Group> {
-    GroupReader(InputFile file) {
-      super(file);
-    }
-
-    @Override
-    protected ReadSupport<Group> getReadSupport() {
-      return new GroupReadSupport();
     }
   }
 }
