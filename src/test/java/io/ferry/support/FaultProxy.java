@@ -362,7 +362,8 @@ public final class FaultProxy implements AutoCloseable {
           out.flush();
           continue;
         }
-        if (fault instanceof Fault.ResetAfterResponseBytes r) {
+        // a body shorter than the cut is relayed whole: a reset right after it could discard it in the client's buffer
+        if (fault instanceof Fault.ResetAfterResponseBytes r && head.contentLength() > r.bytes()) {
           copy(in, out, Math.max(0, head.contentLength()), r.bytes(), 0);
           out.flush();
           closeQuietly(client, upstream, true);
