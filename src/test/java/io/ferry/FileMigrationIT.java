@@ -143,6 +143,10 @@ class FileMigrationIT {
     assertThat(tasks.getLong(0)).isEqualTo(expectedRanges);
     assertThat(tasks.getLong(1)).isEqualTo(sourceBytes);
     assertThat(tasks.getLong(3)).isEqualTo(partitions.select("partition").distinct().count());
+    // the copy's partitions are lanes of equal bytes: each within one task's bytes of the mean (Lanes)
+    long largestTask = ranges.groupBy("task").agg(functions.sum("bytes").as("b")).agg(functions.max("b")).first().getLong(0);
+    double mean = (double) sourceBytes / tasks.getLong(3);
+    for (Row lane : partitions.select("bytes").collectAsList()) assertThat(Math.abs(lane.getLong(0) - mean)).isLessThanOrEqualTo(largestTask + 1.0);
     assertThat(html).contains("Tasks over time");
     Dataset<Row> lines = spark.read().json(run.resolve("objects.jsonl").toString());
     assertThat(lines.filter("status = 'COPIED'").count()).isEqualTo(source.size());

@@ -10,6 +10,7 @@ import io.ferry.copy.CopyMethod;
 import io.ferry.copy.RangeResult;
 import io.ferry.ledger.Ledger;
 import io.ferry.plan.Decision;
+import io.ferry.plan.Lanes;
 import io.ferry.plan.PlanTotals;
 import io.ferry.plan.RangeTask;
 import io.ferry.report.RunInfo;
@@ -33,6 +34,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.Set;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -143,12 +145,11 @@ public final class MigrationJob {
         if (plan.splitObjects() > 0) stages.lap("open");
 
         JavaRDD<Assignment> assignments = assigned.filter(a -> a.assignment() != null).map(AssignFunction.Assigned::assignment);
-        int slices = slices(opens.assignments(), config.copy().streamsPerTask(), jsc.defaultParallelism());
+        int lanes = Lanes.count(opens.assignments(), config.copy().streamsPerTask(), jsc.defaultParallelism());
         CopyCounters counters = new CopyCounters(jsc);
         jsc.setJobGroup("COPY", "COPY: " + plan.ranges() + " ranges of " + plan.objects() + " objects", true);
-        // spread by task id, not round robin: a partition lost with an executor is computed again with the same tasks
-        JavaRDD<RangeResult> copied = assignments.mapToPair(a -> new Tuple2<>(a.task().id(), a)).partitionBy(new HashPartitioner(slices))
-            .values().mapPartitions(new CopyRangesFunction(settings, ledger.directory(), hadoop, counters));
+        JavaRDD<RangeResult> copied = inLanes(jsc, assignments, lanes)
+            .mapPartitions(new CopyRangesFunction(settings, ledger.directory(), hadoop, counters));
         JavaRDD<RangeResult> ranges = (opens.resumedRanges() == 0 ? copied
             : copied.union(assigned.filter(a -> a.resumed() != null).map(AssignFunction.Assigned::resumed)))
             .persist(StorageLevel.MEMORY_AND_DISK_SER());
@@ -320,10 +321,43 @@ public final class MigrationJob {
   }
 
   /** Enough partitions to keep every core busy, and about streams-per-task ranges in each. */
-  static int slices(long tasks, int streamsPerTask, int defaultParallelism) {
-    if (tasks == 0) return 1;
-    long byStreams = (tasks + streamsPerTask - 1) / streamsPerTask;
-    return (int) Math.max(1, Math.min(Math.min(tasks, 1_000_000), Math.max(byStreams, defaultParallelism)));
+  /**
+   * The assignments spread over {@code lanes} partitions of equal weight ({@link Lanes}): one pass sums each
+   * partition's weight (a number a partition on the driver), a second keys each assignment by its lane.
+   */
+  static JavaRDD<Assignment> inLanes(JavaSparkContext jsc, JavaRDD<Assignment> assignments, int lanes) {
+    long[] weights = new long[assignments.getNumPartitions()];
+    for (Tuple2<Integer, Long> w : assignments.mapPartitionsWithIndex((p, it) -> {
+      long sum = 0;
+      while (it.hasNext()) sum += weight(it.next());
+      return List.of(new Tuple2<>(p, sum)).iterator();
+    }, true).collect()) {
+      weights[w._1()] = w._2();
+    }
+    Broadcast<long[]> starts = jsc.broadcast(Lanes.starts(weights));
+    long total = starts.value()[weights.length];
+    // lane numbers below the partition count: HashPartitioner sends key k to partition k
+    return assignments.mapPartitionsWithIndex((p, it) -> new Iterator<Tuple2<Integer, Assignment>>() {
+      private long at = starts.value()[p];
+
+      @Override
+      public boolean hasNext() {
+        return it.hasNext();
+      }
+
+      @Override
+      public Tuple2<Integer, Assignment> next() {
+        Assignment a = it.next();
+        long w = weight(a);
+        int lane = Lanes.lane(at, w, total, lanes);
+        at += w;
+        return new Tuple2<>(lane, a);
+      }
+    }, true).mapToPair(t -> t).partitionBy(new HashPartitioner(lanes)).values();
+  }
+
+  private static long weight(Assignment a) {
+    return Lanes.weight(a.task().bytes(), a.task().ranges().size());
   }
 
   static JavaSparkContext started(Future<JavaSparkContext> spark) throws IOException {

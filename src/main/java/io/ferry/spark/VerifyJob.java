@@ -1,6 +1,7 @@
 package io.ferry.spark;
 
 import io.ferry.config.MigrationConfig;
+import io.ferry.plan.Lanes;
 import io.ferry.plan.PartSizing;
 import io.ferry.report.DatasetFiles;
 import io.ferry.report.Datasets;
@@ -70,7 +71,7 @@ final class VerifyJob {
         listed, checkCount);
 
     jsc.setJobGroup("VERIFY", "VERIFY: " + checkCount + " ranges read on both sides", true);
-    int slices = MigrationJob.slices(checkCount, config.copy().streamsPerTask(), jsc.defaultParallelism());
+    int slices = Lanes.count(checkCount, config.copy().streamsPerTask(), jsc.defaultParallelism());
     JavaRDD<Comparison.Result> compared = checks.repartition(slices).mapPartitions(new VerifyFunction(settings))
         .mapToPair(r -> new Tuple2<>(r.key(), r)).reduceByKey(Comparison.Result::merge).values();
     JavaRDD<Comparison.Result> results = compared.union(settled).persist(StorageLevel.MEMORY_AND_DISK_SER());
