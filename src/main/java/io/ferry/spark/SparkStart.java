@@ -54,13 +54,16 @@ public final class SparkStart {
         } catch (CompletionException e) {
           throw e.getCause(); // what went wrong building it, not the future's wrapper
         }
-        if (!sparkConf.contains("spark.master")) sparkConf.setMaster(master);
+        sparkConf.setIfMissing("spark.master", master);
         // the progress line reads running tasks' counters from executor heartbeats (Spark's default: every 10 s)
-        if (!sparkConf.contains("spark.executor.heartbeatInterval")) sparkConf.set("spark.executor.heartbeatInterval", "2s");
+        sparkConf.setIfMissing("spark.executor.heartbeatInterval", "2s");
+        // Ferry's tasks read and write remote stores: where their small RDD elements are cached is worth nothing,
+        // and Spark's default 3 s wait for a "local" executor holds the others idle at the start of every stage
+        sparkConf.setIfMissing("spark.locality.wait", "0s");
         withMetrics(sparkConf);
         // a stable prefix for Ferry's metrics (Spark's default, the application id, differs per run and is not yet
         // known when a local executor registers its sources, which Spark warns about)
-        if (!sparkConf.contains("spark.metrics.namespace")) sparkConf.set("spark.metrics.namespace", "ferry");
+        sparkConf.setIfMissing("spark.metrics.namespace", "ferry");
         // getActive is Spark-internal, but getOrCreate(conf) would warn that conf may not take effect.
         Option<SparkContext> active = SparkContext$.MODULE$.getActive();
         spark.complete(JavaSparkContext.fromSparkContext(active.isDefined() ? active.get() : SparkContext.getOrCreate(sparkConf)));
