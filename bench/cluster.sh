@@ -1,25 +1,29 @@
 #!/usr/bin/env bash
 # A simulated cluster with one network link per host (issue 16): K "hosts" as network namespaces, each behind its own
 # veth capped by tc tbf in both directions; S3Proxy and the Spark master outside them; one Spark worker (one core) per
-# host, the driver and the single-host peers on host 1. Ferry at K = 1, 2, 4 against rclone (tuned) on host 1 and
-# rclone sharded by hand (one process per host, each a slice of the keys). Every copy is checked by SHA-256.
-# Needs root (ip netns, tc). Cleans up what it creates. Results: bench/results/cluster.csv.
+# host, the driver and the single-host peers on host 1. Ferry at K = 1, 2, 4 against rclone and the AWS CLI (tuned) on
+# host 1 and rclone sharded by hand (one process per host, each a slice of the keys), to a directory every host sees
+# (dir) and to a second S3Proxy (bucket). Every copy is checked by SHA-256. Needs root (ip netns, tc). Cleans up what
+# it creates. Results: bench/results/cluster.csv.
 #   bench/cluster.sh
-#   FERRY_CLUSTER_RATE=160mbit FERRY_CLUSTER_KS="1 2 4" FERRY_CLUSTER_WORKLOADS="large huge" FERRY_CLUSTER_REPEAT=1 bench/cluster.sh
+#   FERRY_CLUSTER_RATE=80mbit FERRY_CLUSTER_KS="1 2 4" FERRY_CLUSTER_WORKLOADS="large huge small mixed" \
+#     FERRY_CLUSTER_DESTS="dir bucket" FERRY_CLUSTER_PEERS="rclone aws sharded" FERRY_CLUSTER_REPEAT=1 bench/cluster.sh
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../jobs/env.sh"
 ferry_build
 cd "$FERRY_HOME"
 [ -d target/spark-home/jars ] || mvn -B -q -DskipTests verify # the Spark home the cluster runs from
-RATE="${FERRY_CLUSTER_RATE:-160mbit}"
+RATE="${FERRY_CLUSTER_RATE:-80mbit}"
 KS="${FERRY_CLUSTER_KS:-1 2 4}"
-WORKLOADS="${FERRY_CLUSTER_WORKLOADS:-large huge}"
+WORKLOADS="${FERRY_CLUSTER_WORKLOADS:-large huge small mixed}"
+DESTS="${FERRY_CLUSTER_DESTS:-dir bucket}"
+PEERS="${FERRY_CLUSTER_PEERS:-rclone aws sharded}"
 REPEAT="${FERRY_CLUSTER_REPEAT:-1}"
 HOSTS=4
 WORK="$FERRY_HOME/target/bench-cluster"
-CSV="$FERRY_HOME/bench/results/cluster.csv"
-PORT=19090 MASTER_PORT=17077 LINK_PORT=19091
-ROOT_IP=10.77.1.1 # S3Proxy, the master and the link check listen on host 1's root-side address
+CSV="${FERRY_CLUSTER_CSV:-$FERRY_HOME/bench/results/cluster.csv}"
+PORT=19090 DST_PORT=19092 MASTER_PORT=17077 LINK_PORT=19091
+ROOT_IP=10.77.1.1 # both S3Proxies, the master and the link check listen on host 1's root-side address
 export SPARK_HOME="$FERRY_HOME/target/spark-home" SPARK_SCALA_VERSION=2.13 SPARK_JAVA_OPENS
 mkdir -p "$WORK/logs"
 # target/spark-home holds Spark's jars only (what the tests' cluster runs from): each Spark process is a plain JVM
@@ -32,14 +36,19 @@ cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   sleep 1
   for i in $(seq 1 $HOSTS); do ip netns pids "fh$i" 2>/dev/null | xargs -r kill -9 2>/dev/null || true; ip netns del "fh$i" 2>/dev/null || true
-    ip link del "fv$i" 2>/dev/null || true; done
+    ip link del "fv$i" 2>/dev/null || true; rm -rf "/etc/netns/fh$i"; done
 }
 trap cleanup EXIT
 
 # ---- the hosts: namespace fhN, its link fvN (root side, 10.77.N.1) <-> fpN (inside, 10.77.N.2), capped both ways
 cleanup
 sysctl -qw net.ipv4.ip_forward=1
+# names resolve from a hosts file and DNS fails at once: the machine's resolver is out of the namespaces' reach, and
+# the JVMs' reverse lookups would each wait out its timeout (10 s before an executor's first line)
+hosts=$(printf '127.0.0.1 localhost\n127.0.0.1 %s\n' "$(hostname)"; for i in $(seq 1 $HOSTS); do printf '10.77.%s.1 fv%s\n10.77.%s.2 fh%s\n' $i $i $i $i; done)
 for i in $(seq 1 $HOSTS); do
+  mkdir -p "/etc/netns/fh$i" # ip netns exec mounts these over /etc/hosts and /etc/resolv.conf
+  echo "$hosts" > "/etc/netns/fh$i/hosts"; echo "nameserver 127.0.0.1" > "/etc/netns/fh$i/resolv.conf"
   ip netns add "fh$i"
   ip link add "fv$i" type veth peer name "fp$i"
   ip link set "fp$i" netns "fh$i"
@@ -51,25 +60,53 @@ for i in $(seq 1 $HOSTS); do
   ip netns exec "fh$i" tc qdisc add dev "fp$i" root tbf rate "$RATE" burst 64kb latency 50ms
 done
 
-# ---- data: random files, uploaded once to S3Proxy (filesystem backend) from the root namespace (not capped)
+# ---- data: random files, uploaded once to the source S3Proxy (filesystem backend) from the root namespace (not capped)
 mkdir -p "$WORK/files"
 [ -f "$WORK/files/huge/huge.bin" ] || { mkdir -p "$WORK/files/huge"; head -c $((2048 << 20)) /dev/urandom > "$WORK/files/huge/huge.bin"; }
 if [ ! -f "$WORK/files/large/part-19.bin" ]; then
   mkdir -p "$WORK/files/large"; for n in $(seq 0 19); do head -c $((64 << 20)) /dev/urandom > "$WORK/files/large/part-$n.bin"; done
 fi
-for w in large huge; do (cd "$WORK/files/$w" && sha256sum * | sort -k2) > "$WORK/files/$w.sha256"; done
-printf '%s\n' "s3proxy.endpoint=http://$ROOT_IP:$PORT" s3proxy.authorization=aws-v2-or-v4 s3proxy.identity=bench \
-  s3proxy.credential=bench-secret jclouds.provider=filesystem-nio2 "jclouds.filesystem.basedir=$WORK/data" > "$WORK/s3proxy.properties"
-mkdir -p "$WORK/data"
-java -Xmx1g -DLOG_LEVEL=warn -jar target/s3proxy/s3proxy.jar --properties "$WORK/s3proxy.properties" > "$WORK/logs/s3proxy.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 150); do curl -s -o /dev/null "http://$ROOT_IP:$PORT/" && break; sleep 0.2; done
-unset AWS_CA_BUNDLE # rclone refuses it on plain http
-export RCLONE_CONFIG_SRC_TYPE=s3 RCLONE_CONFIG_SRC_PROVIDER=Other RCLONE_CONFIG_SRC_ACCESS_KEY_ID=bench \
-  RCLONE_CONFIG_SRC_SECRET_ACCESS_KEY=bench-secret RCLONE_CONFIG_SRC_FORCE_PATH_STYLE=true \
-  RCLONE_CONFIG_SRC_ENDPOINT="http://$ROOT_IP:$PORT"
-for w in large huge; do
-  [ -d "$WORK/data/$w" ] || rclone copy "$WORK/files/$w" "src:$w" --transfers 8 --s3-upload-concurrency 8
+smalls() { # dir count folders: count objects of 16-64 KiB (random sizes, seeded) in folders of count/folders
+  python3 - "$@" <<'PY'
+import os, random, sys
+d, n, folders = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rnd = random.Random(n)
+for i in range(n):
+    f = os.path.join(d, "d%02d" % (i % folders)); os.makedirs(f, exist_ok=True)
+    with open(os.path.join(f, "obj-%06d.bin" % i), "wb") as out: out.write(os.urandom(rnd.randint(16 << 10, 64 << 10)))
+PY
+}
+[ -f "$WORK/files/small.done" ] || { rm -rf "$WORK/files/small"; smalls "$WORK/files/small" 30000 30; touch "$WORK/files/small.done"; }
+if [ ! -f "$WORK/files/mixed.done" ]; then # one 768 MiB object, six of 64 MiB, 6,000 small ones
+  rm -rf "$WORK/files/mixed"; smalls "$WORK/files/mixed/small" 6000 6
+  mkdir -p "$WORK/files/mixed/large"; head -c $((768 << 20)) /dev/urandom > "$WORK/files/mixed/large/video.bin"
+  for n in $(seq 0 5); do head -c $((64 << 20)) /dev/urandom > "$WORK/files/mixed/large/part-$n.bin"; done
+  touch "$WORK/files/mixed.done"
+fi
+digests() { (cd "$1" && find . -type f -printf '%P\n' | LC_ALL=C sort | xargs -d '\n' sha256sum); }
+for w in large huge small mixed; do [ -f "$WORK/files/$w.sha256" ] || digests "$WORK/files/$w" > "$WORK/files/$w.sha256"; done
+s3proxy() { # port basedir
+  printf '%s\n' "s3proxy.endpoint=http://$ROOT_IP:$1" s3proxy.authorization=aws-v2-or-v4 s3proxy.identity=bench \
+    s3proxy.credential=bench-secret jclouds.provider=filesystem-nio2 "jclouds.filesystem.basedir=$2" > "$2.properties"
+  mkdir -p "$2"
+  java -Xmx1g -DLOG_LEVEL=warn -jar target/s3proxy/s3proxy.jar --properties "$2.properties" > "$WORK/logs/s3proxy-$1.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 1 150); do curl -s -o /dev/null "http://$ROOT_IP:$1/" && break; sleep 0.2; done
+}
+rm -rf "$WORK/data-dst"
+s3proxy $PORT "$WORK/data"
+s3proxy $DST_PORT "$WORK/data-dst"
+unset AWS_CA_BUNDLE # rclone and the AWS CLI refuse it on plain http
+export AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench-secret AWS_DEFAULT_REGION=us-east-1 AWS_CONFIG_FILE="$WORK/aws-config"
+printf '[default]\ns3 =\n  max_concurrent_requests = 32\n  multipart_chunksize = 64MB\n  multipart_threshold = 64MB\n' > "$AWS_CONFIG_FILE"
+for side in SRC DST; do
+  port=$PORT; [ $side = DST ] && port=$DST_PORT
+  export "RCLONE_CONFIG_${side}_TYPE=s3" "RCLONE_CONFIG_${side}_PROVIDER=Other" "RCLONE_CONFIG_${side}_ACCESS_KEY_ID=bench" \
+    "RCLONE_CONFIG_${side}_SECRET_ACCESS_KEY=bench-secret" "RCLONE_CONFIG_${side}_FORCE_PATH_STYLE=true" \
+    "RCLONE_CONFIG_${side}_ENDPOINT=http://$ROOT_IP:$port"
+done
+for w in large huge small mixed; do
+  [ -f "$WORK/files/$w.uploaded" ] || { rclone copy "$WORK/files/$w" "src:$w" --transfers 32 --s3-upload-concurrency 8 && touch "$WORK/files/$w.uploaded"; }
 done
 
 # ---- the emulation checked: each host's link alone, then all four at once (plain HTTP from the root namespace)
@@ -93,56 +130,100 @@ for i in $(seq 1 $HOSTS); do
 done
 sleep 8
 
-[ -f "$CSV" ] || echo "when,workload,tool,hosts,rate_per_host,bytes,wall_s,copy_s,mb_s,cpu_busy_pct,verified" > "$CSV"
+[ -f "$CSV" ] || echo "when,workload,dest,tool,hosts,rate_per_host,bytes,objects,wall_s,copy_s,spark_s,mb_s,objects_per_s,cpu_busy_pct,verified,copy_cpu_busy_pct" > "$CSV"
 cpu() { awk '/^cpu / {print $2+$3+$4+$6+$7+$8, $2+$3+$4+$5+$6+$7+$8}' /proc/stat; }
-record() { # workload tool hosts seconds copy_s out_dir cpu0 cpu1
-  local bytes verified busy
-  bytes=$(du -sb --apparent-size "$6" | cut -f1)
-  verified=$( (cd "$6" && sha256sum * | sort -k2) | cmp -s - "$WORK/files/$1.sha256" && echo yes || echo NO)
-  busy=$(awk -v a="$7" -v b="$8" 'BEGIN {split(a, x, " "); split(b, y, " "); printf "%.0f", 100 * (y[1] - x[1]) / (y[2] - x[2])}')
-  printf '%s,%s,%s,%s,%s,%s,%.1f,%s,%.1f,%s,%s\n' "$(date -u +%FT%TZ)" "$1" "$2" "$3" "$RATE" "$bytes" "$4" "$5" \
-    "$(echo "$bytes / $4 / 1000000" | bc -l)" "$busy" "$verified" | tee -a "$CSV"
+while :; do echo "$(date +%s.%N) $(cpu)"; sleep 1; done > "$WORK/cpu.log" & # the machine's CPU, a line a second
+pids+=($!)
+busy_between() { # from to (epoch seconds): the machine's busy % over that window
+  awk -v a="$1" -v b="$2" '$1 >= a && !s {s = 1; b0 = $2; t0 = $3} $1 <= b {b1 = $2; t1 = $3} END {if (t1 > t0) printf "%.0f", 100 * (b1 - b0) / (t1 - t0)}' "$WORK/cpu.log"
 }
+copy_window() { # summary.json: the copy stage's start and end (epoch seconds), from the run's start and its stages in order
+  python3 - "$1" <<'PY'
+import datetime, json, sys
+s = json.load(open(sys.argv[1]))
+t = datetime.datetime.fromisoformat(s["startedAt"].replace("Z", "+00:00")[:26] + "+00:00").timestamp()
+for stage, seconds in s["stageSeconds"].items():
+    if stage == "copy": print(t, t + seconds); break
+    t += seconds
+PY
+}
+record() { # workload dest tool hosts seconds copy_s spark_s out_dir cpu0 cpu1 [copy_busy]
+  local bytes objects verified busy
+  bytes=$(du -sb --apparent-size "$8" | cut -f1)
+  objects=$(find "$8" -type f | wc -l)
+  verified=$(digests "$8" | cmp -s - "$WORK/files/$1.sha256" && echo yes || echo NO)
+  busy=$(awk -v a="$9" -v b="${10}" 'BEGIN {split(a, x, " "); split(b, y, " "); printf "%.0f", 100 * (y[1] - x[1]) / (y[2] - x[2])}')
+  printf '%s,%s,%s,%s,%s,%s,%s,%s,%.1f,%s,%s,%.1f,%.0f,%s,%s,%s\n' "$(date -u +%FT%TZ)" "$1" "$2" "$3" "$4" "$RATE" "$bytes" "$objects" \
+    "$5" "$6" "$7" "$(echo "$bytes / $5 / 1000000" | bc -l)" "$(echo "$objects / $5" | bc -l)" "$busy" "$verified" "${11:-}" | tee -a "$CSV"
+  rm -rf "$8"
+}
+target() { # dest name: where a run writes (a fresh directory, or a fresh bucket whose files S3Proxy keeps under data-dst)
+  if [ "$1" = dir ]; then rm -rf "$WORK/out/$2"; mkdir -p "$WORK/out/$2"; echo "$WORK/out/$2"
+  else rclone mkdir "dst:$2"
+    echo "$WORK/data-dst/$2"; fi
+}
+on_host() { # host command...: a command in host's namespace
+  local host=$1; shift
+  ip netns exec "fh$host" "$@"
+}
+tuned=(--transfers 32 --checkers 32 --multi-thread-streams 8 --multi-thread-cutoff 64M --s3-upload-concurrency 8 --s3-chunk-size 64M
+  --s3-no-check-bucket)
 
+run=0
 for r in $(seq 1 "$REPEAT"); do
   for w in $WORKLOADS; do
-    for k in $KS; do
-      out="$WORK/out/ferry-$w-$k"; rm -rf "$out" "$WORK/reports"; mkdir -p "$out"
-      cat > "$WORK/$w.conf" <<CONF
+    for d in $DESTS; do
+      for k in $KS; do
+        run=$((run + 1)); name="ferry-$w-$k-$run"; out=$(target "$d" "$name"); rm -rf "$WORK/reports"
+        if [ "$d" = dir ]; then destination="destination.path = \"$out\""
+        else destination="destination { type = s3, endpoint = \"http://$ROOT_IP:$DST_PORT\", bucket = $name, credentials { access-key-id = bench, secret-access-key = \${?SRC_SECRET} } }"; fi
+        cat > "$WORK/$w.conf" <<CONF
 ferry {
   job.name = cluster-$w
   source { endpoint = "http://$ROOT_IP:$PORT", bucket = $w, credentials { access-key-id = bench, secret-access-key = \${?SRC_SECRET} } }
-  destination.path = "$out"
+  $destination
   report.path = "$WORK/reports"
 }
 CONF
-      c0=$(cpu); start=$(date +%s.%N)
-      ip netns exec fh1 env SRC_SECRET=bench-secret SPARK_LOCAL_IP=10.77.1.2 bash -c "$(declare -f spark_java); spark_java \"\$@\"" _ \
-        org.apache.spark.deploy.SparkSubmit --master "spark://$ROOT_IP:$MASTER_PORT" --deploy-mode client \
-        --conf spark.driver.host=10.77.1.2 --conf spark.cores.max="$k" \
-        --conf spark.executor.memory=2g --conf spark.scheduler.minRegisteredResourcesRatio=1.0 --conf spark.ui.enabled=false \
-        --class io.ferry.Ferry target/ferry.jar migrate "$WORK/$w.conf" > "$WORK/logs/ferry-$w-$k.log" 2>&1
-      end=$(date +%s.%N); c1=$(cpu)
-      copy=$(grep -o 'copied in [0-9.]* s of copying' "$WORK/logs/ferry-$w-$k.log" | grep -o '[0-9.]*' | head -1)
-      record "$w" ferry "$k" "$(echo "$end - $start" | bc -l)" "${copy:-}" "$out" "$c0" "$c1"
-    done
-    tuned=(--transfers 16 --checkers 16 --multi-thread-streams 8 --multi-thread-cutoff 64M --s3-no-check-bucket)
-    out="$WORK/out/rclone-$w"; rm -rf "$out"; mkdir -p "$out"
-    c0=$(cpu); start=$(date +%s.%N)
-    ip netns exec fh1 rclone copy "src:$w" "$out" "${tuned[@]}"
-    end=$(date +%s.%N); c1=$(cpu)
-    record "$w" rclone-tuned 1 "$(echo "$end - $start" | bc -l)" "" "$out" "$c0" "$c1"
-    if [ "$w" = large ]; then # by hand: host i copies the keys whose number is i-1 modulo 4
-      out="$WORK/out/rclone-sharded-$w"; rm -rf "$out"; mkdir -p "$out"
-      c0=$(cpu); start=$(date +%s.%N); shard=()
-      for i in $(seq 1 $HOSTS); do
-        ls "$WORK/files/$w" | awk -v i="$i" -v n="$HOSTS" 'NR % n == i % n' > "$WORK/shard-$i.txt"
-        ip netns exec "fh$i" rclone copy "src:$w" "$out" --files-from "$WORK/shard-$i.txt" "${tuned[@]}" &
-        shard+=($!)
+        c0=$(cpu); start=$(date +%s.%N)
+        on_host 1 env SRC_SECRET=bench-secret SPARK_LOCAL_IP=10.77.1.2 bash -c "$(declare -f spark_java); spark_java \"\$@\"" _ \
+          org.apache.spark.deploy.SparkSubmit --master "spark://$ROOT_IP:$MASTER_PORT" --deploy-mode client \
+          --conf spark.driver.host=10.77.1.2 --conf spark.cores.max="$k" \
+          --conf spark.executor.memory=2g --conf spark.scheduler.minRegisteredResourcesRatio=1.0 --conf spark.ui.enabled=false \
+          --class io.ferry.Ferry target/ferry.jar migrate "$WORK/$w.conf" > "$WORK/logs/ferry-$w-$d-$k.log" 2>&1
+        end=$(date +%s.%N); c1=$(cpu)
+        copy=$(grep -o 'copied in [0-9.]* s of copying' "$WORK/logs/ferry-$w-$d-$k.log" | grep -o '[0-9.]*' | head -1)
+        spark=$(grep -o 'spark [0-9.]* s' "$WORK/logs/ferry-$w-$d-$k.log" | grep -o '[0-9.]*' | head -1)
+        cp "$WORK"/reports/cluster-"$w"/*/summary.json "$WORK/logs/ferry-$w-$d-$k.json" 2>/dev/null || true
+        copy_busy=$(busy_between $(copy_window "$WORK/logs/ferry-$w-$d-$k.json" 2>/dev/null || echo "0 0"))
+        record "$w" "$d" ferry "$k" "$(echo "$end - $start" | bc -l)" "${copy:-}" "${spark:-}" "$out" "$c0" "$c1" "$copy_busy"
       done
-      wait "${shard[@]}"
-      end=$(date +%s.%N); c1=$(cpu)
-      record "$w" rclone-sharded "$HOSTS" "$(echo "$end - $start" | bc -l)" "" "$out" "$c0" "$c1"
-    fi
+      for peer in $PEERS; do
+        run=$((run + 1)); name="$peer-$w-$run"
+        case "$peer" in
+          rclone) out=$(target "$d" "$name"); dst="$out"; [ "$d" = bucket ] && dst="dst:$name"
+            c0=$(cpu); start=$(date +%s.%N)
+            on_host 1 rclone copy "src:$w" "$dst" "${tuned[@]}"
+            end=$(date +%s.%N); c1=$(cpu)
+            record "$w" "$d" rclone-tuned 1 "$(echo "$end - $start" | bc -l)" "" "" "$out" "$c0" "$c1" ;;
+          aws) [ "$d" = dir ] || continue # one endpoint only
+            out=$(target "$d" "$name"); c0=$(cpu); start=$(date +%s.%N)
+            on_host 1 aws s3 cp --recursive --only-show-errors --endpoint-url "http://$ROOT_IP:$PORT" "s3://$w/" "$out"
+            end=$(date +%s.%N); c1=$(cpu)
+            record "$w" "$d" aws-tuned 1 "$(echo "$end - $start" | bc -l)" "" "" "$out" "$c0" "$c1" ;;
+          sharded) [ "$w" = huge ] && continue # one object: nothing to shard
+            out=$(target "$d" "$name"); dst="$out"; [ "$d" = bucket ] && dst="dst:$name"
+            c0=$(cpu); start=$(date +%s.%N); shard=()
+            for i in $(seq 1 $HOSTS); do # host i copies the keys whose number is i modulo the hosts
+              cut -c67- "$WORK/files/$w.sha256" | awk -v i="$i" -v n="$HOSTS" 'NR % n == i % n' > "$WORK/shard-$i.txt"
+              on_host "$i" rclone copy "src:$w" "$dst" --files-from "$WORK/shard-$i.txt" "${tuned[@]}" &
+              shard+=($!)
+            done
+            wait "${shard[@]}"
+            end=$(date +%s.%N); c1=$(cpu)
+            record "$w" "$d" rclone-sharded "$HOSTS" "$(echo "$end - $start" | bc -l)" "" "" "$out" "$c0" "$c1" ;;
+        esac
+      done
+    done
   done
 done
