@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.config.MigrationConfig;
 import io.ferry.demo.SeedData;
+import io.ferry.plan.Lanes;
 import io.ferry.report.RunSummary;
 import io.ferry.report.Units;
 import io.ferry.support.Browser;
@@ -143,10 +144,15 @@ class FileMigrationIT {
     assertThat(tasks.getLong(0)).isEqualTo(expectedRanges);
     assertThat(tasks.getLong(1)).isEqualTo(sourceBytes);
     assertThat(tasks.getLong(3)).isEqualTo(partitions.select("partition").distinct().count());
-    // the copy's partitions are lanes of equal bytes: each within one task's bytes of the mean (Lanes)
-    long largestTask = ranges.groupBy("task").agg(functions.sum("bytes").as("b")).agg(functions.max("b")).first().getLong(0);
-    double mean = (double) sourceBytes / tasks.getLong(3);
-    for (Row lane : partitions.select("bytes").collectAsList()) assertThat(Math.abs(lane.getLong(0) - mean)).isLessThanOrEqualTo(largestTask + 1.0);
+    // the copy's partitions are lanes of equal weight (Lanes): as many as planned, each within the largest task of the mean
+    Dataset<Row> perTask = ranges.groupBy("task").agg(functions.sum("bytes").as("b"), functions.count("*").as("n"));
+    int lanes = Lanes.count(perTask.count(), 16, spark.sparkContext().defaultParallelism());
+    assertThat(tasks.getLong(3)).isEqualTo(lanes);
+    long largestTask = perTask.agg(functions.max(functions.col("b").plus(functions.col("n")))).first().getLong(0);
+    double mean = (double) (sourceBytes + expectedRanges) / lanes;
+    for (Row lane : partitions.select("bytes", "ranges").collectAsList()) {
+      assertThat(Math.abs(lane.getLong(0) + lane.getLong(1) - mean)).isLessThanOrEqualTo(largestTask);
+    }
     assertThat(html).contains("Tasks over time");
     Dataset<Row> lines = spark.read().json(run.resolve("objects.jsonl").toString());
     assertThat(lines.filter("status = 'COPIED'").count()).isEqualTo(source.size());

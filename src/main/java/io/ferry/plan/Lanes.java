@@ -5,11 +5,14 @@ import java.math.BigInteger;
 /**
  * How the copy spreads tasks over its partitions ("lanes"), as pure functions: the plan's tasks laid end to end in
  * plan order, weighed by bytes, and cut into lanes of equal weight; a task belongs to the lane its middle falls in.
- * Lanes then differ by at most one task's weight, where spreading by a hash of task ids can give one lane half as
- * much again as another (20 tasks over 4 lanes: 7, 5, 4, 4 is common). A lane is a function of the task's place in
- * the plan only, so a lane lost with an executor is computed again with the same tasks.
+ * Each lane then holds the mean within the largest task's weight, where spreading by a hash of task ids can give one
+ * lane half as much again as another (20 tasks over 4 lanes: 7, 5, 4, 4 is common). A lane is a function of the
+ * task's place in the plan only, so a lane lost with an executor is computed again with the same tasks.
  */
 public final class Lanes {
+  /** At most this many lanes (Spark tasks) in the copy. */
+  static final int MAX_LANES = 1_000_000;
+
   private Lanes() {}
 
   /** A task's weight: its bytes, and one for each object so a plan of empty objects still spreads. */
@@ -20,15 +23,15 @@ public final class Lanes {
 
   /**
    * How many lanes: enough that a lane holds about {@code streamsPerLane} tasks (so its streams stay busy), at least
-   * one per task slot, rounded up to a multiple of the slots (so every slot gets the same number of lanes), and never
-   * more than the tasks.
+   * one per task slot, a multiple of the slots (so every slot gets the same number of lanes), and never more than the
+   * tasks (fewer tasks than slots: a lane each).
    */
   public static int count(long tasks, int streamsPerLane, int slots) {
     if (streamsPerLane < 1 || slots < 1) throw new IllegalArgumentException("streamsPerLane and slots must be positive");
-    if (tasks <= 0) return 1;
+    if (tasks <= slots) return (int) Math.max(1, tasks);
     long byStreams = PartSizing.ceilDiv(tasks, streamsPerLane);
-    long rounded = PartSizing.ceilDiv(Math.max(byStreams, slots), slots) * slots;
-    return (int) Math.max(1, Math.min(Math.min(tasks, 1_000_000), rounded));
+    long wanted = Math.min(PartSizing.ceilDiv(Math.max(byStreams, slots), slots) * slots, Math.min(tasks, MAX_LANES));
+    return (int) Math.max(slots, wanted / slots * slots);
   }
 
   /**
@@ -50,7 +53,7 @@ public final class Lanes {
    */
   public static int lane(long start, long weight, long total, int lanes) {
     if (lanes < 1) throw new IllegalArgumentException("lanes must be positive: " + lanes);
-    if (start < 0 || weight < 0 || start + weight > total) {
+    if (start < 0 || weight < 0 || start > total || weight > total - start) {
       throw new IllegalArgumentException("task [" + start + ", +" + weight + ") is outside a plan of " + total);
     }
     if (total == 0) return 0;

@@ -124,12 +124,24 @@ public final class MigrationJob {
       Broadcast<Resumption> earlier = jsc.broadcast(resumption);
       boolean committed = false;
       JavaRDD<AssignFunction.Assigned> assigned = null;
+      Broadcast<long[]> laneStarts = null;
       long opened = 0;
       try {
         jsc.setJobGroup("OPEN", "OPEN: " + plan.splitObjects() + " objects written in parts", true);
         assigned = planned.tasks().mapPartitions(new AssignFunction(settings, ledger.directory(), hadoop, earlier))
             .persist(StorageLevel.MEMORY_AND_DISK_SER());
-        Opened opens = assigned.map(Opened::of).fold(Opened.NONE, Opened::plus);
+        // what OPEN did, a partition at a time: the partitions' weights are where the copy's lanes start (Lanes)
+        List<Tuple2<Integer, Opened>> perPartition = assigned.mapPartitionsWithIndex((p, it) -> {
+          Opened o = Opened.NONE;
+          while (it.hasNext()) o = o.plus(Opened.of(it.next()));
+          return List.of(new Tuple2<>(p, o)).iterator();
+        }, true).collect();
+        Opened opens = Opened.NONE;
+        long[] weights = new long[assigned.getNumPartitions()];
+        for (Tuple2<Integer, Opened> p : perPartition) {
+          opens = opens.plus(p._2());
+          weights[p._1()] = p._2().weight();
+        }
         opened = opens.fresh() + opens.reused();
         if (opens.failed() > 0) {
           List<String> errors = assigned.filter(a -> a.opened() != null && !a.opened().ok())
@@ -148,7 +160,8 @@ public final class MigrationJob {
         int lanes = Lanes.count(opens.assignments(), config.copy().streamsPerTask(), jsc.defaultParallelism());
         CopyCounters counters = new CopyCounters(jsc);
         jsc.setJobGroup("COPY", "COPY: " + plan.ranges() + " ranges of " + plan.objects() + " objects", true);
-        JavaRDD<RangeResult> copied = inLanes(jsc, assignments, lanes)
+        laneStarts = jsc.broadcast(Lanes.starts(weights));
+        JavaRDD<RangeResult> copied = inLanes(assignments, laneStarts, lanes)
             .mapPartitions(new CopyRangesFunction(settings, ledger.directory(), hadoop, counters));
         JavaRDD<RangeResult> ranges = (opens.resumedRanges() == 0 ? copied
             : copied.union(assigned.filter(a -> a.resumed() != null).map(AssignFunction.Assigned::resumed)))
@@ -190,6 +203,7 @@ public final class MigrationJob {
       } finally {
         hadoop.destroy();
         earlier.destroy();
+        if (laneStarts != null) laneStarts.destroy();
         if (assigned != null) assigned.unpersist();
         if (!committed && opened > 0) {
           out.printf("KEPT  %d objects opened for writing (multipart uploads, temp files) and the parts they hold, for a rerun of"
@@ -200,18 +214,19 @@ public final class MigrationJob {
   }
 
   /** What the OPEN step did, added up over its partitions. */
-  record Opened(long assignments, long fresh, long reused, long failed, long resumedRanges, long resumedBytes) implements java.io.Serializable {
-    static final Opened NONE = new Opened(0, 0, 0, 0, 0, 0);
+  record Opened(long assignments, long weight, long fresh, long reused, long failed, long resumedRanges, long resumedBytes)
+      implements java.io.Serializable {
+    static final Opened NONE = new Opened(0, 0, 0, 0, 0, 0, 0);
 
     static Opened of(AssignFunction.Assigned a) {
-      if (a.assignment() != null) return new Opened(1, 0, 0, 0, 0, 0);
-      if (a.resumed() != null) return new Opened(0, 0, 0, 0, 1, a.resumed().length());
-      if (!a.opened().ok()) return new Opened(0, 0, 0, 1, 0, 0);
-      return a.reused() ? new Opened(0, 0, 1, 0, 0, 0) : new Opened(0, 1, 0, 0, 0, 0);
+      if (a.assignment() != null) return new Opened(1, MigrationJob.weight(a.assignment()), 0, 0, 0, 0, 0);
+      if (a.resumed() != null) return new Opened(0, 0, 0, 0, 0, 1, a.resumed().length());
+      if (!a.opened().ok()) return new Opened(0, 0, 0, 0, 1, 0, 0);
+      return a.reused() ? new Opened(0, 0, 0, 1, 0, 0, 0) : new Opened(0, 0, 1, 0, 0, 0, 0);
     }
 
     Opened plus(Opened o) {
-      return new Opened(assignments + o.assignments, fresh + o.fresh, reused + o.reused, failed + o.failed,
+      return new Opened(assignments + o.assignments, weight + o.weight, fresh + o.fresh, reused + o.reused, failed + o.failed,
           resumedRanges + o.resumedRanges, resumedBytes + o.resumedBytes);
     }
   }
@@ -320,24 +335,15 @@ public final class MigrationJob {
     }
   }
 
-  /** Enough partitions to keep every core busy, and about streams-per-task ranges in each. */
   /**
-   * The assignments spread over {@code lanes} partitions of equal weight ({@link Lanes}): one pass sums each
-   * partition's weight (a number a partition on the driver), a second keys each assignment by its lane.
+   * The assignments spread over {@code lanes} partitions of equal weight ({@link Lanes}), each keyed by its lane from
+   * where its partition starts ({@code starts}, the running sums of the partitions' weights) and the weights before it.
    */
-  static JavaRDD<Assignment> inLanes(JavaSparkContext jsc, JavaRDD<Assignment> assignments, int lanes) {
-    long[] weights = new long[assignments.getNumPartitions()];
-    for (Tuple2<Integer, Long> w : assignments.mapPartitionsWithIndex((p, it) -> {
-      long sum = 0;
-      while (it.hasNext()) sum += weight(it.next());
-      return List.of(new Tuple2<>(p, sum)).iterator();
-    }, true).collect()) {
-      weights[w._1()] = w._2();
-    }
-    Broadcast<long[]> starts = jsc.broadcast(Lanes.starts(weights));
-    long total = starts.value()[weights.length];
+  static JavaRDD<Assignment> inLanes(JavaRDD<Assignment> assignments, Broadcast<long[]> starts, int lanes) {
+    int partitions = assignments.getNumPartitions();
     // lane numbers below the partition count: HashPartitioner sends key k to partition k
     return assignments.mapPartitionsWithIndex((p, it) -> new Iterator<Tuple2<Integer, Assignment>>() {
+      private final long total = starts.value()[partitions];
       private long at = starts.value()[p];
 
       @Override
@@ -353,7 +359,7 @@ public final class MigrationJob {
         at += w;
         return new Tuple2<>(lane, a);
       }
-    }, true).mapToPair(t -> t).partitionBy(new HashPartitioner(lanes)).values();
+    }, false).mapToPair(t -> t).partitionBy(new HashPartitioner(lanes)).values();
   }
 
   private static long weight(Assignment a) {

@@ -45,6 +45,10 @@ class LanesTest {
       "157,     16,    3,     12",
       "20000,   16,    1,     1250",
       "100000000, 16,  8,     1000000", // capped
+      "100000000, 16,  3,     999999",  // capped, down to a multiple of the slots
+      "10,      1,     8,     8",       // more tasks than slots but fewer than two lanes each: one round of lanes
+      "5,       16,    4,     4",
+      "4,       16,    4,     4",
   })
   void lanesAreAMultipleOfTheSlots(long tasks, int streams, int slots, int lanes) {
     assertThat(Lanes.count(tasks, streams, slots)).isEqualTo(lanes);
@@ -65,18 +69,30 @@ class LanesTest {
   }
 
   @Test
-  void lanesDifferByAtMostOneTaskWhateverTheSizes() {
-    long[] sizes = {3, 700, 5, 64, 64, 64, 1, 0, 999, 12, 64, 64, 300, 2, 2, 2, 500};
+  void lanesBalanceBytesNotTaskCounts() {
+    // four parts of 100 then forty bundles of 10: even counts (11 tasks a lane) would give the first lane 470 of 800
+    long[] sizes = new long[44];
+    for (int i = 0; i < sizes.length; i++) sizes[i] = i < 4 ? 100 : 10;
+    assertThat(loads(sizes, 4)).containsExactly(200, 200, 200, 200);
+  }
+
+  @Test
+  void eachLaneHoldsTheMeanWithinTheLargestTask() {
+    long[] sizes = {3, 70, 5, 64, 64, 64, 1, 0, 99, 12, 64, 64, 30, 2, 2, 2, 50, 77, 8, 64, 64, 40, 33, 64, 64, 5};
     long total = Arrays.stream(sizes).sum();
-    int lanes = 4;
+    long largest = Arrays.stream(sizes).max().orElseThrow();
+    for (long load : loads(sizes, 4)) assertThat(Math.abs(load - total / 4.0)).isLessThanOrEqualTo(largest);
+  }
+
+  private static long[] loads(long[] sizes, int lanes) {
+    long total = Arrays.stream(sizes).sum();
     long[] load = new long[lanes];
     long start = 0;
     for (long size : sizes) {
       load[Lanes.lane(start, size, total, lanes)] += size;
       start += size;
     }
-    long largest = Arrays.stream(sizes).max().orElseThrow();
-    for (long l : load) assertThat(Math.abs(l - total / lanes)).isLessThanOrEqualTo(largest);
+    return load;
   }
 
   @Test
@@ -86,6 +102,7 @@ class LanesTest {
     assertThatThrownBy(() -> Lanes.weight(-1, 0)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> Lanes.starts(new long[] {1, -1})).hasMessageContaining("partition 1");
     assertThatThrownBy(() -> Lanes.lane(30, 11, 40, 4)).hasMessageContaining("outside a plan of 40");
+    assertThatThrownBy(() -> Lanes.lane(Long.MAX_VALUE - 1, Long.MAX_VALUE - 1, 40, 4)).hasMessageContaining("outside a plan of 40");
     assertThatThrownBy(() -> Lanes.lane(0, 0, 0, 0)).hasMessageContaining("lanes must be positive");
   }
 }
