@@ -60,6 +60,9 @@ public final class SparkStart {
         // Ferry's tasks read and write remote stores: where their small RDD elements are cached is worth nothing,
         // and Spark's default 3 s wait for a "local" executor holds the others idle at the start of every stage
         sparkConf.setIfMissing("spark.locality.wait", "0s");
+        // the listing shards and the copy's lanes are counted from the cores registered when they start: wait for the
+        // executors asked for (at most spark.scheduler.maxRegisteredResourcesWaitingTime, 30 s by default)
+        sparkConf.setIfMissing("spark.scheduler.minRegisteredResourcesRatio", "1.0");
         withMetrics(sparkConf);
         // a stable prefix for Ferry's metrics (Spark's default, the application id, differs per run and is not yet
         // known when a local executor registers its sources, which Spark warns about)
