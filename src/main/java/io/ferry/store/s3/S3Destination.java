@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
@@ -119,8 +120,9 @@ final class S3Destination implements Destination {
   }
 
   /**
-   * Completes the upload. One whose upload is gone (NoSuchUpload) may have been completed by an earlier attempt whose
-   * answer was lost: it counts as completed when the object is there with the ETag those parts make.
+   * Completes the upload. One whose upload is gone (NoSuchUpload), or whose parts are (InvalidPart: S3Proxy, while or
+   * after it completes), may have been completed by an earlier attempt whose answer was lost: it counts as completed
+   * when the object is there with the ETag those parts make.
    */
   @Override
   public void complete(Upload upload, SortedMap<Integer, String> receipts) throws IOException {
@@ -136,7 +138,10 @@ final class S3Destination implements Destination {
             + S3Errors.describe(e), e);
       }
     } catch (SdkException e) {
-      throw S3Errors.failure(e);
+      if (!(e instanceof AwsServiceException a && a.awsErrorDetails() != null && "InvalidPart".equals(a.awsErrorDetails().errorCode())
+          && completed(upload, receipts))) {
+        throw S3Errors.failure(e);
+      }
     }
   }
 
