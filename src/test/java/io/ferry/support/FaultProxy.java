@@ -51,7 +51,7 @@ public final class FaultProxy implements AutoCloseable {
     /** The server acts on the request; the connection is reset before its answer reaches the client. */
     record LoseResponse() implements Fault {}
 
-    /** The connection is reset after this many bytes of the response body. */
+    /** The connection is reset after this many bytes of the response body (a body no longer than that passes whole). */
     record ResetAfterResponseBytes(long bytes) implements Fault {}
 
     /** The response stops after this many body bytes; the connection stays open, silent, until the client leaves. */
@@ -176,6 +176,11 @@ public final class FaultProxy implements AutoCloseable {
       return rule.fault;
     }
     return null;
+  }
+
+  /** A fault picked for a response it could not apply to (a body shorter than its cut) is not counted. */
+  private synchronized void spared(Fault fault) {
+    injected.merge(fault.getClass(), -1, Integer::sum);
   }
 
   static Kind classify(String method, String target, Map<String, String> headers) {
@@ -362,12 +367,18 @@ public final class FaultProxy implements AutoCloseable {
           out.flush();
           continue;
         }
-        // a body shorter than the cut is relayed whole: a reset right after it could discard it in the client's buffer
-        if (fault instanceof Fault.ResetAfterResponseBytes r && head.contentLength() > r.bytes()) {
-          copy(in, out, Math.max(0, head.contentLength()), r.bytes(), 0);
+        if (fault instanceof Fault.ResetAfterResponseBytes r) {
+          if (!relayBody(head, in, out, r.bytes())) {
+            out.flush();
+            closeQuietly(client, upstream, true);
+            return;
+          }
+          // a body no longer than the cut went whole and the connection lives: a reset right after it could discard
+          // it in the client's buffer, and the fault did not happen
+          spared(fault);
+          if (head.contentLength() < 0 && !head.chunked()) in.transferTo(out); // delimited by the connection's end
           out.flush();
-          closeQuietly(client, upstream, true);
-          return;
+          continue;
         }
         if (fault instanceof Fault.StallAfterResponseBytes s) {
           copy(in, out, Math.max(0, head.contentLength()), s.bytes(), 0);
