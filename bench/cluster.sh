@@ -76,15 +76,16 @@ for i in range(n):
     with open(os.path.join(f, "obj-%06d.bin" % i), "wb") as out: out.write(os.urandom(rnd.randint(16 << 10, 64 << 10)))
 PY
 }
-[ -f "$WORK/files/small.done" ] || { rm -rf "$WORK/files/small"; smalls "$WORK/files/small" 30000 30; touch "$WORK/files/small.done"; }
+regenerate() { rm -rf "$WORK/files/$1" "$WORK/files/$1.uploaded" "$WORK/files/$1.digests"; } # then made again
+[ -f "$WORK/files/small.done" ] || { regenerate small; smalls "$WORK/files/small" 30000 30; touch "$WORK/files/small.done"; }
 if [ ! -f "$WORK/files/mixed.done" ]; then # one 768 MiB object, six of 64 MiB, 6,000 small ones
-  rm -rf "$WORK/files/mixed"; smalls "$WORK/files/mixed/small" 6000 6
+  regenerate mixed; smalls "$WORK/files/mixed/small" 6000 6
   mkdir -p "$WORK/files/mixed/large"; head -c $((768 << 20)) /dev/urandom > "$WORK/files/mixed/large/video.bin"
   for n in $(seq 0 5); do head -c $((64 << 20)) /dev/urandom > "$WORK/files/mixed/large/part-$n.bin"; done
   touch "$WORK/files/mixed.done"
 fi
 digests() { (cd "$1" && find . -type f -printf '%P\n' | LC_ALL=C sort | xargs -d '\n' sha256sum); }
-for w in large huge small mixed; do [ -f "$WORK/files/$w.sha256" ] || digests "$WORK/files/$w" > "$WORK/files/$w.sha256"; done
+for w in large huge small mixed; do [ -f "$WORK/files/$w.digests" ] || digests "$WORK/files/$w" > "$WORK/files/$w.digests"; done
 s3proxy() { # port basedir
   printf '%s\n' "s3proxy.endpoint=http://$ROOT_IP:$1" s3proxy.authorization=aws-v2-or-v4 s3proxy.identity=bench \
     s3proxy.credential=bench-secret jclouds.provider=filesystem-nio2 "jclouds.filesystem.basedir=$2" > "$2.properties"
@@ -131,7 +132,7 @@ done
 sleep 8
 
 [ -f "$CSV" ] || echo "when,workload,dest,tool,hosts,rate_per_host,bytes,objects,wall_s,copy_s,spark_s,mb_s,objects_per_s,cpu_busy_pct,verified,copy_cpu_busy_pct" > "$CSV"
-cpu() { awk '/^cpu / {print $2+$3+$4+$6+$7+$8, $2+$3+$4+$5+$6+$7+$8}' /proc/stat; }
+cpu() { awk '/^cpu / {print $2+$3+$4+$7+$8, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat; } # busy (no iowait), all
 while :; do echo "$(date +%s.%N) $(cpu)"; sleep 1; done > "$WORK/cpu.log" & # the machine's CPU, a line a second
 pids+=($!)
 busy_between() { # from to (epoch seconds): the machine's busy % over that window
@@ -141,7 +142,8 @@ copy_window() { # summary.json: the copy stage's start and end (epoch seconds), 
   python3 - "$1" <<'PY'
 import datetime, json, sys
 s = json.load(open(sys.argv[1]))
-t = datetime.datetime.fromisoformat(s["startedAt"].replace("Z", "+00:00")[:26] + "+00:00").timestamp()
+whole, _, fraction = s["startedAt"].rstrip("Z").partition(".")
+t = datetime.datetime.fromisoformat(whole + "+00:00").timestamp() + float("0." + (fraction or "0"))
 for stage, seconds in s["stageSeconds"].items():
     if stage == "copy": print(t, t + seconds); break
     t += seconds
@@ -149,11 +151,11 @@ PY
 }
 record() { # workload dest tool hosts seconds copy_s spark_s out_dir cpu0 cpu1 [copy_busy]
   local bytes objects verified busy
-  bytes=$(du -sb --apparent-size "$8" | cut -f1)
+  bytes=$(find "$8" -type f -printf '%s\n' | awk '{s += $1} END {print s + 0}')
   objects=$(find "$8" -type f | wc -l)
-  verified=$(digests "$8" | cmp -s - "$WORK/files/$1.sha256" && echo yes || echo NO)
+  verified=$(digests "$8" | cmp -s - "$WORK/files/$1.digests" && echo yes || echo NO)
   busy=$(awk -v a="$9" -v b="${10}" 'BEGIN {split(a, x, " "); split(b, y, " "); printf "%.0f", 100 * (y[1] - x[1]) / (y[2] - x[2])}')
-  printf '%s,%s,%s,%s,%s,%s,%s,%s,%.1f,%s,%s,%.1f,%.0f,%s,%s,%s\n' "$(date -u +%FT%TZ)" "$1" "$2" "$3" "$4" "$RATE" "$bytes" "$objects" \
+  printf '%s,%s,%s,%s,%s,%s,%s,%s,%.1f,%s,%s,%.1f,%.2f,%s,%s,%s\n' "$(date -u +%FT%TZ)" "$1" "$2" "$3" "$4" "$RATE" "$bytes" "$objects" \
     "$5" "$6" "$7" "$(echo "$bytes / $5 / 1000000" | bc -l)" "$(echo "$objects / $5" | bc -l)" "$busy" "$verified" "${11:-}" | tee -a "$CSV"
   rm -rf "$8"
 }
@@ -190,12 +192,12 @@ CONF
           org.apache.spark.deploy.SparkSubmit --master "spark://$ROOT_IP:$MASTER_PORT" --deploy-mode client \
           --conf spark.driver.host=10.77.1.2 --conf spark.cores.max="$k" \
           --conf spark.executor.memory=2g --conf spark.scheduler.minRegisteredResourcesRatio=1.0 --conf spark.ui.enabled=false \
-          --class io.ferry.Ferry target/ferry.jar migrate "$WORK/$w.conf" > "$WORK/logs/ferry-$w-$d-$k.log" 2>&1
+          --class io.ferry.Ferry target/ferry.jar migrate "$WORK/$w.conf" > "$WORK/logs/$name-$d.log" 2>&1 || true # verified below
         end=$(date +%s.%N); c1=$(cpu)
-        copy=$(grep -o 'copied in [0-9.]* s of copying' "$WORK/logs/ferry-$w-$d-$k.log" | grep -o '[0-9.]*' | head -1)
-        spark=$(grep -o 'spark [0-9.]* s' "$WORK/logs/ferry-$w-$d-$k.log" | grep -o '[0-9.]*' | head -1)
-        cp "$WORK"/reports/cluster-"$w"/*/summary.json "$WORK/logs/ferry-$w-$d-$k.json" 2>/dev/null || true
-        copy_busy=$(busy_between $(copy_window "$WORK/logs/ferry-$w-$d-$k.json" 2>/dev/null || echo "0 0"))
+        copy=$(grep -o 'copied in [0-9.]* s of copying' "$WORK/logs/$name-$d.log" | grep -o '[0-9.]*' | head -1 || true)
+        spark=$(grep -o 'spark [0-9.]* s' "$WORK/logs/$name-$d.log" | grep -o '[0-9.]*' | head -1 || true)
+        cp "$WORK"/reports/cluster-"$w"/*/summary.json "$WORK/logs/$name-$d.json" 2>/dev/null || true
+        copy_busy=$(busy_between $(copy_window "$WORK/logs/$name-$d.json" 2>/dev/null || echo "0 0"))
         record "$w" "$d" ferry "$k" "$(echo "$end - $start" | bc -l)" "${copy:-}" "${spark:-}" "$out" "$c0" "$c1" "$copy_busy"
       done
       for peer in $PEERS; do
@@ -203,23 +205,23 @@ CONF
         case "$peer" in
           rclone) out=$(target "$d" "$name"); dst="$out"; [ "$d" = bucket ] && dst="dst:$name"
             c0=$(cpu); start=$(date +%s.%N)
-            on_host 1 rclone copy "src:$w" "$dst" "${tuned[@]}"
+            on_host 1 rclone copy "src:$w" "$dst" "${tuned[@]}" || true # verified below
             end=$(date +%s.%N); c1=$(cpu)
             record "$w" "$d" rclone-tuned 1 "$(echo "$end - $start" | bc -l)" "" "" "$out" "$c0" "$c1" ;;
           aws) [ "$d" = dir ] || continue # one endpoint only
             out=$(target "$d" "$name"); c0=$(cpu); start=$(date +%s.%N)
-            on_host 1 aws s3 cp --recursive --only-show-errors --endpoint-url "http://$ROOT_IP:$PORT" "s3://$w/" "$out"
+            on_host 1 aws s3 cp --recursive --only-show-errors --endpoint-url "http://$ROOT_IP:$PORT" "s3://$w/" "$out" || true
             end=$(date +%s.%N); c1=$(cpu)
             record "$w" "$d" aws-tuned 1 "$(echo "$end - $start" | bc -l)" "" "" "$out" "$c0" "$c1" ;;
           sharded) [ "$w" = huge ] && continue # one object: nothing to shard
             out=$(target "$d" "$name"); dst="$out"; [ "$d" = bucket ] && dst="dst:$name"
             c0=$(cpu); start=$(date +%s.%N); shard=()
             for i in $(seq 1 $HOSTS); do # host i copies the keys whose number is i modulo the hosts
-              cut -c67- "$WORK/files/$w.sha256" | awk -v i="$i" -v n="$HOSTS" 'NR % n == i % n' > "$WORK/shard-$i.txt"
+              cut -c67- "$WORK/files/$w.digests" | awk -v i="$i" -v n="$HOSTS" 'NR % n == i % n' > "$WORK/shard-$i.txt"
               on_host "$i" rclone copy "src:$w" "$dst" --files-from "$WORK/shard-$i.txt" "${tuned[@]}" &
               shard+=($!)
             done
-            wait "${shard[@]}"
+            for p in "${shard[@]}"; do wait "$p" || true; done # a failed shard shows in the verification
             end=$(date +%s.%N); c1=$(cpu)
             record "$w" "$d" rclone-sharded "$HOSTS" "$(echo "$end - $start" | bc -l)" "" "" "$out" "$c0" "$c1" ;;
         esac

@@ -5,14 +5,15 @@
 # difference of their bytes (objects) cancels each tool's start-up. Results: bench/results/cpu.csv (the runs) and
 # cpu.md (the marginal figures).
 #   bench/cpu.sh
-#   FERRY_CPU_SCALES="1.0 2.0" FERRY_BENCH_WORKLOADS=large,small FERRY_BENCH_TASKS=files,other,same bench/cpu.sh
+#   FERRY_CPU_SCALES="1.0 2.0" FERRY_BENCH_WORKLOADS=large,small FERRY_BENCH_TASKS=files,other,same FERRY_BENCH_TOOLS=ferry,rclone-tuned,aws-tuned,s3cmd bench/cpu.sh
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../jobs/env.sh"
 cd "$FERRY_HOME"
 CSV="$FERRY_HOME/bench/results/cpu.csv"
 export FERRY_BENCH_RESULTS="$CSV" FERRY_BENCH_MODES=direct
-export FERRY_BENCH_WORKLOADS="${FERRY_BENCH_WORKLOADS:-large,small}" FERRY_BENCH_TASKS="${FERRY_BENCH_TASKS:-files,other,same}"
-export FERRY_BENCH_TOOLS="${FERRY_BENCH_TOOLS:-ferry,rclone-tuned,aws-tuned,s3cmd}"
+export FERRY_BENCH_WORKLOADS="${FERRY_BENCH_WORKLOADS:-large,small}" FERRY_BENCH_TASKS="${FERRY_BENCH_TASKS:-files,other}"
+export FERRY_BENCH_TOOLS="${FERRY_BENCH_TOOLS:-ferry,rclone-tuned,aws-tuned}"
+since=$(date -u +%Y%m%dT%H%M%S) # the sessions of this invocation
 for scale in ${FERRY_CPU_SCALES:-1.0 2.0}; do
   FERRY_BENCH_SCALE="$scale" bash bench/run.sh
   # uploads unsigned (no SHA-256 of every byte), where there are uploads: to the other endpoint
@@ -20,9 +21,9 @@ for scale in ${FERRY_CPU_SCALES:-1.0 2.0}; do
     FERRY_BENCH_TOOLS=ferry@destination.unsigned-payload=true bash bench/run.sh
 done
 # the marginal figures: for each workload, task and tool, its newest run at each of the two sizes
-python3 - "$CSV" > "$FERRY_HOME/bench/results/cpu.md" <<'PY'
+python3 - "$CSV" "$since" > "$FERRY_HOME/bench/results/cpu.md" <<'PY'
 import csv, sys
-rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["verified"] == "yes"]
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["verified"] == "yes" and r["session"] >= sys.argv[2]]
 by = {}
 for r in rows: # in order: a newer run of the same size replaces an older one
     by.setdefault((r["workload"], r["task"], r["tool"]), {})[int(r["bytes"])] = r
@@ -38,7 +39,7 @@ for (w, t, tool), sizes in sorted(by.items()):
     gb = (int(b["bytes"]) - int(a["bytes"])) / 1e9
     n = int(b["objects"]) - int(a["objects"])
     cpu = float(b["cpu_s"]) - float(a["cpu_s"])
-    print("| %s | %s | %s | %.1f | %.1f | %.2f | %d | %.2f | %.2f |" % (w, t, tool, float(a["cpu_s"]), float(b["cpu_s"]), gb, n,
-          cpu / gb, cpu / n * 1000))
+    print("| %s | %s | %s | %.1f | %.1f | %.2f | %d | %s | %s |" % (w, t, tool, float(a["cpu_s"]), float(b["cpu_s"]), gb, n,
+          "%.2f" % (cpu / gb) if gb > 0 else "", "%.2f" % (cpu / n * 1000) if n > 0 else ""))
 PY
 cat "$FERRY_HOME/bench/results/cpu.md"
