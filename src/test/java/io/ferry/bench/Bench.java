@@ -383,9 +383,17 @@ public final class Bench {
     return out;
   }
 
+  /** Empties and deletes a run's bucket; one S3Proxy still calls non-empty is left (its name is the run's own). */
   private static void deleteBucket(S3Client s3, String bucket) {
     for (S3Object o : s3.listObjectsV2Paginator(r -> r.bucket(bucket)).contents()) s3.deleteObject(r -> r.bucket(bucket).key(o.key()));
-    s3.deleteBucket(r -> r.bucket(bucket));
+    for (var u : s3.listMultipartUploadsPaginator(r -> r.bucket(bucket)).uploads()) {
+      s3.abortMultipartUpload(r -> r.bucket(bucket).key(u.key()).uploadId(u.uploadId()));
+    }
+    try {
+      s3.deleteBucket(r -> r.bucket(bucket));
+    } catch (software.amazon.awssdk.services.s3.model.S3Exception e) {
+      System.out.println("(bucket " + bucket + " left: " + e.awsErrorDetails().errorMessage() + ")");
+    }
   }
 
   private static String hostPort(String url) {
