@@ -28,6 +28,8 @@ import java.nio.file.attribute.FileTime;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A directory as destination. Each object is written into a hidden temp file beside its final name
@@ -47,6 +49,15 @@ final class FileDestination implements Destination {
    */
   static final long FLUSH_AT_LEAST = 8L << 20;
   private static final ThreadBuffers BUFFERS = new ThreadBuffers();
+  /**
+   * Buffered writes to one file serialize on its inode lock anyway (ext4, XFS, NFS); the ranges of one object take a
+   * lock of this JVM's first, so that its waiting writers park instead of spinning on the kernel's lock.
+   */
+  private static final Lock[] FILE_LOCKS = new Lock[64];
+
+  static {
+    for (int i = 0; i < FILE_LOCKS.length; i++) FILE_LOCKS[i] = new ReentrantLock();
+  }
 
   private final Path root;
   private final String tag;
@@ -127,12 +138,16 @@ final class FileDestination implements Destination {
       int chunk = (int) Math.min(bufferSize, Math.max(1, range.length()));
       byte[] buffer = BUFFERS.get(chunk);
       long position = range.offset() + from;
+      Lock lock = upload.inParts() ? FILE_LOCKS[Math.floorMod(temp.hashCode(), FILE_LOCKS.length)] : null;
       for (int n; (n = in.read(buffer, 0, chunk)) > 0; ) {
         ByteBuffer bytes = ByteBuffer.wrap(buffer, 0, n);
+        if (lock != null) lock.lock();
         try {
           while (bytes.hasRemaining()) position += channel.write(bytes, position);
         } catch (IOException e) {
           throw localWrite(e);
+        } finally {
+          if (lock != null) lock.unlock();
         }
       }
       if (range.length() >= FLUSH_AT_LEAST) {
