@@ -29,8 +29,10 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * task, timed by {@code /usr/bin/time} (wall, CPU, peak RSS), every copy verified by SHA-256; results appended to
  * a CSV and a markdown table.
  *
- * <p>Selection by environment: FERRY_BENCH_WORKLOADS (large,small,mixed), FERRY_BENCH_TASKS (files,other,same),
- * FERRY_BENCH_MODES (direct,wan), FERRY_BENCH_TOOLS (raw,ferry,rclone,rclone-tuned,aws,aws-tuned,s3cmd,distcp,
+ * <p>Selection by environment: FERRY_BENCH_WORKLOADS (large,small,mixed; also many: 100,000 objects of 16-64 KiB, huge,
+ * one), FERRY_BENCH_TASKS (files,other,same),
+ * FERRY_BENCH_MODES (direct,wan; link: the WAN with every connection to an endpoint sharing one link of
+ * FERRY_BENCH_LINK_MBPS, 125 = 1 Gbit/s, each way), FERRY_BENCH_TOOLS (raw,ferry,rclone,rclone-tuned,aws,aws-tuned,s3cmd,distcp,
  * distcp-tuned; a Ferry variant is written ferry@key=value@..., e.g. ferry@copy.streams-per-task=4@heap=512m, keys
  * under ferry., heap for the JVM's -Xmx and jit for FERRY_JIT), FERRY_BENCH_SCALE (1.0 = the sizes of issue 4; the
  * workload huge, one FERRY_BENCH_HUGE_MIB (4096) object, and the workload one, one 1 KiB object (a tool's fixed cost per
@@ -93,6 +95,13 @@ public final class Bench {
     mixed.add(new SeedData.Spec("mixed/big.bin", gib, 3));
     for (int i = 0; i < (int) (1000 * scale); i++) mixed.add(new SeedData.Spec(String.format("mixed/%02d/m-%05d", i % 10, i), MIB, 5000 + i));
     w.put("mixed", mixed);
+    // issue 16's long single-host job: 100,000 objects of 16-64 KiB in 100 folders at scale 1
+    List<SeedData.Spec> many = new ArrayList<>();
+    java.util.SplittableRandom sizes = new java.util.SplittableRandom(16);
+    for (int i = 0; i < (int) (100_000 * scale); i++) {
+      many.add(new SeedData.Spec(String.format("many/%02d/n-%06d", i % 100, i), 16 * 1024 + sizes.nextInt(48 * 1024 + 1), 200_000 + i));
+    }
+    w.put("many", many);
     // not scaled: the memory target is a 4 GiB object copied by a 512 MiB heap (tool ferry@heap=512m)
     long huge = Long.parseLong(System.getenv().getOrDefault("FERRY_BENCH_HUGE_MIB", "4096")) * MIB;
     w.put("huge", List.of(new SeedData.Spec("huge/h.bin", huge, 4)));
@@ -111,6 +120,7 @@ public final class Bench {
     double scale = Double.parseDouble(System.getenv().getOrDefault("FERRY_BENCH_SCALE", "1.0"));
     double wanMbps = Double.parseDouble(System.getenv().getOrDefault("FERRY_BENCH_WAN_MBPS", "40"));
     long wanDelay = Long.parseLong(System.getenv().getOrDefault("FERRY_BENCH_WAN_DELAY_MS", "10"));
+    double linkMbps = Double.parseDouble(System.getenv().getOrDefault("FERRY_BENCH_LINK_MBPS", "125"));
     int repeat = Integer.parseInt(System.getenv().getOrDefault("FERRY_BENCH_REPEAT", "1"));
     if (repeat < 1) throw new IllegalArgumentException("FERRY_BENCH_REPEAT=" + repeat + ": runs per tool, at least 1");
     Files.createDirectories(work);
@@ -122,7 +132,9 @@ public final class Bench {
     try (S3ProxyProcess sa = S3ProxyProcess.start(work.resolve("a-data"), ID, SECRET);
         S3ProxyProcess sb = S3ProxyProcess.start(work.resolve("b-data"), ID, SECRET);
         WanEmulator wanA = new WanEmulator(0, sa.port(), wanMbps, wanDelay);
-        WanEmulator wanB = new WanEmulator(0, sb.port(), wanMbps, wanDelay)) {
+        WanEmulator wanB = new WanEmulator(0, sb.port(), wanMbps, wanDelay);
+        WanEmulator linkA = new WanEmulator(0, sa.port(), wanMbps, wanDelay, linkMbps);
+        WanEmulator linkB = new WanEmulator(0, sb.port(), wanMbps, wanDelay, linkMbps)) {
       a = sa;
       b = sb;
       S3Client clientA = io.ferry.support.TestS3.client(S3EndpointConfig.withKeys(sa.endpoint(), "us-east-1", ID, SECRET));
@@ -130,13 +142,16 @@ public final class Bench {
       Map<String, Map<String, String>> digests = new LinkedHashMap<>();
       for (String workload : select("FERRY_BENCH_WORKLOADS", "large,small,mixed")) {
         long t = System.nanoTime();
-        digests.put(workload, SeedData.upload(clientA, sourceBucket(workload), all.get(workload)));
+        digests.put(workload, SeedData.ensure(clientA, sourceBucket(workload), all.get(workload), 8));
         System.out.printf("seeded %s: %d objects in %.1f s%n", workload, all.get(workload).size(), (System.nanoTime() - t) / 1e9);
       }
       for (String mode : select("FERRY_BENCH_MODES", "direct,wan")) {
-        Endpoints endpoints = mode.equals("wan")
-            ? new Endpoints("http://127.0.0.1:" + wanA.port(), "http://127.0.0.1:" + wanB.port())
-            : new Endpoints(sa.endpoint(), sb.endpoint());
+        Endpoints endpoints = switch (mode) {
+          case "wan" -> new Endpoints("http://127.0.0.1:" + wanA.port(), "http://127.0.0.1:" + wanB.port());
+          case "link" -> new Endpoints("http://127.0.0.1:" + linkA.port(), "http://127.0.0.1:" + linkB.port());
+          case "direct" -> new Endpoints(sa.endpoint(), sb.endpoint());
+          default -> throw new IllegalArgumentException("FERRY_BENCH_MODES: " + mode + " is not direct, wan or link");
+        };
         for (String workload : digests.keySet()) {
           long bytes = all.get(workload).stream().mapToLong(SeedData.Spec::size).sum();
           for (String task : select("FERRY_BENCH_TASKS", "files,other,same")) {

@@ -28,7 +28,11 @@ import java.util.List;
  * bench/results/README.md, round 6). A direction holds at most {@link #MAX_PENDING} bytes; beyond that it stops
  * reading and TCP's flow control holds the sender back, as a full bottleneck queue does.
  *
- * <p>Usage: {@code WanEmulator <listen-port> <target-port> <MB/s per connection> <one-way delay ms>}.
+ * <p>A link cap, when given, is shared by every connection in each direction (a site's uplink to the provider): a
+ * chunk goes once both its connection's bucket and the link's hold the tokens for it; the loop starts each round at the
+ * next direction, so no connection keeps the link to itself.
+ *
+ * <p>Usage: {@code WanEmulator <listen-port> <target-port> <MB/s per connection> <one-way delay ms> [<link MB/s>]}.
  */
 public final class WanEmulator implements AutoCloseable {
   static final int CHUNK = 256 * 1024;
@@ -48,10 +52,22 @@ public final class WanEmulator implements AutoCloseable {
   private final double bytesPerNano;
   private final long delayNanos;
   private final List<Direction> directions = new ArrayList<>();
+  /** The link's tokens toward the server and back; null: no link cap. */
+  private final Bucket linkUp;
+  private final Bucket linkDown;
+  private int firstPumped;
   private final ArrayDeque<ByteBuffer> pool = new ArrayDeque<>();
   private final Thread loop;
 
   public WanEmulator(int listenPort, int targetPort, double megabytesPerSecond, long oneWayDelayMillis) throws IOException {
+    this(listenPort, targetPort, megabytesPerSecond, oneWayDelayMillis, 0);
+  }
+
+  /** @param linkMegabytesPerSecond the cap every connection shares in each direction; 0: none */
+  public WanEmulator(int listenPort, int targetPort, double megabytesPerSecond, long oneWayDelayMillis, double linkMegabytesPerSecond)
+      throws IOException {
+    this.linkUp = linkMegabytesPerSecond > 0 ? new Bucket(linkMegabytesPerSecond * 1e6 / 1e9) : null;
+    this.linkDown = linkMegabytesPerSecond > 0 ? new Bucket(linkMegabytesPerSecond * 1e6 / 1e9) : null;
     this.target = new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort);
     this.bytesPerNano = megabytesPerSecond * 1e6 / 1e9;
     this.delayNanos = oneWayDelayMillis * 1_000_000L;
@@ -70,14 +86,15 @@ public final class WanEmulator implements AutoCloseable {
   }
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 4) {
-      System.err.println("usage: WanEmulator <listen-port> <target-port> <MB/s per connection> <one-way delay ms>");
+    if (args.length != 4 && args.length != 5) {
+      System.err.println("usage: WanEmulator <listen-port> <target-port> <MB/s per connection> <one-way delay ms> [<link MB/s>]");
       System.exit(2);
     }
+    double link = args.length == 5 ? Double.parseDouble(args[4]) : 0;
     try (WanEmulator wan = new WanEmulator(Integer.parseInt(args[0]), Integer.parseInt(args[1]), Double.parseDouble(args[2]),
-        Long.parseLong(args[3]))) {
+        Long.parseLong(args[3]), link)) {
       System.out.println("WAN emulator on 127.0.0.1:" + wan.port() + " -> 127.0.0.1:" + args[1] + ", " + args[2]
-          + " MB/s per connection, " + args[3] + " ms each way");
+          + " MB/s per connection, " + args[3] + " ms each way" + (link > 0 ? ", a link of " + link + " MB/s each way" : ""));
       Thread.currentThread().join();
     }
   }
@@ -110,8 +127,14 @@ public final class WanEmulator implements AutoCloseable {
             }
           }
         }
-        for (int i = 0; i < directions.size(); i++) {
-          Direction d = directions.get(i);
+        if (linkUp != null) {
+          linkUp.refill(now);
+          linkDown.refill(now);
+        }
+        int count = directions.size();
+        firstPumped = count == 0 ? 0 : (firstPumped + 1) % count;
+        for (int k = 0; k < count; k++) {
+          Direction d = directions.get((firstPumped + k) % count);
           try {
             d.pump(now);
           } catch (IOException e) {
@@ -149,8 +172,8 @@ public final class WanEmulator implements AutoCloseable {
         ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
         ch.configureBlocking(false);
       }
-      Direction up = new Direction(c, client, upstream);
-      Direction down = new Direction(c, upstream, client);
+      Direction up = new Direction(c, client, upstream, linkUp);
+      Direction down = new Direction(c, upstream, client, linkDown);
       up.key = client.register(selector, SelectionKey.OP_READ, up);
       down.key = upstream.register(selector, SelectionKey.OP_READ, down);
       c.directions = List.of(up, down);
@@ -197,6 +220,22 @@ public final class WanEmulator implements AutoCloseable {
     }
   }
 
+  /** The link's token bucket for one direction, refilled once per round of the loop. */
+  private static final class Bucket {
+    final double bytesPerNano;
+    double tokens = CATCH_UP;
+    long refilled = System.nanoTime();
+
+    Bucket(double bytesPerNano) {
+      this.bytesPerNano = bytesPerNano;
+    }
+
+    void refill(long now) {
+      tokens = Math.min(CATCH_UP, tokens + (now - refilled) * bytesPerNano);
+      refilled = now;
+    }
+  }
+
   /** One way of a connection: bytes read from {@code from}, held for the delay, written to {@code to} at the cap. */
   private final class Direction {
     record Chunk(ByteBuffer bytes, long due) {}
@@ -204,6 +243,7 @@ public final class WanEmulator implements AutoCloseable {
     final Connection connection;
     final SocketChannel from;
     final SocketChannel to;
+    final Bucket link;
     final ArrayDeque<Chunk> pending = new ArrayDeque<>();
     SelectionKey key;
     long pendingBytes;
@@ -214,10 +254,11 @@ public final class WanEmulator implements AutoCloseable {
     boolean backlogged;
     boolean blocked;
 
-    Direction(Connection connection, SocketChannel from, SocketChannel to) {
+    Direction(Connection connection, SocketChannel from, SocketChannel to, Bucket link) {
       this.connection = connection;
       this.from = from;
       this.to = to;
+      this.link = link;
     }
 
     void read(long now) throws IOException {
@@ -267,14 +308,16 @@ public final class WanEmulator implements AutoCloseable {
       blocked = false;
       while (!pending.isEmpty()) {
         Chunk head = pending.peek();
-        if (head.due() > now || tokens < 1) break;
+        double available = link == null ? tokens : Math.min(tokens, link.tokens);
+        if (head.due() > now || available < 1) break;
         ByteBuffer b = head.bytes();
-        int allowed = (int) Math.min(b.remaining(), tokens);
+        int allowed = (int) Math.min(b.remaining(), available);
         int limit = b.limit();
         b.limit(b.position() + allowed);
         int n = to.write(b);
         b.limit(limit);
         tokens -= n;
+        if (link != null) link.tokens -= n;
         pendingBytes -= n;
         if (!b.hasRemaining()) recycle(pending.poll().bytes());
         if (n < allowed) {
@@ -301,7 +344,10 @@ public final class WanEmulator implements AutoCloseable {
       if (blocked) return now + 1_000_000;
       double want = Math.min(head.bytes().remaining(), QUANTUM);
       double have = tokens + (now - refilled) * bytesPerNano;
-      return have >= want ? now : now + (long) Math.ceil((want - have) / bytesPerNano);
+      long at = have >= want ? now : now + (long) Math.ceil((want - have) / bytesPerNano);
+      if (link == null) return at;
+      double shared = link.tokens + (now - link.refilled) * link.bytesPerNano;
+      return Math.max(at, shared >= want ? now : now + (long) Math.ceil((want - shared) / link.bytesPerNano));
     }
 
     void release() {

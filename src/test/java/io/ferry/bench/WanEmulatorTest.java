@@ -10,6 +10,8 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -98,6 +100,32 @@ class WanEmulatorTest {
       assertThat(back.get(20, TimeUnit.SECONDS)).isEqualTo(sent);
       // 4 MiB at 20 MB/s each way is 210 ms; a burst of 64 KiB may go at once per idle spell
       assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isGreaterThanOrEqualTo(190);
+    }
+  }
+
+  @Test
+  void connectionsTogetherMoveNoFasterThanTheLinkCap() throws Exception {
+    wan = new WanEmulator(0, echo.getLocalPort(), 1000, 0, 20); // each connection alone could go 50x faster
+    byte[] sent = new byte[4 << 20];
+    new Random(9).nextBytes(sent);
+    try (Socket s1 = new Socket(InetAddress.getLoopbackAddress(), wan.port());
+        Socket s2 = new Socket(InetAddress.getLoopbackAddress(), wan.port())) {
+      long start = System.nanoTime();
+      List<CompletableFuture<byte[]>> back = new ArrayList<>();
+      for (Socket s : List.of(s1, s2)) {
+        back.add(CompletableFuture.supplyAsync(() -> readAll(s)));
+        CompletableFuture.runAsync(() -> {
+          try {
+            s.getOutputStream().write(sent);
+            s.shutdownOutput();
+          } catch (IOException e) {
+            throw new IllegalStateException(e);
+          }
+        });
+      }
+      for (CompletableFuture<byte[]> b : back) assertThat(b.get(20, TimeUnit.SECONDS)).isEqualTo(sent);
+      // 8 MiB through a 20 MB/s link is 420 ms; the link may start with 1 MiB in hand (CATCH_UP)
+      assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isGreaterThanOrEqualTo(360);
     }
   }
 

@@ -66,6 +66,46 @@ public final class SeedData {
     return digests;
   }
 
+  /**
+   * Like {@link #upload(S3Client, String, List)}, for a bench's buckets that outlive a run: an object already there
+   * at its size is not uploaded again (its bytes are its seed's), the others are uploaded by {@code threads} at once.
+   */
+  public static Map<String, String> ensure(S3Client s3, String bucket, List<Spec> specs, int threads) throws InterruptedException {
+    if (s3.listBuckets().buckets().stream().noneMatch(b -> b.name().equals(bucket))) {
+      s3.createBucket(b -> b.bucket(bucket));
+    }
+    Map<String, Long> there = new java.util.HashMap<>();
+    s3.listObjectsV2Paginator(b -> b.bucket(bucket)).contents().forEach(o -> there.put(o.key(), o.size()));
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+    try {
+      List<java.util.concurrent.Future<String>> digests = new ArrayList<>();
+      for (Spec spec : specs) {
+        boolean present = Long.valueOf(spec.size()).equals(there.get(spec.key()));
+        digests.add(pool.submit(() -> present ? digest(spec) : upload(s3, bucket, spec)));
+      }
+      Map<String, String> byKey = new LinkedHashMap<>();
+      for (int i = 0; i < specs.size(); i++) byKey.put(specs.get(i).key(), digests.get(i).get());
+      return byKey;
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException("seeding " + bucket + " failed", e.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** The SHA-256 of a spec's bytes, as {@link #upload} would return it. */
+  static String digest(Spec spec) {
+    MessageDigest sha = sha256();
+    SplittableRandom random = new SplittableRandom(spec.seed());
+    long remaining = spec.size();
+    do { // in the chunks upload draws them in
+      byte[] bytes = bytes(random, (int) Math.min(UPLOAD_PART, remaining));
+      sha.update(bytes);
+      remaining -= bytes.length;
+    } while (remaining > 0);
+    return HexFormat.of().formatHex(sha.digest());
+  }
+
   static String upload(S3Client s3, String bucket, Spec spec) {
     MessageDigest sha = sha256();
     SplittableRandom random = new SplittableRandom(spec.seed());
