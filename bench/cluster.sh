@@ -4,9 +4,10 @@
 # host, the driver and the single-host peers on host 1. Ferry at K = 1, 2, 4 against rclone and the AWS CLI (tuned) on
 # host 1 and rclone sharded by hand (one process per host, each a slice of the keys), to a directory every host sees
 # (dir) and to a second S3Proxy (bucket). Every copy is checked by SHA-256. Needs root (ip netns, tc). Cleans up what
-# it creates. Results: bench/results/cluster.csv.
+# it creates. The hosts reach both S3Proxies through the WAN emulator (FERRY_CLUSTER_DELAY_MS each way; 0: directly).
+# Results: bench/results/cluster.csv.
 #   bench/cluster.sh
-#   FERRY_CLUSTER_RATE=80mbit FERRY_CLUSTER_KS="1 2 4" FERRY_CLUSTER_WORKLOADS="large huge small mixed" \
+#   FERRY_CLUSTER_RATE=80mbit FERRY_CLUSTER_DELAY_MS=10 FERRY_CLUSTER_KS="1 2 4" FERRY_CLUSTER_WORKLOADS="large huge small mixed" \
 #     FERRY_CLUSTER_DESTS="dir bucket" FERRY_CLUSTER_PEERS="rclone aws sharded" FERRY_CLUSTER_REPEAT=1 bench/cluster.sh
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../jobs/env.sh"
@@ -19,10 +20,11 @@ WORKLOADS="${FERRY_CLUSTER_WORKLOADS:-large huge small mixed}"
 DESTS="${FERRY_CLUSTER_DESTS:-dir bucket}"
 PEERS="${FERRY_CLUSTER_PEERS:-rclone aws sharded}"
 REPEAT="${FERRY_CLUSTER_REPEAT:-1}"
+DELAY_MS="${FERRY_CLUSTER_DELAY_MS:-10}"
 HOSTS=4
 WORK="$FERRY_HOME/target/bench-cluster"
 CSV="${FERRY_CLUSTER_CSV:-$FERRY_HOME/bench/results/cluster.csv}"
-PORT=19090 DST_PORT=19092 MASTER_PORT=17077 LINK_PORT=19091
+PORT=19090 DST_PORT=19092 MASTER_PORT=17077 LINK_PORT=19091 WAN_PORT=19093 DST_WAN_PORT=19094
 ROOT_IP=10.77.1.1 # both S3Proxies, the master and the link check listen on host 1's root-side address
 export SPARK_HOME="$FERRY_HOME/target/spark-home" SPARK_SCALA_VERSION=2.13 SPARK_JAVA_OPENS
 mkdir -p "$WORK/logs"
@@ -97,17 +99,28 @@ s3proxy() { # port basedir
 rm -rf "$WORK/data-dst"
 s3proxy $PORT "$WORK/data"
 s3proxy $DST_PORT "$WORK/data-dst"
+SRC_EP="http://$ROOT_IP:$PORT" DST_EP="http://$ROOT_IP:$DST_PORT" # what the hosts' tools are given
+if [ "$DELAY_MS" != 0 ]; then # latency only: each host's link is capped by tc already
+  for pair in "$WAN_PORT:$PORT" "$DST_WAN_PORT:$DST_PORT"; do
+    ferry_lab_java io.ferry.bench.WanEmulator "$ROOT_IP:${pair%:*}" "$ROOT_IP:${pair#*:}" 10000 "$DELAY_MS" \
+      > "$WORK/logs/wan-${pair%:*}.log" 2>&1 &
+    pids+=($!)
+  done
+  for _ in $(seq 1 100); do curl -s -o /dev/null "http://$ROOT_IP:$DST_WAN_PORT/" && curl -s -o /dev/null "http://$ROOT_IP:$WAN_PORT/" && break; sleep 0.2; done
+  SRC_EP="http://$ROOT_IP:$WAN_PORT" DST_EP="http://$ROOT_IP:$DST_WAN_PORT"
+fi
 unset AWS_CA_BUNDLE # rclone and the AWS CLI refuse it on plain http
 export AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench-secret AWS_DEFAULT_REGION=us-east-1 AWS_CONFIG_FILE="$WORK/aws-config"
 printf '[default]\ns3 =\n  max_concurrent_requests = 32\n  multipart_chunksize = 64MB\n  multipart_threshold = 64MB\n' > "$AWS_CONFIG_FILE"
-for side in SRC DST; do
+for side in SRC DST UPLOAD; do # UPLOAD: the source without the WAN, to seed it
   port=$PORT; [ $side = DST ] && port=$DST_PORT
+  endpoint="http://$ROOT_IP:$port"; [ $side = SRC ] && endpoint=$SRC_EP; [ $side = DST ] && endpoint=$DST_EP
   export "RCLONE_CONFIG_${side}_TYPE=s3" "RCLONE_CONFIG_${side}_PROVIDER=Other" "RCLONE_CONFIG_${side}_ACCESS_KEY_ID=bench" \
     "RCLONE_CONFIG_${side}_SECRET_ACCESS_KEY=bench-secret" "RCLONE_CONFIG_${side}_FORCE_PATH_STYLE=true" \
-    "RCLONE_CONFIG_${side}_ENDPOINT=http://$ROOT_IP:$port"
+    "RCLONE_CONFIG_${side}_ENDPOINT=$endpoint"
 done
 for w in large huge small mixed; do
-  [ -f "$WORK/files/$w.uploaded" ] || { rclone copy "$WORK/files/$w" "src:$w" --transfers 32 --s3-upload-concurrency 8 && touch "$WORK/files/$w.uploaded"; }
+  [ -f "$WORK/files/$w.uploaded" ] || { rclone copy "$WORK/files/$w" "upload:$w" --transfers 32 --s3-upload-concurrency 8 && touch "$WORK/files/$w.uploaded"; }
 done
 
 # ---- the emulation checked: each host's link alone, then all four at once (plain HTTP from the root namespace)
@@ -131,7 +144,7 @@ for i in $(seq 1 $HOSTS); do
 done
 sleep 8
 
-[ -f "$CSV" ] || echo "when,workload,dest,tool,hosts,rate_per_host,bytes,objects,wall_s,copy_s,spark_s,mb_s,objects_per_s,cpu_busy_pct,verified,copy_cpu_busy_pct" > "$CSV"
+[ -f "$CSV" ] || echo "when,workload,dest,tool,hosts,rate_per_host,bytes,objects,wall_s,copy_s,spark_s,mb_s,objects_per_s,cpu_busy_pct,verified,copy_cpu_busy_pct,delay_ms" > "$CSV"
 cpu() { awk '/^cpu / {print $2+$3+$4+$7+$8, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat; } # busy (no iowait), all
 while :; do echo "$(date +%s.%N) $(cpu)"; sleep 1; done > "$WORK/cpu.log" & # the machine's CPU, a line a second
 pids+=($!)
@@ -155,8 +168,8 @@ record() { # workload dest tool hosts seconds copy_s spark_s out_dir cpu0 cpu1 [
   objects=$(find "$8" -type f | wc -l)
   verified=$(digests "$8" | cmp -s - "$WORK/files/$1.digests" && echo yes || echo NO)
   busy=$(awk -v a="$9" -v b="${10}" 'BEGIN {split(a, x, " "); split(b, y, " "); printf "%.0f", 100 * (y[1] - x[1]) / (y[2] - x[2])}')
-  printf '%s,%s,%s,%s,%s,%s,%s,%s,%.1f,%s,%s,%.1f,%.2f,%s,%s,%s\n' "$(date -u +%FT%TZ)" "$1" "$2" "$3" "$4" "$RATE" "$bytes" "$objects" \
-    "$5" "$6" "$7" "$(echo "$bytes / $5 / 1000000" | bc -l)" "$(echo "$objects / $5" | bc -l)" "$busy" "$verified" "${11:-}" | tee -a "$CSV"
+  printf '%s,%s,%s,%s,%s,%s,%s,%s,%.1f,%s,%s,%.1f,%.2f,%s,%s,%s,%s\n' "$(date -u +%FT%TZ)" "$1" "$2" "$3" "$4" "$RATE" "$bytes" "$objects" \
+    "$5" "$6" "$7" "$(echo "$bytes / $5 / 1000000" | bc -l)" "$(echo "$objects / $5" | bc -l)" "$busy" "$verified" "${11:-}" "$DELAY_MS" | tee -a "$CSV"
   rm -rf "$8"
 }
 target() { # dest name: where a run writes (a fresh directory, or a fresh bucket whose files S3Proxy keeps under data-dst)
@@ -178,11 +191,11 @@ for r in $(seq 1 "$REPEAT"); do
       for k in $KS; do
         run=$((run + 1)); name="ferry-$w-$k-$run"; out=$(target "$d" "$name"); rm -rf "$WORK/reports"
         if [ "$d" = dir ]; then destination="destination.path = \"$out\""
-        else destination="destination { type = s3, endpoint = \"http://$ROOT_IP:$DST_PORT\", bucket = $name, credentials { access-key-id = bench, secret-access-key = \${?SRC_SECRET} } }"; fi
+        else destination="destination { type = s3, endpoint = \"$DST_EP\", bucket = $name, credentials { access-key-id = bench, secret-access-key = \${?SRC_SECRET} } }"; fi
         cat > "$WORK/$w.conf" <<CONF
 ferry {
   job.name = cluster-$w
-  source { endpoint = "http://$ROOT_IP:$PORT", bucket = $w, credentials { access-key-id = bench, secret-access-key = \${?SRC_SECRET} } }
+  source { endpoint = "$SRC_EP", bucket = $w, credentials { access-key-id = bench, secret-access-key = \${?SRC_SECRET} } }
   $destination
   report.path = "$WORK/reports"
 }
@@ -210,7 +223,7 @@ CONF
             record "$w" "$d" rclone-tuned 1 "$(echo "$end - $start" | bc -l)" "" "" "$out" "$c0" "$c1" ;;
           aws) [ "$d" = dir ] || continue # one endpoint only
             out=$(target "$d" "$name"); c0=$(cpu); start=$(date +%s.%N)
-            on_host 1 aws s3 cp --recursive --only-show-errors --endpoint-url "http://$ROOT_IP:$PORT" "s3://$w/" "$out" || true
+            on_host 1 aws s3 cp --recursive --only-show-errors --endpoint-url "$SRC_EP" "s3://$w/" "$out" || true
             end=$(date +%s.%N); c1=$(cpu)
             record "$w" "$d" aws-tuned 1 "$(echo "$end - $start" | bc -l)" "" "" "$out" "$c0" "$c1" ;;
           sharded) [ "$w" = huge ] && continue # one object: nothing to shard

@@ -4,7 +4,7 @@
 # verified by SHA-256, CPU by /usr/bin/time) runs each job at two sizes; the difference of the two runs' CPU over the
 # difference of their bytes (objects) cancels each tool's start-up. Results: bench/results/cpu.csv (the runs) and
 # cpu.md (the marginal figures).
-#   bench/cpu.sh
+#   bench/cpu.sh                                   # FERRY_BENCH_REPEAT=3: each run three times, the median CPU taken
 #   FERRY_CPU_SCALES="1.0 2.0" FERRY_BENCH_WORKLOADS=large,small FERRY_BENCH_TASKS=files,other,same FERRY_BENCH_TOOLS=ferry,rclone-tuned,aws-tuned,s3cmd bench/cpu.sh
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../jobs/env.sh"
@@ -13,25 +13,30 @@ CSV="$FERRY_HOME/bench/results/cpu.csv"
 export FERRY_BENCH_RESULTS="$CSV" FERRY_BENCH_MODES=direct
 export FERRY_BENCH_WORKLOADS="${FERRY_BENCH_WORKLOADS:-large,small}" FERRY_BENCH_TASKS="${FERRY_BENCH_TASKS:-files,other}"
 export FERRY_BENCH_TOOLS="${FERRY_BENCH_TOOLS:-ferry,rclone-tuned,aws-tuned}"
-since=$(date -u +%Y%m%dT%H%M%S) # the sessions of this invocation
+since=${FERRY_CPU_SINCE:-$(date -u +%Y%m%dT%H%M%S)} # the sessions of this invocation (or of several, from FERRY_CPU_SINCE)
 for scale in ${FERRY_CPU_SCALES:-1.0 2.0}; do
   FERRY_BENCH_SCALE="$scale" bash bench/run.sh
-  # uploads unsigned (no SHA-256 of every byte), where there are uploads: to the other endpoint
-  [[ ",$FERRY_BENCH_TASKS," == *,other,* ]] && FERRY_BENCH_SCALE="$scale" FERRY_BENCH_TASKS=other \
+  # uploads unsigned (no SHA-256 of every byte), where there are uploads: to the other endpoint (FERRY_CPU_UNSIGNED=0: not)
+  [[ ",$FERRY_BENCH_TASKS," == *,other,* && "${FERRY_CPU_UNSIGNED:-1}" = 1 ]] && FERRY_BENCH_SCALE="$scale" FERRY_BENCH_TASKS=other \
     FERRY_BENCH_TOOLS=ferry@destination.unsigned-payload=true bash bench/run.sh
 done
 # the marginal figures: for each workload, task and tool, its newest run at each of the two sizes
 python3 - "$CSV" "$since" > "$FERRY_HOME/bench/results/cpu.md" <<'PY'
 import csv, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["verified"] == "yes" and r["session"] >= sys.argv[2]]
-by = {}
-for r in rows: # in order: a newer run of the same size replaces an older one
-    by.setdefault((r["workload"], r["task"], r["tool"]), {})[int(r["bytes"])] = r
+runs = {}
+for r in rows:
+    runs.setdefault((r["workload"], r["task"], r["tool"]), {}).setdefault(int(r["bytes"]), []).append(r)
+by = {} # each size's run of median CPU (an odd count of runs; of an even count, the upper median)
+for key, sizes in runs.items():
+    by[key] = {b: sorted(rs, key=lambda r: float(r["cpu_s"]))[len(rs) // 2] for b, rs in sizes.items()}
+n_runs = {key: min(len(rs) for rs in sizes.values()) for key, sizes in runs.items()}
 print("# Marginal client CPU per GB and per 1,000 objects (bench/cpu.sh)\n")
 print("Each job at two sizes; the difference of CPU-seconds over the difference of GB (objects), so a tool's start-up"
-      " cancels. CPU of the tool's process tree (`/usr/bin/time`), not the servers'. Runs in cpu.csv.\n")
-print("| workload | task | tool | CPU s, smaller job | CPU s, larger job | GB more | objects more | marginal CPU s/GB | marginal CPU s/1,000 objects |")
-print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+      " cancels. CPU of the tool's process tree (`/usr/bin/time`), not the servers'; of several runs of a size, the"
+      " median. Runs in cpu.csv.\n")
+print("| workload | task | tool | runs | CPU s, smaller job | CPU s, larger job | GB more | objects more | marginal CPU s/GB | marginal CPU s/1,000 objects |")
+print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 for (w, t, tool), sizes in sorted(by.items()):
     if len(sizes) < 2:
         continue
@@ -39,7 +44,7 @@ for (w, t, tool), sizes in sorted(by.items()):
     gb = (int(b["bytes"]) - int(a["bytes"])) / 1e9
     n = int(b["objects"]) - int(a["objects"])
     cpu = float(b["cpu_s"]) - float(a["cpu_s"])
-    print("| %s | %s | %s | %.1f | %.1f | %.2f | %d | %s | %s |" % (w, t, tool, float(a["cpu_s"]), float(b["cpu_s"]), gb, n,
+    print("| %s | %s | %s | %d | %.1f | %.1f | %.2f | %d | %s | %s |" % (w, t, tool, n_runs[(w, t, tool)], float(a["cpu_s"]), float(b["cpu_s"]), gb, n,
           "%.2f" % (cpu / gb) if gb > 0 else "", "%.2f" % (cpu / n * 1000) if n > 0 else ""))
 PY
 cat "$FERRY_HOME/bench/results/cpu.md"

@@ -32,7 +32,8 @@ import java.util.List;
  * chunk goes once both its connection's bucket and the link's hold the tokens for it; the loop starts each round at the
  * next direction, so no connection keeps the link to itself.
  *
- * <p>Usage: {@code WanEmulator <listen-port> <target-port> <MB/s per connection> <one-way delay ms> [<link MB/s>]}.
+ * <p>Usage: {@code WanEmulator [<listen-host>:]<listen-port> [<target-host>:]<target-port> <MB/s per connection>
+ * <one-way delay ms> [<link MB/s>]} (hosts default to loopback).
  */
 public final class WanEmulator implements AutoCloseable {
   static final int CHUNK = 256 * 1024;
@@ -66,14 +67,21 @@ public final class WanEmulator implements AutoCloseable {
   /** @param linkMegabytesPerSecond the cap every connection shares in each direction; 0: none */
   public WanEmulator(int listenPort, int targetPort, double megabytesPerSecond, long oneWayDelayMillis, double linkMegabytesPerSecond)
       throws IOException {
+    this(new InetSocketAddress(InetAddress.getLoopbackAddress(), listenPort),
+        new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort), megabytesPerSecond, oneWayDelayMillis, linkMegabytesPerSecond);
+  }
+
+  /** On other addresses than loopback (bench/cluster.sh: the hosts' namespaces reach it on the root side of their links). */
+  public WanEmulator(InetSocketAddress listen, InetSocketAddress target, double megabytesPerSecond, long oneWayDelayMillis,
+      double linkMegabytesPerSecond) throws IOException {
     this.linkUp = linkMegabytesPerSecond > 0 ? new Bucket(linkMegabytesPerSecond * 1e6 / 1e9) : null;
     this.linkDown = linkMegabytesPerSecond > 0 ? new Bucket(linkMegabytesPerSecond * 1e6 / 1e9) : null;
-    this.target = new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort);
+    this.target = target;
     this.bytesPerNano = megabytesPerSecond * 1e6 / 1e9;
     this.delayNanos = oneWayDelayMillis * 1_000_000L;
     this.selector = Selector.open();
     this.server = ServerSocketChannel.open();
-    server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), listenPort), 200);
+    server.bind(listen, 200);
     server.configureBlocking(false);
     server.register(selector, SelectionKey.OP_ACCEPT);
     loop = new Thread(this::run, "wan-loop");
@@ -87,16 +95,23 @@ public final class WanEmulator implements AutoCloseable {
 
   public static void main(String[] args) throws Exception {
     if (args.length != 4 && args.length != 5) {
-      System.err.println("usage: WanEmulator <listen-port> <target-port> <MB/s per connection> <one-way delay ms> [<link MB/s>]");
+      System.err.println("usage: WanEmulator [<listen-host>:]<listen-port> [<target-host>:]<target-port> <MB/s per connection>"
+          + " <one-way delay ms> [<link MB/s>]");
       System.exit(2);
     }
     double link = args.length == 5 ? Double.parseDouble(args[4]) : 0;
-    try (WanEmulator wan = new WanEmulator(Integer.parseInt(args[0]), Integer.parseInt(args[1]), Double.parseDouble(args[2]),
-        Long.parseLong(args[3]), link)) {
-      System.out.println("WAN emulator on 127.0.0.1:" + wan.port() + " -> 127.0.0.1:" + args[1] + ", " + args[2]
-          + " MB/s per connection, " + args[3] + " ms each way" + (link > 0 ? ", a link of " + link + " MB/s each way" : ""));
+    try (WanEmulator wan = new WanEmulator(address(args[0]), address(args[1]), Double.parseDouble(args[2]), Long.parseLong(args[3]), link)) {
+      System.out.println("WAN emulator on " + args[0] + " -> " + args[1] + ", " + args[2] + " MB/s per connection, " + args[3]
+          + " ms each way" + (link > 0 ? ", a link of " + link + " MB/s each way" : ""));
       Thread.currentThread().join();
     }
+  }
+
+  /** host:port, or a port on loopback. */
+  private static InetSocketAddress address(String spec) {
+    int colon = spec.lastIndexOf(':');
+    return colon < 0 ? new InetSocketAddress(InetAddress.getLoopbackAddress(), Integer.parseInt(spec))
+        : new InetSocketAddress(spec.substring(0, colon), Integer.parseInt(spec.substring(colon + 1)));
   }
 
   private void run() {
