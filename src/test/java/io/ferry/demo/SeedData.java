@@ -75,7 +75,10 @@ public final class SeedData {
       s3.createBucket(b -> b.bucket(bucket));
     }
     Map<String, Long> there = new java.util.HashMap<>();
-    s3.listObjectsV2Paginator(b -> b.bucket(bucket)).contents().forEach(o -> there.put(o.key(), o.size()));
+    // folder by folder: S3Proxy walks every file of a bucket for each page of a listing of the whole
+    for (String folder : specs.stream().map(p -> p.key().substring(0, p.key().lastIndexOf('/') + 1)).distinct().toList()) {
+      s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(folder).delimiter("/")).contents().forEach(o -> there.put(o.key(), o.size()));
+    }
     java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
     try {
       List<java.util.concurrent.Future<String>> digests = new ArrayList<>();
