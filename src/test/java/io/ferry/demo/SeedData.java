@@ -96,43 +96,45 @@ public final class SeedData {
     }
   }
 
-  /** The SHA-256 of a spec's bytes, as {@link #upload} would return it. */
+  /** The SHA-256 of a spec's bytes, as {@link #upload} returns it. */
   static String digest(Spec spec) {
     MessageDigest sha = sha256();
-    SplittableRandom random = new SplittableRandom(spec.seed());
-    long remaining = spec.size();
-    do { // in the chunks upload draws them in
-      byte[] bytes = bytes(random, (int) Math.min(UPLOAD_PART, remaining));
-      sha.update(bytes);
-      remaining -= bytes.length;
-    } while (remaining > 0);
+    chunks(spec, sha::update);
     return HexFormat.of().formatHex(sha.digest());
   }
 
   static String upload(S3Client s3, String bucket, Spec spec) {
     MessageDigest sha = sha256();
-    SplittableRandom random = new SplittableRandom(spec.seed());
     if (spec.size() <= UPLOAD_PART) {
-      byte[] bytes = bytes(random, (int) spec.size());
-      sha.update(bytes);
-      s3.putObject(b -> b.bucket(bucket).key(spec.key()), RequestBody.fromBytes(bytes));
+      chunks(spec, bytes -> {
+        sha.update(bytes);
+        s3.putObject(b -> b.bucket(bucket).key(spec.key()), RequestBody.fromBytes(bytes));
+      });
       return HexFormat.of().formatHex(sha.digest());
     }
     String uploadId = s3.createMultipartUpload(b -> b.bucket(bucket).key(spec.key())).uploadId();
     List<CompletedPart> parts = new ArrayList<>();
-    long remaining = spec.size();
-    for (int part = 1; remaining > 0; part++) {
-      byte[] bytes = bytes(random, (int) Math.min(UPLOAD_PART, remaining));
+    chunks(spec, bytes -> {
       sha.update(bytes);
-      remaining -= bytes.length;
-      int number = part;
+      int number = parts.size() + 1;
       String etag = s3.uploadPart(b -> b.bucket(bucket).key(spec.key()).uploadId(uploadId).partNumber(number),
           RequestBody.fromBytes(bytes)).eTag();
       parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
-    }
+    });
     s3.completeMultipartUpload(b -> b.bucket(bucket).key(spec.key()).uploadId(uploadId)
         .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build()));
     return HexFormat.of().formatHex(sha.digest());
+  }
+
+  /** A spec's bytes in the pieces they are uploaded in: one up to UPLOAD_PART, else parts of UPLOAD_PART. */
+  private static void chunks(Spec spec, java.util.function.Consumer<byte[]> each) {
+    SplittableRandom random = new SplittableRandom(spec.seed());
+    long remaining = spec.size();
+    do {
+      byte[] bytes = bytes(random, (int) Math.min(UPLOAD_PART, remaining));
+      each.accept(bytes);
+      remaining -= bytes.length;
+    } while (remaining > 0);
   }
 
   private static byte[] bytes(SplittableRandom random, int size) {
