@@ -389,33 +389,26 @@ public final class Bench {
     for (S3Object o : s3.listObjectsV2Paginator(r -> r.bucket(bucket)).contents()) {
       if (!(o.key().endsWith("/") && o.size() == 0)) objects.add(o); // a directory marker (S3A's mkdirs) is not an object
     }
-    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+    List<String> digests;
     try {
-      List<java.util.concurrent.Future<String>> digests = new ArrayList<>();
-      for (S3Object o : objects) {
-        digests.add(pool.submit(() -> {
-          MessageDigest sha = SeedData.sha256();
-          try (InputStream in = s3.getObject(r -> r.bucket(bucket).key(o.key()))) {
-            byte[] buffer = new byte[1 << 20];
-            for (int n; (n = in.read(buffer)) > 0; ) sha.update(buffer, 0, n);
-          }
-          return HexFormat.of().formatHex(sha.digest());
-        }));
-      }
-      Map<String, String> out = new TreeMap<>();
-      for (int i = 0; i < objects.size(); i++) {
-        String key = objects.get(i).key();
-        out.put(key.startsWith(workload + "/") ? key : workload + "/" + key, digests.get(i).get());
-      }
-      return out;
+      digests = io.ferry.copy.Concurrently.map(objects, 8, "read-back", o -> {
+        MessageDigest sha = SeedData.sha256();
+        try (InputStream in = s3.getObject(r -> r.bucket(bucket).key(o.key()))) {
+          byte[] buffer = new byte[1 << 20];
+          for (int n; (n = in.read(buffer)) > 0; ) sha.update(buffer, 0, n);
+        }
+        return HexFormat.of().formatHex(sha.digest());
+      });
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new java.io.InterruptedIOException("reading " + bucket + " back was interrupted");
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw new IOException("reading " + bucket + " back failed", e.getCause());
-    } finally {
-      pool.shutdownNow();
     }
+    Map<String, String> out = new TreeMap<>();
+    for (int i = 0; i < objects.size(); i++) {
+      String key = objects.get(i).key();
+      out.put(key.startsWith(workload + "/") ? key : workload + "/" + key, digests.get(i));
+    }
+    return out;
   }
 
   /** Empties and deletes a run's bucket; one S3Proxy still calls non-empty is left (its name is the run's own). */

@@ -79,21 +79,11 @@ public final class SeedData {
     for (String folder : specs.stream().map(p -> p.key().substring(0, p.key().lastIndexOf('/') + 1)).distinct().toList()) {
       s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(folder).delimiter("/")).contents().forEach(o -> there.put(o.key(), o.size()));
     }
-    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
-    try {
-      List<java.util.concurrent.Future<String>> digests = new ArrayList<>();
-      for (Spec spec : specs) {
-        boolean present = Long.valueOf(spec.size()).equals(there.get(spec.key()));
-        digests.add(pool.submit(() -> present ? digest(spec) : upload(s3, bucket, spec)));
-      }
-      Map<String, String> byKey = new LinkedHashMap<>();
-      for (int i = 0; i < specs.size(); i++) byKey.put(specs.get(i).key(), digests.get(i).get());
-      return byKey;
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw new IllegalStateException("seeding " + bucket + " failed", e.getCause());
-    } finally {
-      pool.shutdownNow();
-    }
+    List<String> digests = io.ferry.copy.Concurrently.map(specs, threads, "seed",
+        spec -> Long.valueOf(spec.size()).equals(there.get(spec.key())) ? digest(spec) : upload(s3, bucket, spec));
+    Map<String, String> byKey = new LinkedHashMap<>();
+    for (int i = 0; i < specs.size(); i++) byKey.put(specs.get(i).key(), digests.get(i));
+    return byKey;
   }
 
   /** The SHA-256 of a spec's bytes, as {@link #upload} returns it. */
