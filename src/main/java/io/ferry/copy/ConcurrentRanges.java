@@ -6,6 +6,7 @@ import io.ferry.store.Upload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
  * Copies the ranges of a partition's tasks with a bounded number of concurrent streams ({@link Concurrently}):
@@ -15,19 +16,22 @@ public final class ConcurrentRanges {
   private ConcurrentRanges() {}
 
   public static List<RangeResult> copy(List<Assignment> assignments, int streams, RangeCopier copier) throws InterruptedException {
-    return copy(assignments, streams, copier, r -> {});
+    return copy(assignments, streams, copier, n -> {}, r -> {});
   }
 
-  /** @param done told of each range as it finishes, on its stream's thread (the ledger records parts as they land) */
-  public static List<RangeResult> copy(List<Assignment> assignments, int streams, RangeCopier copier, Consumer<RangeResult> done)
-      throws InterruptedException {
+  /**
+   * @param moving told of bytes while they move and of their settling (see {@link Progress}), on the streams' threads
+   * @param done told of each range as it finishes, on its stream's thread (the ledger records parts as they land)
+   */
+  public static List<RangeResult> copy(List<Assignment> assignments, int streams, RangeCopier copier, LongConsumer moving,
+      Consumer<RangeResult> done) throws InterruptedException {
     record Job(long taskId, RangeTask range, Upload upload, Checksum expected) {}
     List<Job> jobs = new ArrayList<>();
     for (Assignment a : assignments) {
       for (RangeTask range : a.task().ranges()) jobs.add(new Job(a.task().id(), range, a.uploadOf(range), a.expected()));
     }
     return Concurrently.map(jobs, streams, "ferry-stream", job -> {
-      RangeResult result = copier.copy(job.taskId(), job.range(), job.upload(), job.expected());
+      RangeResult result = copier.copy(job.taskId(), job.range(), job.upload(), job.expected(), moving);
       done.accept(result);
       return result;
     });

@@ -6,6 +6,7 @@ import io.ferry.store.Checksum;
 import io.ferry.store.Failures;
 import io.ferry.store.Retrier;
 import io.ferry.store.Upload;
+import java.util.function.LongConsumer;
 
 /**
  * Copies one range with the job's one retry layer: a retryable failure (5xx, SlowDown, reset, stall, short body)
@@ -39,9 +40,14 @@ public final class RangeCopier {
    *     the commit to combine); null when there is none, or the object is copied whole (its own read says)
    */
   public RangeResult copy(long taskId, RangeTask task, Upload upload, Checksum expected) {
+    return copy(taskId, task, upload, expected, n -> {});
+  }
+
+  /** @param moving told of the range's bytes while they move, and takes them back before the result is returned */
+  public RangeResult copy(long taskId, RangeTask task, Upload upload, Checksum expected, LongConsumer moving) {
     long startedAt = System.currentTimeMillis();
     long start = System.nanoTime();
-    Progress progress = new Progress();
+    Progress progress = new Progress(moving);
     if (expected != null && expected.checkable() && expected.algorithm().combinable() && !task.wholeObject()) {
       progress.digest(expected.algorithm());
     }
@@ -66,6 +72,7 @@ public final class RangeCopier {
 
   private RangeResult result(long taskId, RangeTask task, Upload upload, String location, long startedAt, long start,
       Progress progress, int attempts, String receipt, String error, Checksum partsOf) {
+    progress.settle();
     Checksum expected = progress.expected() != null ? progress.expected() : partsOf;
     boolean ok = error.isEmpty();
     long payload = progress.bytes();

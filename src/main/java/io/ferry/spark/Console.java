@@ -13,14 +13,15 @@ final class Console {
 
   /**
    * While copying: bytes done of the total, %, the rate since the last line and on average, ETA, ranges done,
-   * retries and failed ranges, as the executors report them (with their heartbeats) while their tasks run.
+   * retries and failed ranges, as the executors report them (with their heartbeats) while their tasks run; bytes
+   * count from the first MiB of each range, not from when it finishes.
    */
   static Progress copying(Live live, CopyCounters c, long totalBytes, long totalRanges, Duration interval, PrintStream out) {
     long start = System.nanoTime();
     long[] last = {start, 0};
     return new Progress(() -> {
       long now = System.nanoTime();
-      long bytes = live.value(c.bytes);
+      long bytes = Math.min(totalBytes, live.value(c.bytes) + live.value(c.moving));
       double seconds = (now - start) / 1e9;
       double current = (bytes - last[1]) / 1e6 / Math.max(1e-3, (now - last[0]) / 1e9);
       last[0] = now;

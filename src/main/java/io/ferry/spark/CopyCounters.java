@@ -9,7 +9,8 @@ import org.apache.spark.util.LongAccumulator;
 
 /**
  * What the copy has done, added to by the executors as each range finishes (named, so the Spark UI's stage pages show
- * them): bytes that reached the destination, ranges finished, retries, ranges that failed.
+ * them): bytes that reached the destination, ranges finished, retries, ranges that failed; and bytes of ranges still
+ * moving, which the executors' heartbeats carry to the progress line and which sum to 0 once the ranges finish.
  */
 final class CopyCounters implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -17,16 +18,25 @@ final class CopyCounters implements Serializable {
   final LongAccumulator ranges;
   final LongAccumulator retries;
   final LongAccumulator failures;
+  final LongAccumulator moving;
 
   CopyCounters(JavaSparkContext jsc) {
     bytes = jsc.sc().longAccumulator("ferry.copy.bytes");
     ranges = jsc.sc().longAccumulator("ferry.copy.ranges");
     retries = jsc.sc().longAccumulator("ferry.copy.retries");
     failures = jsc.sc().longAccumulator("ferry.copy.failed-ranges");
+    moving = jsc.sc().longAccumulator("ferry.copy.bytes-moving");
   }
 
   List<LongAccumulator> all() {
-    return List.of(bytes, ranges, retries, failures);
+    return List.of(bytes, ranges, retries, failures, moving);
+  }
+
+  /** From a range's stream thread, at most once a MiB of the range: see {@link io.ferry.copy.Progress}. */
+  void moving(long bytes) {
+    synchronized (this) {
+      moving.add(bytes);
+    }
   }
 
   /** From a range's stream thread: the accumulators are not thread-safe, and a task's streams finish at once. */

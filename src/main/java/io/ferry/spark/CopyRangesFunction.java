@@ -36,12 +36,12 @@ final class CopyRangesFunction implements FlatMapFunction<Iterator<Assignment>, 
     List<Assignment> list = new ArrayList<>();
     tasks.forEachRemaining(list::add);
     if (list.stream().noneMatch(a -> a.upload() != null)) {
-      return ConcurrentRanges.copy(list, settings.copy().streamsPerTask(), ExecutorContext.copier(settings), counters::add).iterator();
+      return ConcurrentRanges.copy(list, settings.copy().streamsPerTask(), ExecutorContext.copier(settings), counters::moving, counters::add).iterator();
     }
     TaskContext task = TaskContext.get();
     try (Ledger.Writer writer = new Ledger(ledger, hadoop.value().value())
         .writer(settings.runId() + "-copy-" + task.partitionId() + "-" + task.taskAttemptId())) {
-      return ConcurrentRanges.copy(list, settings.copy().streamsPerTask(), ExecutorContext.copier(settings), r -> {
+      return ConcurrentRanges.copy(list, settings.copy().streamsPerTask(), ExecutorContext.copier(settings), counters::moving, r -> {
         counters.add(r);
         if (r.status() == RangeResult.Status.OK && !r.uploadId().isEmpty()) {
           try {

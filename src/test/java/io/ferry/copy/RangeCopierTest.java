@@ -94,6 +94,27 @@ class RangeCopierTest {
   }
 
   @Test
+  void bytesCountWhileTheyMoveAreTakenBackByARestartAndSettleToNothingWithTheResult() {
+    long mib = Progress.REPORT_STEP;
+    StoreObject big = new StoreObject("src/big", "big", 8 * mib, "e", 0);
+    RangeTask range = new RangeTask(big, 1, 2, new ByteRange(0, 3 * mib + 5));
+    ScriptedTransfer transfer = new ScriptedTransfer(false, (int) (2 * mib + 7), new IOException("Connection reset"));
+    List<Long> told = new ArrayList<>();
+    RangeResult r = copier(transfer, 5).copy(0, range, new Upload(big, "upload-2"), null, told::add);
+    assertThat(r.status()).isEqualTo(RangeResult.Status.OK);
+    // each attempt moves its bytes in one read, a step past a MiB: told at once; taken back at the restart and the end
+    assertThat(told).containsExactly(2 * mib + 7, -(2 * mib + 7), 3 * mib + 5, -(3 * mib + 5));
+  }
+
+  @Test
+  void aRangeOfLessThanAStepIsNeverReported() {
+    List<Long> told = new ArrayList<>();
+    RangeResult r = copier(new ScriptedTransfer(true, 10), 5).copy(0, PART, UPLOAD, null, told::add);
+    assertThat(r.bytes()).isEqualTo(25);
+    assertThat(told).isEmpty();
+  }
+
+  @Test
   void aFatalFailureEndsTheRangeAtOnceWithItsMessage() {
     ScriptedTransfer transfer = new ScriptedTransfer(true, 10, new StoreFailure(StoreFailure.Kind.FATAL, "AccessDenied (403)"));
     RangeResult r = copier(transfer, 5).copy(0, PART, UPLOAD);
