@@ -2,20 +2,22 @@
 # A simulated cluster with one network link per host (issue 16): K "hosts" as network namespaces, each behind its own
 # veth capped by tc tbf in both directions; S3Proxy and the Spark master outside them; one Spark worker (one core) per
 # host, the driver and the single-host peers on host 1. Ferry at K = 1, 2, 4 against rclone and the AWS CLI (tuned) on
-# host 1 and rclone sharded by hand (one process per host, each a slice of the keys), to a directory every host sees
+# host 1 (and s3cmd and DistCp's local runner, tuned, there to a directory) and rclone sharded by hand (one process
+# per host, each a slice of the keys), to a directory every host sees
 # (dir) and to a second S3Proxy (bucket). Every copy is checked by SHA-256. Needs root (ip netns, tc). Cleans up what
 # it creates. The hosts reach both S3Proxies through the WAN emulator (FERRY_CLUSTER_DELAY_MS each way; 0: directly).
 # Results: bench/results/cluster.csv.
 #   bench/cluster.sh
 #   FERRY_CLUSTER_RATE=80mbit FERRY_CLUSTER_DELAY_MS=10 FERRY_CLUSTER_KS="1 2 4" FERRY_CLUSTER_WORKLOADS="large huge small mixed" \
 #     FERRY_CLUSTER_DESTS="dir bucket" FERRY_CLUSTER_PEERS="rclone aws sharded" FERRY_CLUSTER_REPEAT=1 bench/cluster.sh
+#   FERRY_CLUSTER_KS= FERRY_CLUSTER_PEERS="s3cmd distcp" FERRY_CLUSTER_DESTS=dir bench/cluster.sh   # those peers only
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../jobs/env.sh"
 ferry_build
 cd "$FERRY_HOME"
 [ -d target/spark-home/jars ] || mvn -B -q -DskipTests verify # the Spark home the cluster runs from
 RATE="${FERRY_CLUSTER_RATE:-80mbit}"
-KS="${FERRY_CLUSTER_KS:-1 2 4}"
+KS="${FERRY_CLUSTER_KS-1 2 4}" # set and empty: no Ferry runs
 WORKLOADS="${FERRY_CLUSTER_WORKLOADS:-large huge small mixed}"
 DESTS="${FERRY_CLUSTER_DESTS:-dir bucket}"
 PEERS="${FERRY_CLUSTER_PEERS-rclone aws sharded}" # set and empty: no peers
@@ -182,6 +184,17 @@ on_host() { # host command...: a command in host's namespace
   local host=$1; shift
   ip netns exec "fh$host" "$@"
 }
+# DistCp tuned as bench/run.sh runs it (io.ferry.bench.Bench#distcp): 16 maps in threads of the local job runner
+mkdir -p "$WORK/distcp-services/META-INF/services"
+echo io.ferry.bench.ParallelLocalProvider > "$WORK/distcp-services/META-INF/services/org.apache.hadoop.mapreduce.protocol.ClientProtocolProvider"
+distcp=(java -Xmx2g -Daws.requestChecksumCalculation=WHEN_REQUIRED -Daws.responseChecksumValidation=WHEN_REQUIRED
+  "-Dlog4j2.configurationFile=$FERRY_HOME/conf/log4j2.properties"
+  -cp "$FERRY_HOME/target/distcp/*:$WORK/distcp-services:$FERRY_HOME/target/classes:$FERRY_HOME/target/test-classes:$(cat "$FERRY_HOME/target/local-classpath.txt" 2>/dev/null)"
+  org.apache.hadoop.tools.DistCp "-Dfs.s3a.endpoint=$SRC_EP" -Dfs.s3a.endpoint.region=us-east-1 -Dfs.s3a.path.style.access=true
+  -Dfs.s3a.connection.ssl.enabled=false
+  -Dfs.s3a.aws.credentials.provider=software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider
+  "-Dhadoop.tmp.dir=$WORK/distcp-tmp" -Dmapreduce.framework.name=ferry-bench-local -Dmapreduce.local.map.tasks.maximum=16
+  -Dfs.s3a.threads.max=64 -Dfs.s3a.connection.maximum=128 -m 16)
 tuned=(--transfers 32 --checkers 32 --multi-thread-streams 8 --multi-thread-cutoff 64M --s3-upload-concurrency 8 --s3-chunk-size 64M
   --s3-no-check-bucket)
 
@@ -229,6 +242,18 @@ CONF
             on_host 1 aws s3 cp --recursive --only-show-errors --endpoint-url "$SRC_EP" "s3://$w/" "$out" || true
             end=$(date +%s.%N); c1=$(cpu)
             record "$w" "$d" aws-tuned 1 "$(echo "$end - $start" | bc -l)" "" "" "$out" "$c0" "$c1" ;;
+          s3cmd) [ "$d" = dir ] || continue # one endpoint only
+            out=$(target "$d" "$name"); c0=$(cpu); start=$(date +%s.%N)
+            on_host 1 s3cmd --quiet --no-ssl --host="${SRC_EP#http://}" --host-bucket="${SRC_EP#http://}" --access_key=bench \
+              --secret_key=bench-secret get --recursive "s3://$w/" "$out/" || true
+            end=$(date +%s.%N); c1=$(cpu)
+            record "$w" "$d" s3cmd 1 "$(echo "$end - $start" | bc -l)" "" "" "$out" "$c0" "$c1" ;;
+          distcp) [ "$d" = dir ] || continue
+            out=$(target "$d" "$name"); c0=$(cpu); start=$(date +%s.%N)
+            on_host 1 "${distcp[@]}" -update "s3a://$w/" "file://$out/" > "$WORK/logs/$name.log" 2>&1 || true
+            end=$(date +%s.%N); c1=$(cpu)
+            find "$out" -name '.*.crc' -delete # Hadoop's local checksum files, beside the copies
+            record "$w" "$d" distcp-tuned 1 "$(echo "$end - $start" | bc -l)" "" "" "$out" "$c0" "$c1" ;;
           sharded) [ "$w" = huge ] && continue # one object: nothing to shard
             out=$(target "$d" "$name"); dst="$out"; [ "$d" = bucket ] && dst="dst:$name"
             c0=$(cpu); start=$(date +%s.%N); shard=()
