@@ -189,7 +189,7 @@ mkdir -p "$WORK/distcp-services/META-INF/services"
 echo io.ferry.bench.ParallelLocalProvider > "$WORK/distcp-services/META-INF/services/org.apache.hadoop.mapreduce.protocol.ClientProtocolProvider"
 distcp=(java -Xmx2g -Daws.requestChecksumCalculation=WHEN_REQUIRED -Daws.responseChecksumValidation=WHEN_REQUIRED
   "-Dlog4j2.configurationFile=$FERRY_HOME/conf/log4j2.properties"
-  -cp "$FERRY_HOME/target/distcp/*:$WORK/distcp-services:$FERRY_HOME/target/classes:$FERRY_HOME/target/test-classes:$(cat "$FERRY_HOME/target/local-classpath.txt" 2>/dev/null)"
+  -cp "$FERRY_HOME/target/distcp/*:$WORK/distcp-services:$FERRY_HOME/target/classes:$FERRY_HOME/target/test-classes:$(ferry_dependencies)"
   org.apache.hadoop.tools.DistCp "-Dfs.s3a.endpoint=$SRC_EP" -Dfs.s3a.endpoint.region=us-east-1 -Dfs.s3a.path.style.access=true
   -Dfs.s3a.connection.ssl.enabled=false
   -Dfs.s3a.aws.credentials.provider=software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider

@@ -16,7 +16,7 @@ ferry_build() {
   local jar
   jar="$FERRY_HOME/target/ferry.jar"
   if [ ! -f "$jar" ] || [ ! -f "$FERRY_HOME/target/ferry-classes.jar" ] || [ ! -f "$FERRY_HOME/target/ferry-classes-tests.jar" ] || \
-     [ ! -f "$FERRY_HOME/target/local-classpath.txt" ] || \
+     [ ! -f "$FERRY_HOME/target/local-classpath.txt" ] || [ ! -f "$FERRY_HOME/target/local-runtime-classpath.txt" ] || \
      [ -n "$(find "$FERRY_HOME/src" "$FERRY_HOME/pom.xml" -newer "$jar" -print -quit)" ]; then
     echo "Building Ferry (mvn -DskipTests package) ..." >&2
     (cd "$FERRY_HOME" && mvn -B -q -DskipTests package) || return 1
@@ -77,13 +77,18 @@ ferry_free_port() {
 # Is the class-data archive newer than the jar and classpath it was recorded from?
 ferry_cds_fresh() {
   local archive="$FERRY_HOME/target/cds/ferry.jsa"
-  [ -f "$archive" ] && [ -z "$(find "$FERRY_HOME/target/ferry-classes.jar" "$FERRY_HOME/target/local-classpath.txt" -newer "$archive" -print -quit)" ]
+  [ -f "$archive" ] && [ -z "$(find "$FERRY_HOME/target/ferry-classes.jar" "$FERRY_HOME/target/local-classpath.txt" "$FERRY_HOME/target/local-runtime-classpath.txt" -newer "$archive" -print -quit)" ]
 }
 
 # Runs a main class of the lab (the demo, the benchmark: src/test, never in the product jar) on the product's local
 # classpath with the lab's jar after it.
 ferry_lab_java() {
   FERRY_EXTRA_CLASSPATH="$FERRY_HOME/target/ferry-classes-tests.jar" ferry_java "$@"
+}
+
+# The dependencies of a local run: compile and provided scope (Spark), then runtime scope (S3A), each jar once.
+ferry_dependencies() {
+  cat "$FERRY_HOME/target/local-classpath.txt" <(echo) "$FERRY_HOME/target/local-runtime-classpath.txt" | tr ':' '\n' | awk 'NF && !seen[$0]++' | paste -sd:
 }
 
 # Runs a main class on the local classpath (Spark from Maven, local mode). With FERRY_CDS=1 (jobs/migrate.sh and
@@ -124,6 +129,6 @@ ferry_java() {
   exec java ${FERRY_DRIVER_OPTS:--Xmx4g} ${cds[@]+"${cds[@]}"} ${jit[@]+"${jit[@]}"} ${gc[@]+"${gc[@]}"} $SPARK_JAVA_OPENS \
     -Dlog4j2.configurationFile="$FERRY_HOME/conf/log4j2.properties" \
     -Dferry.s3proxy.jar="$FERRY_HOME/target/s3proxy/s3proxy.jar" \
-    -cp "$FERRY_HOME/target/ferry-classes.jar:$(cat "$FERRY_HOME/target/local-classpath.txt")${FERRY_EXTRA_CLASSPATH:+:$FERRY_EXTRA_CLASSPATH}" \
+    -cp "$FERRY_HOME/target/ferry-classes.jar:$(ferry_dependencies)${FERRY_EXTRA_CLASSPATH:+:$FERRY_EXTRA_CLASSPATH}" \
     "$main" "$@"
 }

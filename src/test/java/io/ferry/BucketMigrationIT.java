@@ -248,7 +248,7 @@ class BucketMigrationIT {
   @Test
   void theReportAndTheLedgerCanLiveInABucket() throws Exception {
     S3Client b = providerB.client();
-    b.createBucket(r -> r.bucket("reports"));
+    if (b.listBuckets().buckets().stream().noneMatch(x -> x.name().equals("reports"))) b.createBucket(r -> r.bucket("reports"));
     b.createBucket(r -> r.bucket("dst-s3a"));
     var hadoop = spark.sparkContext().hadoopConfiguration();
     Map<String, String> s3a = Map.of("fs.s3a.endpoint", providerB.endpoint(), "fs.s3a.endpoint.region", "us-east-1",
@@ -275,6 +275,48 @@ class BucketMigrationIT {
     } finally {
       s3a.keySet().forEach(hadoop::unset);
     }
+  }
+
+  /**
+   * The same in local mode as a user starts it (jobs/migrate.sh: the Maven-built classpath, not the tests'): S3A must
+   * be on that classpath too. Settings through spark.hadoop.* system properties, keys through the environment.
+   */
+  @Test
+  void jobsMigrateShInLocalModeWritesItsReportToABucket() throws Exception {
+    S3Client b = providerB.client();
+    if (b.listBuckets().buckets().stream().noneMatch(x -> x.name().equals("reports"))) b.createBucket(r -> r.bucket("reports"));
+    b.createBucket(r -> r.bucket("dst-local"));
+    Path conf = Jobs.file(work.resolve("conf"), "local-s3a.conf", Jobs.hocon(providerA.endpoint(), providerA.identity(), "src",
+        work.resolve("unused"), work.resolve("unused-reports"), """
+            ferry.source { prefix = "meta/", credentials.secret-access-key = ${?SRC_SECRET} }
+            ferry.destination { type = s3, endpoint = "%s", bucket = dst-local
+              credentials { access-key-id = "%s", secret-access-key = ${?DST_SECRET} } }
+            ferry.job.name = local-s3a
+            ferry.report.path = "s3a://reports/local"
+            ferry.spark.master = "local[2]"
+            """.formatted(providerB.endpoint(), providerB.identity())));
+    Path log = work.resolve("local-s3a.log");
+    ProcessBuilder builder = new ProcessBuilder("bash", "jobs/migrate.sh", conf.toString()).redirectErrorStream(true)
+        .redirectOutput(log.toFile());
+    Map<String, String> env = builder.environment();
+    env.remove("SPARK_HOME");
+    env.put("FERRY_CDS", "0"); // no class-data archive to record for one run
+    env.put("FERRY_DRIVER_OPTS", "-Xmx1g -Dspark.ui.enabled=false -Dspark.hadoop.fs.s3a.endpoint=" + providerB.endpoint()
+        + " -Dspark.hadoop.fs.s3a.endpoint.region=us-east-1 -Dspark.hadoop.fs.s3a.path.style.access=true"
+        + " -Dspark.hadoop.fs.s3a.connection.ssl.enabled=false -Dspark.hadoop.fs.s3a.multiobjectdelete.enable=false");
+    env.put("AWS_ACCESS_KEY_ID", providerB.identity()); // S3A's default chain reads these
+    env.put("AWS_SECRET_ACCESS_KEY", providerB.secret());
+    env.put("SRC_SECRET", providerA.secret());
+    env.put("DST_SECRET", providerB.secret());
+    Process ferry = builder.start();
+    assertThat(ferry.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+    String output = Files.readString(log);
+    assertThat(ferry.exitValue()).as(output).isZero();
+    assertThat(output).contains("report       s3a://reports/local/local-s3a/").doesNotContain(providerA.secret(), providerB.secret());
+    List<String> keys = b.listObjectsV2Paginator(r -> r.bucket("reports").prefix("local/local-s3a/")).contents().stream()
+        .map(software.amazon.awssdk.services.s3.model.S3Object::key).toList();
+    assertThat(keys).anyMatch(k -> k.endsWith("/summary.json")).anyMatch(k -> k.endsWith("/ranges.parquet/_SUCCESS"));
+    assertThat(Buckets.digests(b, "dst-local", "")).containsEntry("page.html", source.get("meta/page.html"));
   }
 
   @Test

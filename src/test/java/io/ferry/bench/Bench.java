@@ -244,7 +244,7 @@ public final class Bench {
     boolean files = task.equals("files");
     boolean other = task.equals("other");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    String classpath = home.resolve("target/classes") + ":" + home.resolve("target/test-classes") + ":" + read(home.resolve("target/local-classpath.txt"));
+    String classpath = home.resolve("target/classes") + ":" + home.resolve("target/test-classes") + ":" + localDependencies();
     return switch (base(tool)) {
       case "raw" -> task.equals("same") ? null : List.of(java, "-cp", classpath, RawRangedReader.class.getName(), src, bucket, "",
           System.getenv().getOrDefault("FERRY_BENCH_RAW_STREAMS", "32"), System.getenv().getOrDefault("FERRY_BENCH_RAW_PART_MIB", "32"));
@@ -306,7 +306,7 @@ public final class Bench {
     Path services = work.resolve("distcp-services/META-INF/services/org.apache.hadoop.mapreduce.protocol.ClientProtocolProvider");
     write(services, ParallelLocalProvider.class.getName() + "\n");
     String classpath = home.resolve("target/distcp") + "/*:" + work.resolve("distcp-services") + ":"
-        + home.resolve("target/classes") + ":" + home.resolve("target/test-classes") + ":" + read(home.resolve("target/local-classpath.txt"));
+        + home.resolve("target/classes") + ":" + home.resolve("target/test-classes") + ":" + localDependencies();
     List<String> c = new ArrayList<>(List.of(java, "-Xmx2g", "-Daws.requestChecksumCalculation=WHEN_REQUIRED",
         "-Daws.responseChecksumValidation=WHEN_REQUIRED", "-Dlog4j2.configurationFile=" + home.resolve("conf/log4j2.properties"),
         "-cp", classpath, "org.apache.hadoop.tools.DistCp",
@@ -450,6 +450,11 @@ public final class Bench {
     } catch (software.amazon.awssdk.services.s3.model.S3Exception e) {
       System.out.println("(bucket " + bucket + " left: " + e.awsErrorDetails().errorMessage() + ")");
     }
+  }
+
+  /** The local run's dependencies as jobs/env.sh's ferry_dependencies lists them: compile and provided, then runtime (S3A). */
+  private String localDependencies() {
+    return read(home.resolve("target/local-classpath.txt")) + ":" + read(home.resolve("target/local-runtime-classpath.txt"));
   }
 
   private static String hostPort(String url) {
