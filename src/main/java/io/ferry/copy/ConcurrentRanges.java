@@ -15,10 +15,6 @@ import java.util.function.LongConsumer;
 public final class ConcurrentRanges {
   private ConcurrentRanges() {}
 
-  public static List<RangeResult> copy(List<Assignment> assignments, int streams, RangeCopier copier) throws InterruptedException {
-    return copy(assignments, streams, copier, n -> {}, r -> {});
-  }
-
   /**
    * @param moving told of bytes while they move and of their settling (see {@link Progress}), on the streams' threads
    * @param done told of each range as it finishes, on its stream's thread (the ledger records parts as they land)

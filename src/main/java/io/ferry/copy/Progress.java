@@ -27,10 +27,6 @@ public final class Progress {
   private long requestStart = System.nanoTime();
   private long firstByteNanos = -1;
 
-  public Progress() {
-    this(n -> {});
-  }
-
   /** @param watcher told of bytes moved (positive) and of bytes forgotten or settled (negative), in sum never below 0 */
   public Progress(LongConsumer watcher) {
     this.watcher = watcher;

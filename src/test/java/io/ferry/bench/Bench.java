@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
@@ -414,32 +415,27 @@ public final class Bench {
 
   /**
    * The objects of a copy in the folders its expected keys are in, with or without the workload's folder (tools
-   * differ): folder by folder, since S3Proxy walks every file of a bucket for each page of a listing of the whole (a
-   * copy of 100,000 objects took minutes to list). An object in another folder is not seen here; the bucket's deletion
-   * then fails and says so.
+   * differ), folder by folder ({@link SeedData#listFolders}). An object in another folder is not seen here; the
+   * bucket's deletion then fails and says so.
    */
   private static List<S3Object> listFolders(S3Client s3, String bucket, String workload, Set<String> expected) {
     Set<String> folders = new java.util.TreeSet<>();
     for (String key : expected) {
-      String folder = key.substring(0, key.lastIndexOf('/') + 1);
+      String folder = SeedData.folder(key);
       folders.add(folder);
       if (folder.startsWith(workload + "/")) folders.add(folder.substring(workload.length() + 1));
     }
-    List<S3Object> objects = new ArrayList<>();
-    for (String folder : folders) {
-      s3.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(folder).delimiter("/")).contents().forEach(objects::add);
-    }
-    return objects;
+    return SeedData.listFolders(s3, bucket, folders);
   }
 
   /** Empties and deletes a run's bucket; one S3Proxy still calls non-empty is left (its name is the run's own). */
   private static void deleteBucket(S3Client s3, String bucket, String workload, Set<String> expected) {
-    List<software.amazon.awssdk.services.s3.model.ObjectIdentifier> keys = new ArrayList<>();
+    List<ObjectIdentifier> keys = new ArrayList<>();
     for (S3Object o : listFolders(s3, bucket, workload, expected)) {
-      keys.add(software.amazon.awssdk.services.s3.model.ObjectIdentifier.builder().key(o.key()).build());
+      keys.add(ObjectIdentifier.builder().key(o.key()).build());
     }
     for (int i = 0; i < keys.size(); i += 1000) { // DeleteObjects takes 1,000 keys a request
-      List<software.amazon.awssdk.services.s3.model.ObjectIdentifier> batch = keys.subList(i, Math.min(keys.size(), i + 1000));
+      List<ObjectIdentifier> batch = keys.subList(i, Math.min(keys.size(), i + 1000));
       s3.deleteObjects(r -> r.bucket(bucket).delete(d -> d.objects(batch).quiet(true)));
     }
     for (var u : s3.listMultipartUploadsPaginator(r -> r.bucket(bucket)).uploads()) {

@@ -12,6 +12,7 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Deterministic sample objects, uploaded to a bucket: large ones (multipart), empty ones, many small ones, and keys
@@ -75,15 +76,29 @@ public final class SeedData {
       s3.createBucket(b -> b.bucket(bucket));
     }
     Map<String, Long> there = new java.util.HashMap<>();
-    // folder by folder: S3Proxy walks every file of a bucket for each page of a listing of the whole
-    for (String folder : specs.stream().map(p -> p.key().substring(0, p.key().lastIndexOf('/') + 1)).distinct().toList()) {
-      s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(folder).delimiter("/")).contents().forEach(o -> there.put(o.key(), o.size()));
-    }
+    for (S3Object o : listFolders(s3, bucket, specs.stream().map(p -> folder(p.key())).distinct().toList())) there.put(o.key(), o.size());
     List<String> digests = io.ferry.copy.Concurrently.map(specs, threads, "seed",
         spec -> Long.valueOf(spec.size()).equals(there.get(spec.key())) ? digest(spec) : upload(s3, bucket, spec));
     Map<String, String> byKey = new LinkedHashMap<>();
     for (int i = 0; i < specs.size(); i++) byKey.put(specs.get(i).key(), digests.get(i));
     return byKey;
+  }
+
+  /** A key's folder, with its trailing slash ("" at the top). */
+  public static String folder(String key) {
+    return key.substring(0, key.lastIndexOf('/') + 1);
+  }
+
+  /**
+   * The objects directly in each folder, one listing a folder: S3Proxy walks every file of a bucket for each page of
+   * a listing of the whole (100,000 objects took minutes to list).
+   */
+  public static List<S3Object> listFolders(S3Client s3, String bucket, java.util.Collection<String> folders) {
+    List<S3Object> objects = new ArrayList<>();
+    for (String folder : folders) {
+      s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(folder).delimiter("/")).contents().forEach(objects::add);
+    }
+    return objects;
   }
 
   /** The SHA-256 of a spec's bytes, as {@link #upload} returns it. */
