@@ -60,6 +60,12 @@ public final class FaultProxy implements AutoCloseable {
     /** The response body's byte at this offset arrives inverted. */
     record FlipResponseByte(long offset) implements Fault {}
 
+    /** The request body's byte at this offset (of its payload: inside the chunks of a chunked body) reaches the server inverted. */
+    record FlipRequestByte(long offset) implements Fault {}
+
+    /** {@code action} runs before the request is forwarded (a source object changed while a copy reads it). */
+    record Before(Runnable action) implements Fault {}
+
     static Fault slowDown() {
       return new Status(503, "SlowDown");
     }
@@ -283,10 +289,12 @@ public final class FaultProxy implements AutoCloseable {
           closeQuietly(client, upstream, true);
           return;
         }
+        if (fault instanceof Fault.Before before) before.action().run();
         pending.put(new Pending(kind, parts[0], fault));
         out.write(head.bytes());
         long resetAt = fault instanceof Fault.ResetAfterRequestBytes r ? r.bytes() : -1;
-        if (!relayBody(head, in, out, resetAt)) {
+        long flipAt = fault instanceof Fault.FlipRequestByte f ? f.offset() : -1;
+        if (!relayBody(head, in, out, resetAt, flipAt)) {
           closeQuietly(client, upstream, true);
           return;
         }
@@ -301,6 +309,12 @@ public final class FaultProxy implements AutoCloseable {
 
   /** Relays a message body framed by Content-Length or chunked encoding; false if it was cut at {@code resetAt}. */
   private static boolean relayBody(Head head, InputStream in, OutputStream out, long resetAt) throws IOException {
+    return relayBody(head, in, out, resetAt, -1);
+  }
+
+  /** As {@link #relayBody(Head, InputStream, OutputStream, long)}, inverting the payload's byte at {@code flipAt} (>= 0). */
+  private static boolean relayBody(Head head, InputStream in, OutputStream out, long resetAt, long flipAt) throws IOException {
+    if (flipAt >= 0) out = flipping(out, payloadFlip(head, flipAt));
     long length = head.contentLength();
     if (length > 0) return copy(in, out, length, resetAt, 0) == length;
     if (!head.chunked()) return true;
@@ -318,6 +332,47 @@ public final class FaultProxy implements AutoCloseable {
     for (String line; !(line = readLine(in)).isEmpty(); ) out.write((line + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
     out.write("\r\n".getBytes(StandardCharsets.ISO_8859_1));
     return true;
+  }
+
+  /**
+   * Where in the body's bytes the payload's byte {@code offset} lies: for an aws-chunked body (Content-Encoding), past
+   * the first chunk's header line, so that the byte flipped is data, not framing.
+   */
+  private static long payloadFlip(Head head, long offset) {
+    boolean awsChunked = head.headers().getOrDefault("content-encoding", "").contains("aws-chunked")
+        || head.headers().getOrDefault("x-amz-content-sha256", "").startsWith("STREAMING-");
+    if (!awsChunked) return offset;
+    // "<hex size>;chunk-signature=<64 hex>\r\n" (or "<hex size>\r\n" unsigned): at most 86 bytes; a first chunk is 128 KiB
+    return offset + 90;
+  }
+
+  /** An output that inverts the byte at {@code position} of what passes through it. */
+  private static OutputStream flipping(OutputStream out, long position) {
+    return new java.io.FilterOutputStream(out) {
+      private long written;
+
+      @Override
+      public void write(int b) throws IOException {
+        out.write(written++ == position ? ~b & 0xff : b);
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        if (position >= written && position < written + len) {
+          byte[] copy = java.util.Arrays.copyOfRange(b, off, off + len);
+          copy[(int) (position - written)] = (byte) ~copy[(int) (position - written)];
+          out.write(copy, 0, len);
+        } else {
+          out.write(b, off, len);
+        }
+        written += len;
+      }
+
+      @Override
+      public void close() {
+        // the connection's stream is closed by the relay, not by this view of it
+      }
+    };
   }
 
   private static String readLine(InputStream in) throws IOException {
