@@ -259,8 +259,9 @@ class ListingIT {
     ByteArrayOutputStream plan = new ByteArrayOutputStream();
     Commands.plan(config, SparkStart.begin(), new PrintStream(plan, true, StandardCharsets.UTF_8));
     assertThat(plan.toString(StandardCharsets.UTF_8))
-        .contains("extraneous 1 objects (21 B) at the destination that the source does not have: a run without failures deletes them")
-        .contains("would delete " + dest.resolve("2018/gone.bin"));
+        .contains("extraneous 1 objects (21 B) at the destination, in the selection, that the source's listing lacks")
+        .contains("cut-over  1 of the 3 objects the destination holds in the selection once the run copied (cap destination.max-delete = 50%)")
+        .contains("would delete " + dest.resolve("2018/gone.bin") + " (21 B)");
     assertThat(dest.resolve("2018/gone.bin")).exists(); // a plan deletes nothing
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     RunSummary summary = run(config, out);

@@ -64,6 +64,10 @@ class ResumeIT {
   }
 
   private String job(String name, String sourceEndpoint, String to) {
+    return job(name, sourceEndpoint, to, "5MiB");
+  }
+
+  private String job(String name, String sourceEndpoint, String to, String partSize) {
     String destination = to.equals("bucket")
         ? """
             ferry.destination { type = s3, endpoint = "%s", bucket = %s
@@ -72,12 +76,12 @@ class ResumeIT {
         : "";
     return Jobs.hocon(sourceEndpoint, s3.identity(), "src", work.resolve(name + "-files"), work.resolve("reports"), """
         ferry.job.name = %s
-        ferry.plan.part-size = 5MiB
+        ferry.plan.part-size = %s
         ferry.copy.streams-per-task = %d
         ferry.spark.master = "local[1]"
         ferry.source.credentials.secret-access-key = ${?SRC_SECRET}
         %s
-        """.formatted(name, STREAMS, destination));
+        """.formatted(name, partSize, STREAMS, destination));
   }
 
   /** Ferry in a JVM of its own, as jobs/migrate.sh starts it. */
@@ -154,6 +158,30 @@ class ResumeIT {
         + ", in flight at the kill (copied twice) " + inFlight + " = " + inFlight * 5 + " MiB\n");
     System.out.printf("ResumeIT to %s: %d parts, %d landed before the kill, %d in flight (re-copied, %d MiB)%n", to, PARTS, landed,
         inFlight, inFlight * 5);
+  }
+
+  /**
+   * The rerun cuts the object into as many parts of another size (5200 KiB: 24 parts either way), so a part number
+   * names other bytes: nothing the crash left is resumed, and the object arrives whole (it once came out 24 parts of
+   * the old size's first bytes and the new size's rest, and passed).
+   */
+  @ParameterizedTest(name = "to {0}")
+  @ValueSource(strings = {"files", "bucket"})
+  void aRerunWithAnotherPartSizeResumesNothingThatNoLongerTilesTheObject(String to) throws Exception {
+    String name = "resize-" + to;
+    if (to.equals("bucket")) s3.client().createBucket(b -> b.bucket(name));
+    crash(name, to, 3);
+    Path conf = Jobs.file(work.resolve("conf"), name + "-rerun.conf", job(name, fast.endpoint(), to, "5200KiB"));
+    Process rerun = ferry(conf, work.resolve(name + "-rerun.log"), "migrate");
+    assertThat(rerun.waitFor(3, TimeUnit.MINUTES)).isTrue();
+    String out = Files.readString(work.resolve(name + "-rerun.log"));
+    assertThat(rerun.exitValue()).as(out).isZero();
+    assertThat(out).doesNotContain("RESUME").contains("ABORT 1 objects earlier runs opened and this one does not resume");
+    Map<String, String> copied = to.equals("bucket") ? Buckets.digests(s3.client(), name, "") : Trees.digests(work.resolve(name + "-files"));
+    assertThat(copied).isEqualTo(source);
+    if (to.equals("bucket")) assertThat(Buckets.openUploads(s3.client(), name)).isZero();
+    else assertThat(Trees.tempFiles(work.resolve(name + "-files"))).isEmpty();
+    assertThat(ledger(name).read().isEmpty()).isTrue();
   }
 
   @ParameterizedTest(name = "to {0}")

@@ -70,7 +70,10 @@ public final class Committer {
 
   ObjectResult commit(PartTally tally) {
     String error = tally.firstError();
-    if (tally.complete()) {
+    String tiling = tally.complete() ? tilingProblem(tally) : null;
+    if (tiling != null) {
+      error = "not committed: its parts do not make the object exactly (" + tiling + ")";
+    } else if (tally.complete()) {
       try {
         Verdict verdict = verify(tally);
         List<Integer> changed = new ArrayList<>();
@@ -92,10 +95,7 @@ public final class Committer {
               : "; the bytes of part(s) " + changed + " changed between two reads of the source");
         } else {
           PartTally done = tally;
-          retrier.call(() -> {
-            destination.complete(done.upload(), done.receipts());
-            return null;
-          });
+          retrier.run(() -> destination.complete(done.upload(), done.receipts()));
           return new ObjectResult(tally.object(), tally.location(), tally.partCount(), tally.bytes(), ObjectResult.Status.COPIED, "",
               verdict.how(), verdict.checksum());
         }
@@ -107,14 +107,17 @@ public final class Committer {
     }
     try {
       PartTally aborted = tally;
-      retrier.call(() -> {
-        destination.abort(aborted.upload());
-        return null;
-      });
+      retrier.run(() -> destination.abort(aborted.upload()));
     } catch (Exception e) {
       error = error + "; the abort failed too: " + Failures.describe(e);
     }
     return ObjectResult.failed(tally.object(), tally.location(), tally.partCount(), tally.bytes(), error);
+  }
+
+  private static String tilingProblem(PartTally tally) {
+    java.util.SortedMap<Integer, io.ferry.store.ByteRange> ranges = new java.util.TreeMap<>();
+    tally.parts().forEach((n, p) -> ranges.put(n, new io.ferry.store.ByteRange(p.offset(), p.length())));
+    return io.ferry.plan.PartSizing.tilingProblem(tally.object().size(), tally.partCount(), ranges);
   }
 
   /** The check of a complete object, in the order of the class comment. */

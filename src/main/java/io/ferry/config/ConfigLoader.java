@@ -77,6 +77,7 @@ public final class ConfigLoader {
     }
     SourceConfig source = source();
     DestinationConfig destination = destination(string("source.type").equals("s3"));
+    if (source != null && destination != null) cutOverRules(source, destination);
     PlanConfig plan = plan(destination);
     CopyConfig copy = copy();
     String reportPath = string("report.path");
@@ -151,9 +152,49 @@ public final class ConfigLoader {
       }
       if (!prefixes.isEmpty()) problem("source.prefixes", prefixes, "cannot be combined with source.manifest, which lists the objects itself");
     }
+    boolean manifestComplete = bool("source.manifest-complete");
+    if (manifestComplete && manifest.isEmpty()) {
+      problem("source.manifest-complete", true, "declares source.manifest a complete inventory, and no manifest is set");
+    }
     if (store == null || maxSize < minSize || before < after) return null;
-    return new SourceConfig(store, new Selection(include, exclude, minSize, maxSize, after, before), prefixes, manifest,
-        bool("source.manifest-check"));
+    return new SourceConfig(store, new Selection(prefixes, include, exclude, minSize, maxSize, after, before), manifest,
+        bool("source.manifest-check"), manifestComplete);
+  }
+
+  /**
+   * The cut-over pass deletes what the source's listing lacks, so it needs a listing of every object the selection
+   * takes: a manifest only when declared a complete inventory; and it moves objects aside only to a place outside
+   * the destination.
+   */
+  private void cutOverRules(SourceConfig source, DestinationConfig destination) {
+    CutOver cut = destination.cutOver();
+    if (cut.enabled() && !source.manifest().isEmpty() && !source.manifestComplete()) {
+      problems.add("ferry.destination.delete-extraneous = true" + where("destination.delete-extraneous") + " with ferry.source.manifest"
+          + " would delete every object the manifest does not name: a manifest names some objects, not all the source holds."
+          + " If it is a complete, current inventory of the source (an S3 Inventory report of the whole selection), set"
+          + " ferry.source.manifest-complete = true; otherwise run the cut-over pass from a listing (leave source.manifest empty)");
+    }
+    if (!cut.moves()) return;
+    if (destination.store() instanceof DirectoryConfig directory) {
+      Path to = Path.of(cut.moveTo()), root = Path.of(directory.path());
+      if (to.startsWith(root) || root.startsWith(to)) {
+        problem("destination.delete-to", cut.moveTo(), "must be a directory outside ferry.destination.path (" + root
+            + ") and not above it: objects moved inside the destination would be taken for objects of it");
+      }
+    } else if (destination.store() instanceof BucketConfig bucket) {
+      if (bucket.prefix().isEmpty()) {
+        problem("destination.delete-to", cut.moveTo(), "needs ferry.destination.prefix: with no prefix every key of bucket "
+            + bucket.bucket() + " is the destination's, and objects moved aside would be taken for objects of it");
+      } else if (cut.moveTo().startsWith(bucket.prefix()) || bucket.prefix().startsWith(cut.moveTo())) {
+        problem("destination.delete-to", cut.moveTo(), "must be a key prefix of bucket " + bucket.bucket()
+            + " outside ferry.destination.prefix (" + bucket.prefix() + ") and not above it");
+      }
+    }
+  }
+
+  /** http to 127.0.0.1, [::1] or localhost: the request never leaves the host. */
+  static boolean loopbackHttp(String url) {
+    return url.matches("http://(127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\]|localhost)(:\\d+)?(/\\S*)?");
   }
 
   /** The folders not inside another of them, sorted: a key under two of them is listed once. */
@@ -209,8 +250,30 @@ public final class ConfigLoader {
       }
       default -> null;
     };
-    boolean deleteExtraneous = bool("destination.delete-extraneous");
-    return store == null || serverSideCopy == null ? null : new DestinationConfig(store, serverSideCopy, deleteExtraneous);
+    CutOver cutOver = cutOver(store);
+    return store == null || serverSideCopy == null || cutOver == null ? null : new DestinationConfig(store, serverSideCopy, cutOver);
+  }
+
+  private CutOver cutOver(StoreConfig store) {
+    boolean enabled = bool("destination.delete-extraneous");
+    String cap = string("destination.max-delete");
+    String moveTo = string("destination.delete-to").trim();
+    if (!moveTo.isEmpty()) {
+      if (store instanceof DirectoryConfig) {
+        moveTo = Path.of(moveTo).toAbsolutePath().normalize().toString();
+      } else if (moveTo.startsWith("/")) {
+        problem("destination.delete-to", moveTo, "must be a key prefix of the destination bucket, such as \"deleted/\", without a leading '/'");
+      } else {
+        moveTo = folder(moveTo);
+      }
+    }
+    try {
+      return CutOver.of(enabled, cap, moveTo);
+    } catch (IllegalArgumentException e) {
+      problem("destination.max-delete", cap, "must be a count (e.g. 1000) or a percentage of the destination's objects in the"
+          + " selection (e.g. \"50%\"; \"100%\" for no cap)");
+      return null;
+    }
   }
 
   /** s3 or file; anything else is a problem (then null). */
@@ -274,7 +337,10 @@ public final class ConfigLoader {
         problems.add("ferry." + side + ".credentials.api-key is empty: credentials.type = ibm-iam needs an IBM Cloud API key,"
             + " e.g. api-key = ${?" + env + "_IBM_API_KEY}");
       }
-      if (!tokenUrl.matches("https?://\\S+")) problem(side + ".credentials.token-url", tokenUrl, "must be an http(s) URL");
+      if (!tokenUrl.matches("https://\\S+") && !loopbackHttp(tokenUrl)) {
+        problem(side + ".credentials.token-url", tokenUrl, "must be an https:// URL: the API key is sent to it (plain http only to"
+            + " this host's loopback address, e.g. a local token proxy)");
+      }
     }
     S3EndpointConfig.ChecksumMode checksumMode = enumValue(side + ".checksum-mode", S3EndpointConfig.ChecksumMode.class);
     boolean unsignedPayload = bool(side + ".unsigned-payload");
@@ -396,8 +462,9 @@ public final class ConfigLoader {
     problems.add("ferry." + key + " = " + (isSecret(key) ? "****" : String.valueOf(shown)) + where(key) + " " + rule);
   }
 
+  /** The keys read as {@link Secret}s: their values are never echoed, whatever is wrong with them. */
   private static boolean isSecret(String key) {
-    return key.endsWith("secret-access-key");
+    return key.endsWith(".credentials.secret-access-key") || key.endsWith(".credentials.api-key");
   }
 
   /** " (conf/job.conf: 12)" when the value came from a user file, so the message points at the line to fix. */

@@ -6,10 +6,10 @@ import java.util.Objects;
 /**
  * Where objects land, and whether a bucket-to-bucket copy may stay inside the service.
  *
- * @param deleteExtraneous after a run without failures, delete what the destination holds that the source no longer
- *     has (among the objects the source's selection would take): the cut-over pass of a sync; off by default
+ * @param cutOver after a run that copied everything it selected, delete (or move aside) what the destination holds in
+ *     the job's selection that the source no longer has: the cut-over pass of a sync; off by default
  */
-public record DestinationConfig(StoreConfig store, ServerSideCopy serverSideCopy, boolean deleteExtraneous) implements Serializable {
+public record DestinationConfig(StoreConfig store, ServerSideCopy serverSideCopy, CutOver cutOver) implements Serializable {
 
   /** When a bucket-to-bucket copy may stay inside the service. */
   public enum ServerSideCopy { AUTO, ALWAYS, NEVER }
@@ -17,14 +17,19 @@ public record DestinationConfig(StoreConfig store, ServerSideCopy serverSideCopy
   public DestinationConfig {
     Objects.requireNonNull(store, "store is null");
     Objects.requireNonNull(serverSideCopy, "serverSideCopy is null");
+    Objects.requireNonNull(cutOver, "cutOver is null");
   }
 
   public DestinationConfig(StoreConfig store) {
-    this(store, ServerSideCopy.AUTO, false);
+    this(store, ServerSideCopy.AUTO, CutOver.OFF);
   }
 
   public DestinationConfig(StoreConfig store, ServerSideCopy serverSideCopy) {
-    this(store, serverSideCopy, false);
+    this(store, serverSideCopy, CutOver.OFF);
+  }
+
+  public boolean deleteExtraneous() {
+    return cutOver.enabled();
   }
 
   public String describe() {

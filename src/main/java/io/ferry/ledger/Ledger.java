@@ -32,12 +32,14 @@ import org.apache.hadoop.fs.RemoteIterator;
  */
 public final class Ledger {
   /**
-   * An object opened for a write in parts, as a rerun must find it again: the source object it was opened for (a
-   * changed source is not resumed), where it is written (a job whose destination changed leaves it alone), the
-   * upload's id, its part count and the source's checksum of it.
+   * An object opened for a write in parts, as a rerun must find it again: the source version it was opened for (size,
+   * ETag, modification time and, for a file, its inode: a changed source is not resumed), where it is written (a job
+   * whose destination changed leaves it alone), the upload's id, its part size and count (a plan that cuts the object
+   * otherwise is not resumed either) and the source's checksum of it. Entries of older ledgers lack the part size
+   * and version, and are never resumed.
    */
-  public record Opened(String key, String relativeKey, long size, String etag, long lastModified, String location,
-      String uploadId, int parts, String expected, String run) implements java.io.Serializable {}
+  public record Opened(String key, String relativeKey, long size, String etag, long lastModified, String version, String location,
+      String uploadId, long partSize, int parts, String expected, String run) implements java.io.Serializable {}
 
   /** A part copied into an opened object: its place, its receipt (ETag) and its digests. */
   public record Copied(String key, String uploadId, int part, long offset, long length, String receipt, String crc32c,

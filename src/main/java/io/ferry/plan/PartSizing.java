@@ -45,6 +45,26 @@ public final class PartSizing {
     return new ByteRange(offset, Math.min(partSize, objectSize - offset));
   }
 
+  /**
+   * Why {@code parts} (by part number) do not make an object of {@code size} bytes in {@code partCount} parts exactly,
+   * or null when they do: parts 1 to {@code partCount}, each starting where the one before ends, the first at 0 and
+   * the last ending at {@code size}. Checked before every completion, whatever planned or resumed the parts.
+   */
+  public static String tilingProblem(long size, int partCount, java.util.SortedMap<Integer, ByteRange> parts) {
+    if (parts.size() != partCount) return parts.size() + " parts for an object of " + partCount;
+    long next = 0;
+    int expected = 1;
+    for (var e : parts.entrySet()) {
+      if (e.getKey() != expected) return "part " + expected + " is missing";
+      ByteRange r = e.getValue();
+      if (r.offset() != next) return "part " + expected + " starts at byte " + r.offset() + ", not at " + next + " where part " + (expected - 1) + " ends";
+      if (r.length() == 0 && size > 0) return "part " + expected + " is empty";
+      next = r.offset() + r.length();
+      expected++;
+    }
+    return next == size ? null : "the parts end at byte " + next + ", the object at " + size;
+  }
+
   static long ceilDiv(long a, long b) {
     return a == 0 ? 0 : (a - 1) / b + 1;
   }

@@ -1,5 +1,6 @@
 package io.ferry.report;
 
+import io.ferry.commit.Deletion;
 import io.ferry.commit.ObjectResult;
 import io.ferry.copy.RangeResult;
 import io.ferry.verify.Comparison;
@@ -74,6 +75,22 @@ public final class Datasets {
         col("error", Type.STRING, ObjectResult::error),
         col("verified", Type.STRING, ObjectResult::verified),
         col("checksum", Type.STRING, ObjectResult::checksum)));
+  }
+
+  /**
+   * The cut-over pass: {@code deletion-plan}, every object it is about to delete, written before any is; and
+   * {@code deletions}, what became of each (DELETED, MOVED, KEPT: the source holds it after all, FAILED).
+   */
+  public static Table<Deletion> deletions(String name, String job, String run) {
+    return new Table<>(name, List.of(
+        col("job", Type.STRING, d -> job),
+        col("run", Type.STRING, d -> run),
+        col("key", Type.STRING, d -> d.object().relativeKey()),
+        col("destination", Type.STRING, Deletion::location),
+        col("size", Type.LONG, d -> d.object().size()),
+        col("last_modified", Type.TIMESTAMP, d -> d.object().lastModifiedMillis()),
+        col("status", Type.STRING, d -> d.status().name()),
+        col("detail", Type.STRING, Deletion::detail)));
   }
 
   /** One row per Spark task of the copy: where it ran, what it moved, when. */

@@ -62,11 +62,11 @@ public final class ReportWriter {
     return new RunSummary(RunSummary.NAME, RunSummary.VERSION, info.job(), info.run(), info.source(), info.destination(),
         info.startedAt().toString(), finished.toString(), wall,
         new RunSummary.Objects(info.listed(), s.objects - s.objectsMissing, s.objectsCopied, info.skippedUnchanged(), s.objectsFailed,
-            s.objectsMissing, info.deleted()),
+            s.objectsMissing, info.deletions() == null ? 0 : info.deletions().deleted() + info.deletions().moved()),
         new RunSummary.Bytes(s.objectBytes, s.objectBytesCopied, s.payloadBytes),
         new RunSummary.Ranges(s.ranges, s.rangesOk, s.ranges - s.rangesOk, s.retries, info.splitObjects()),
         new RunSummary.Throughput(copySeconds > 0 ? s.objectBytesCopied / 1e6 / copySeconds : 0, copySeconds,
             s.rateQuantile(0.5), s.rateQuantile(0.9), s.rateQuantile(0.99), s.maxMbps, s.firstByteQuantile(0.5)),
-        requests, s.verifiedBy, info.stages().laps(), stragglers, failures, folder.directory());
+        requests, s.verifiedBy, info.stages().laps(), stragglers, failures, folder.directory(), info.deletions());
   }
 }

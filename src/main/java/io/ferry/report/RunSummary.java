@@ -26,7 +26,8 @@ public record RunSummary(
     Map<String, Double> stageSeconds,
     List<Straggler> stragglers,
     List<Failure> failures,
-    String reportPath) {
+    String reportPath,
+    Deletions deletions) {
 
   public static final String NAME = "ferry-run-summary";
   public static final int VERSION = 1;
@@ -50,7 +51,21 @@ public record RunSummary(
 
   public record Failure(String key, String error) {}
 
+  /**
+   * The cut-over pass ({@code destination.delete-extraneous}); null when it had nothing to decide.
+   *
+   * @param outcome "ran", "skipped" (the run did not copy everything it selected) or "refused" (over max-delete)
+   * @param planned the destination's objects in the selection that the source's listing lacked
+   * @param kept of those, the ones the source turned out to hold when asked right before the delete
+   */
+  public record Deletions(String outcome, String reason, long planned, long deleted, long moved, long kept, long failed) {
+    public static Deletions notRun(String outcome, String reason, long planned) {
+      return new Deletions(outcome, reason, planned, 0, 0, 0, 0);
+    }
+  }
+
+  /** Every selected object copied, and a cut-over pass asked for neither refused nor failed on any object. */
   public boolean succeeded() {
-    return objects.failed() == 0;
+    return objects.failed() == 0 && (deletions == null || !deletions.outcome().equals("refused") && deletions.failed() == 0);
   }
 }

@@ -86,7 +86,8 @@ final class AssignFunction implements FlatMapFunction<Iterator<CopyTask>, Assign
             done = Set.of();
             if (current.ok()) {
               if (writer == null) writer = new Ledger(ledger, hadoop.value().value()).writer(name + context.taskAttemptId());
-              writer.opened(LedgerRecords.opened(current, destination.location(first.object()), first.partCount(), settings.runId()));
+              writer.opened(LedgerRecords.opened(current, destination.location(first.object()), first.range().length(), first.partCount(),
+                  settings.runId()));
             }
             out.add(new Assigned(null, null, current, false));
           }

@@ -3,6 +3,7 @@ package io.ferry.spark;
 import io.ferry.config.MigrationConfig;
 import io.ferry.copy.CopyMethod;
 import io.ferry.ledger.Ledger;
+import io.ferry.plan.CutOverPlan;
 import io.ferry.plan.Decision;
 import io.ferry.plan.Estimate;
 import io.ferry.plan.PlanTotals;
@@ -61,13 +62,25 @@ public final class Commands {
       rejected.forEach(r -> out.printf("  rejected  %s: %s%n", r.object().key(), r.reason()));
       if (plan.rejected() > rejected.size()) out.printf("  rejected  ... and %d more%n", plan.rejected() - rejected.size());
       if (plan.extraneous() > 0) {
-        boolean deleting = config.destination().deleteExtraneous();
-        out.printf("  extraneous %d objects (%s) at the destination that the source does not have: %s%n", plan.extraneous(),
-            Units.bytes(plan.extraneousBytes()), deleting ? "a run without failures deletes them" : "kept (destination.delete-extraneous is off)");
-        if (deleting) {
-          List<Decision> sample = planned.setAside().filter(d -> d.kind() == Decision.Kind.EXTRANEOUS).takeOrdered(SAMPLE, new ByKey());
-          sample.forEach(d -> out.printf("  would delete %s%n", ExecutorContext.destination(settings).location(d.object())));
-          if (plan.extraneous() > sample.size()) out.printf("  would delete ... and %d more%n", plan.extraneous() - sample.size());
+        var cutOver = config.destination().cutOver();
+        out.printf("  extraneous %d objects (%s) at the destination, in the selection, that the source's listing lacks%s%n",
+            plan.extraneous(), Units.bytes(plan.extraneousBytes()), cutOver.enabled() ? "" : ": kept (destination.delete-extraneous is off)");
+        if (cutOver.enabled()) {
+          // as a run that copies everything it selects would decide
+          CutOverPlan decision = CutOverPlan.decide(cutOver, plan.extraneous(), plan.objects() + plan.unchanged(), 0, plan.rejected());
+          String verb = cutOver.moves() ? "would move to " + cutOver.moveTo() : "would delete";
+          if (decision.outcome() == CutOverPlan.Outcome.RUN) {
+            out.printf("  cut-over  %d of the %d objects the destination holds in the selection once the run copied (cap"
+                + " destination.max-delete = %s), each looked up at the source first and kept if it holds it%n", plan.extraneous(),
+                plan.objects() + plan.unchanged() + plan.extraneous(), cutOver.cap());
+            List<Decision> sample = planned.setAside().filter(d -> d.kind() == Decision.Kind.EXTRANEOUS).takeOrdered(SAMPLE, new ByKey());
+            sample.forEach(d -> out.printf("  %s %s (%s)%n", verb, ExecutorContext.destination(settings).location(d.object()),
+                Units.bytes(d.object().size())));
+            if (plan.extraneous() > sample.size()) out.printf("  %s ... and %d more%n", verb, plan.extraneous() - sample.size());
+          } else {
+            out.printf("  cut-over  %s: %s%n", decision.outcome() == CutOverPlan.Outcome.SKIPPED ? "would be skipped" : "would be refused",
+                decision.reason());
+          }
         }
       }
     }
@@ -163,10 +176,7 @@ public final class Commands {
         removed++;
         if (dryRun) continue;
         try {
-          retrier.call(() -> {
-            destination.abort(upload);
-            return null;
-          });
+          retrier.run(() -> destination.abort(upload));
         } catch (IOException e) {
           left.add(entry);
           failed++;

@@ -3,6 +3,7 @@ package io.ferry.spark;
 import io.ferry.copy.Opening;
 import io.ferry.copy.RangeResult;
 import io.ferry.ledger.Ledger;
+import io.ferry.plan.RangeTask;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
 
@@ -10,14 +11,14 @@ import io.ferry.store.Upload;
 final class LedgerRecords {
   private LedgerRecords() {}
 
-  static Ledger.Opened opened(Upload upload, String location, int parts, String expected, String run) {
+  static Ledger.Opened opened(Upload upload, String location, long partSize, int parts, String expected, String run) {
     StoreObject o = upload.object();
-    return new Ledger.Opened(o.key(), o.relativeKey(), o.size(), o.etag(), o.lastModifiedMillis(), location, upload.id(), parts,
-        expected, run);
+    return new Ledger.Opened(o.key(), o.relativeKey(), o.size(), o.etag(), o.lastModifiedMillis(), o.version(), location, upload.id(),
+        partSize, parts, expected, run);
   }
 
-  static Ledger.Opened opened(Opening.Opened o, String location, int parts, String run) {
-    return opened(o.upload(), location, parts, o.expected() == null ? "" : o.expected().text(), run);
+  static Ledger.Opened opened(Opening.Opened o, String location, long partSize, int parts, String run) {
+    return opened(o.upload(), location, partSize, parts, o.expected() == null ? "" : o.expected().text(), run);
   }
 
   static Ledger.Copied copied(RangeResult r) {
@@ -25,11 +26,14 @@ final class LedgerRecords {
   }
 
   static StoreObject object(Ledger.Opened o) {
-    return new StoreObject(o.key(), o.relativeKey(), o.size(), o.etag(), o.lastModified());
+    return new StoreObject(o.key(), o.relativeKey(), o.size(), o.etag(), o.lastModified(), o.version() == null ? "" : o.version());
   }
 
-  /** Whether a ledger's opened object is the planned {@code object} in {@code parts} parts (a changed source is not). */
-  static boolean same(Ledger.Opened o, StoreObject object, int parts) {
-    return object(o).equals(object) && o.parts() == parts;
+  /**
+   * Whether a ledger's opened object is the planned {@code first} part's object, cut alike: the same source version,
+   * part size and part count (a changed source, or a plan with another part size, is not).
+   */
+  static boolean same(Ledger.Opened o, RangeTask first) {
+    return object(o).equals(first.object()) && o.partSize() == first.range().length() && o.parts() == first.partCount();
   }
 }

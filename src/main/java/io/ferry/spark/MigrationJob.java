@@ -182,11 +182,9 @@ public final class MigrationJob {
         keepOpenOnly(ledger, destination, objects, stillOpen);
         stages.lap("commit");
 
-        long deleted = 0;
-        if (config.destination().deleteExtraneous() && plan.extraneous() > 0) {
-          deleted = deleteExtraneous(jsc, settings, planned, failed, out);
-          stages.lap("delete");
-        }
+        RunSummary.Deletions deletions = CutOverStep.run(jsc, settings, planned, failed,
+            new io.ferry.report.ReportWriter(jsc.hadoopConfiguration(), config.reportPath(), config.jobName(), runId).qualifiedRunDirectory(), out);
+        if (deletions != null && deletions.outcome().equals("ran")) stages.lap("delete");
 
         JavaRDD<ObjectResult> setAside = planned.setAside().filter(d -> d.kind() == Decision.Kind.REJECTED)
             .map(d -> ObjectResult.failed(d.object(), "", 0, 0, d.reason()));
@@ -194,7 +192,7 @@ public final class MigrationJob {
             "named by the manifest; the source no longer holds it", "", ""));
         RunInfo info = new RunInfo(config.jobName(), runId, config.source().describe(), config.destination().describe(), started,
             planned.listing().selected() - plan.filtered(), plan.unchanged(), plan.splitObjects(), planned.listing().pages(), copyStart,
-            copyEnd, stages, deleted);
+            copyEnd, stages, deletions);
         RunSummary summary = Reports.write(jsc, config.report(), info, ranges, objects.union(setAside).union(missing));
         ranges.unpersist();
         objects.unpersist();
@@ -240,10 +238,7 @@ public final class MigrationJob {
       while (opened.hasNext()) {
         Upload upload = opened.next().opened().upload();
         try {
-          retrier.call(() -> {
-            destination.abort(upload);
-            return null;
-          });
+          retrier.run(() -> destination.abort(upload));
           aborted++;
         } catch (IOException | RuntimeException ex) {
           failed++;
@@ -254,40 +249,6 @@ public final class MigrationJob {
     if (counts[0] + counts[1] > 0) {
       out.printf("ABORT %d objects opened for writing%s%n", counts[0] + counts[1], counts[1] == 0 ? "" : " (" + counts[1] + " aborts failed)");
     }
-  }
-
-  /**
-   * DELETE (delete-extraneous): after a run without failures, the destination's objects the source no longer has are
-   * deleted on the executors. Returns how many were.
-   */
-  private static long deleteExtraneous(JavaSparkContext jsc, CopySettings settings, Planning.Planned planned, long failed,
-      PrintStream out) {
-    if (failed > 0) {
-      out.printf("DELETE skipped: %d objects failed, so no extraneous object is deleted in this run%n", failed);
-      return 0;
-    }
-    jsc.setJobGroup("DELETE", "DELETE: extraneous objects at the destination", true);
-    long[] counts = planned.setAside().filter(d -> d.kind() == Decision.Kind.EXTRANEOUS).mapPartitions(extraneous -> {
-      Destination destination = ExecutorContext.destination(settings);
-      Retrier retrier = ExecutorContext.retrier(settings);
-      long deleted = 0, failures = 0;
-      while (extraneous.hasNext()) {
-        StoreObject o = extraneous.next().object();
-        try {
-          retrier.call(() -> {
-            destination.delete(o);
-            return null;
-          });
-          deleted++;
-        } catch (IOException | RuntimeException e) {
-          failures++;
-        }
-      }
-      return List.of(new long[] {deleted, failures}).iterator();
-    }).fold(new long[2], (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
-    out.printf("DELETE %d extraneous objects deleted at the destination%s%n", counts[0],
-        counts[1] == 0 ? "" : "; " + counts[1] + " could not be (a rerun tries again)");
-    return counts[0];
   }
 
   /**

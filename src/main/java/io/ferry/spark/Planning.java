@@ -123,7 +123,7 @@ public final class Planning {
     return store instanceof BucketConfig ? " (check ferry." + side + ".bucket, endpoint and credentials)" : "";
   }
 
-  /** The destination's listing without its strays, or only them. */
+  /** The destination's objects (no staging of any job: temp files, markers), or only this job's strays. */
   static final class StrayFunction implements org.apache.spark.api.java.function.FlatMapFunction<Iterator<StoreObject>, StoreObject> {
     private static final long serialVersionUID = 1L;
     private final CopySettings settings;
@@ -139,7 +139,7 @@ public final class Planning {
       Destination destination = ExecutorContext.destination(settings);
       List<StoreObject> out = new ArrayList<>();
       objects.forEachRemaining(o -> {
-        if (destination.isStray(o) == strays) out.add(o);
+        if (strays ? destination.isStray(o) : !destination.isStaging(o)) out.add(o);
       });
       return out.iterator();
     }

@@ -3,7 +3,9 @@ package io.ferry.spark;
 import io.ferry.copy.Opening;
 import io.ferry.copy.RangeResult;
 import io.ferry.ledger.Ledger;
+import io.ferry.plan.PartSizing;
 import io.ferry.plan.RangeTask;
+import io.ferry.store.ByteRange;
 import io.ferry.store.Checksum;
 import io.ferry.store.Destination;
 import io.ferry.store.Failures;
@@ -59,7 +61,7 @@ record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Integer, Ledg
   /** Whether the plan's first part of a split object may take over an earlier run's upload of it. */
   boolean matches(RangeTask first) {
     Ledger.Opened entry = here.get(first.object().key());
-    return entry != null && LedgerRecords.same(entry, first.object(), first.partCount());
+    return entry != null && LedgerRecords.same(entry, first);
   }
 
   /**
@@ -73,12 +75,16 @@ record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Integer, Ledg
     Map<Integer, Ledger.Copied> recorded = copied.getOrDefault(entry.uploadId(), Map.of());
     SortedMap<Integer, String> receipts = new TreeMap<>();
     recorded.forEach((n, c) -> receipts.put(n, c.receipt()));
-    Set<Integer> there = retrier.call(() -> destination.partsStillThere(upload, receipts));
-    if (there == null) return null;
+    Set<Integer> still = retrier.call(() -> destination.partsStillThere(upload, receipts));
+    if (still == null) return null;
+    Set<Integer> there = new java.util.TreeSet<>();
     List<RangeResult> ranges = new ArrayList<>();
     long now = System.currentTimeMillis();
-    for (int part : there) {
+    for (int part : still) {
       Ledger.Copied c = recorded.get(part);
+      ByteRange planned = PartSizing.part(first.object().size(), first.range().length(), part);
+      if (c.offset() != planned.offset() || c.length() != planned.length()) continue; // not this plan's part: copied again
+      there.add(part);
       ranges.add(new RangeResult(first.object(), destination.location(first.object()), -1, part, first.partCount(), c.offset(),
           c.length(), c.length(), 0, now, now, -1, 0, 0, "resumed", "driver", "", RangeResult.Status.OK, "", c.crc32c(),
           c.checksum(), entry.expected(), entry.uploadId(), c.receipt()));
@@ -96,10 +102,7 @@ record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Integer, Ledg
     for (Ledger.Opened entry : here.values()) {
       if (matched.contains(entry.key())) continue;
       try {
-        retrier.call(() -> {
-          destination.abort(new Upload(LedgerRecords.object(entry), entry.uploadId()));
-          return null;
-        });
+        retrier.run(() -> destination.abort(new Upload(LedgerRecords.object(entry), entry.uploadId())));
         aborted++;
       } catch (IOException | RuntimeException e) {
         unabortable.add(entry);

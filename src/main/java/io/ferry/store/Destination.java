@@ -65,6 +65,14 @@ public interface Destination {
   default void removeStray(StoreObject stray) throws IOException {}
 
   /**
+   * True for an entry of {@link #existing} that is a copy's staging of any job (a directory's temp file or marker),
+   * never an object: no job deletes another's temp files as extraneous, and none takes one for an unchanged object.
+   */
+  default boolean isStaging(StoreObject existing) {
+    return false;
+  }
+
+  /**
    * The key, as {@link #existing} lists it, where an upload's bytes wait for completion, when they are listed there (a
    * directory's temp file); null otherwise. Such an entry of an upload the ledger names is no stray.
    */
@@ -80,6 +88,13 @@ public interface Destination {
    * is no failure.
    */
   void delete(StoreObject existing) throws IOException;
+
+  /**
+   * Moves an object listed by {@link #existing} aside instead of deleting it (a cut-over pass with
+   * {@code destination.delete-to}): to the same relative key under {@code to}, a place outside this destination of
+   * its own kind (a directory; a key prefix of the same bucket). One already gone is no failure.
+   */
+  void moveAside(StoreObject existing, String to) throws IOException;
 
   /** What is already here, keyed as the source's relative keys: for skipping unchanged objects. */
   Lister existing();

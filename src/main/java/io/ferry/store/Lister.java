@@ -11,8 +11,9 @@ import java.util.function.Consumer;
  */
 public interface Lister {
   /**
-   * Shards that together cover every object under {@code prefixes} (full keys, each a folder ending in '/'; empty for
-   * everything), each object once: about {@code target} of them where the key space allows, found with a few requests.
+   * Shards that together cover every object under {@code prefixes} (relative to the store's prefix or directory, as
+   * the job's selection names them: each usually a folder ending in '/'; empty for everything), each object once:
+   * about {@code target} of them where the key space allows, found with a few requests.
    */
   List<Shard> shards(List<String> prefixes, int target) throws IOException;
 
@@ -30,4 +31,10 @@ public interface Lister {
   default StoreObject stat(String key) throws IOException {
     throw new UnsupportedOperationException("this store is listed, not asked for single objects");
   }
+
+  /**
+   * One object by its key relative to the store's prefix (or directory), or null when the store does not hold it:
+   * what the cut-over pass asks the source right before it deletes the destination's copy.
+   */
+  StoreObject find(String relativeKey) throws IOException;
 }

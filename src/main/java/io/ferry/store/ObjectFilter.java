@@ -6,7 +6,10 @@ import java.io.Serializable;
 import java.util.List;
 import java.util.function.Consumer;
 
-/** The job's selection of source objects ({@link Selection}): globs on the relative key, a size and a time range. */
+/**
+ * The job's selection ({@link Selection}): folders and globs on the relative key, a size and a time range. The same
+ * filter decides what the source lists and which of the destination's objects a cut-over pass may delete.
+ */
 public final class ObjectFilter implements Serializable {
   private static final long serialVersionUID = 1L;
   private final Selection selection;
@@ -23,8 +26,12 @@ public final class ObjectFilter implements Serializable {
     return selectsKey(object) && inRanges(object);
   }
 
-  /** Whether the globs select the relative key: a destination's object outside them is none of the job's business. */
+  /**
+   * Whether the folders and globs select the relative key: a destination's object outside them is none of the job's
+   * business.
+   */
   public boolean selectsKey(StoreObject object) {
+    if (!selection.underPrefixes(object.relativeKey())) return false;
     Globs g = globs;
     if (g == null) {
       g = new Globs(selection.include().stream().map(Glob::compile).toList(), selection.exclude().stream().map(Glob::compile).toList());

@@ -16,6 +16,12 @@ public final class Retrier {
     T call() throws IOException;
   }
 
+  /** One request with no answer to keep. */
+  @FunctionalInterface
+  public interface Action {
+    void run() throws IOException;
+  }
+
   private final int retries;
   private final Backoff backoff;
 
@@ -35,6 +41,14 @@ public final class Retrier {
 
   public Backoff backoff() {
     return backoff;
+  }
+
+  /** As {@link #call}, for a request with no answer to keep. */
+  public void run(Action action) throws IOException {
+    call(() -> {
+      action.run();
+      return null;
+    });
   }
 
   /** Runs {@code call} until it succeeds, fails fatally or has been retried {@code retries} times; the last failure is thrown. */

@@ -11,13 +11,28 @@ import java.util.Objects;
  * @param size bytes
  * @param etag the source ETag, unquoted ("" when unknown)
  * @param lastModifiedMillis modification time, epoch milliseconds
+ * @param version what else tells this version of the object from another with the same size, ETag and time: a file's
+ *     device and inode ("" when the store has nothing more)
  */
-public record StoreObject(String key, String relativeKey, long size, String etag, long lastModifiedMillis)
+public record StoreObject(String key, String relativeKey, long size, String etag, long lastModifiedMillis, String version)
     implements Serializable {
   public StoreObject {
     Objects.requireNonNull(key, "key is null");
     Objects.requireNonNull(relativeKey, "relativeKey is null");
     Objects.requireNonNull(etag, "etag is null");
+    Objects.requireNonNull(version, "version is null");
     if (size < 0) throw new IllegalArgumentException("size is negative: " + size);
+  }
+
+  public StoreObject(String key, String relativeKey, long size, String etag, long lastModifiedMillis) {
+    this(key, relativeKey, size, etag, lastModifiedMillis, "");
+  }
+
+  /**
+   * This version's identity, as what is resumed is keyed by it: a part copied from another version of the object is
+   * never taken for one of this.
+   */
+  public String identity() {
+    return size + "|" + etag + "|" + lastModifiedMillis + "|" + version;
   }
 }

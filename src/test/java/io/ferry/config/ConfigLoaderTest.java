@@ -80,9 +80,10 @@ class ConfigLoaderTest {
         "https://iam.cloud.ibm.com/identity/token"), S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, false, ""));
     // a prefix is a folder ("2018" is "2018/"); prefixes inside another are dropped, the rest sorted
     assertThat(c.source()).isEqualTo(new SourceConfig(new BucketConfig(bucket(c.source().store()).endpoint(), "media", "2018/"),
-        new Selection(List.of("**/*.mp4"), List.of("**/*.tmp"), 1024, 1L << 30, 1_709_251_200_000L, 1_709_380_800_000L),
-        List.of("a/", "b/"), "", true));
-    assertThat(c.destination()).isEqualTo(new DestinationConfig(new DirectoryConfig("/mnt/nfs/out"), DestinationConfig.ServerSideCopy.AUTO, true));
+        new Selection(List.of("a/", "b/"), List.of("**/*.mp4"), List.of("**/*.tmp"), 1024, 1L << 30, 1_709_251_200_000L, 1_709_380_800_000L),
+        "", true, false));
+    assertThat(c.destination()).isEqualTo(new DestinationConfig(new DirectoryConfig("/mnt/nfs/out"), DestinationConfig.ServerSideCopy.AUTO,
+        new CutOver(true, -1, 50, "")));
     assertThat(c.plan()).isEqualTo(new PlanConfig(16L << 20, 32L << 20, 7, 0, 99));
     assertThat(c.copy()).isEqualTo(new CopyConfig(3, 2, Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(10), false, 256 << 10));
     assertThat(c.reportPath()).isEqualTo("s3a://reports/ferry");
@@ -199,6 +200,44 @@ class ConfigLoaderTest {
     MigrationConfig ok = load(MINIMAL);
     assertThat(ok.toString()).doesNotContain(secret);
     assertThat(bucket(ok.source().store()).endpoint().credentials().secretAccessKey().reveal()).isEqualTo(secret);
+  }
+
+  @Test
+  void anApiKeyOfTheWrongTypeIsNeverEchoedAndItsTokenUrlMustBeHttps() {
+    String key = "ibm-api-key-never-printed";
+    List<String> problems = problems(MINIMAL + "ferry.source.credentials { type = ibm-iam, api-key = [\"" + key + "\"],"
+        + " token-url = \"http://iam.example.com/identity/token\" }");
+    assertThat(String.join("\n", problems)).doesNotContain(key).contains("api-key = ****")
+        .contains("ferry.source.credentials.token-url = http://iam.example.com/identity/token").contains("must be an https:// URL");
+    assertThat(load(MINIMAL + "ferry.source.credentials { type = ibm-iam, api-key = k, token-url = \"http://127.0.0.1:8080/token\" }")
+        .source().store().describe()).as("plain http that stays on this host").isNotEmpty();
+  }
+
+  @Test
+  void theCutOverPassHasACapAPlaceToMoveToAndNeverRunsFromAManifestUnlessItIsComplete(@TempDir Path dir) throws Exception {
+    assertThat(load(MINIMAL).destination().cutOver()).isEqualTo(new CutOver(false, -1, 50, ""));
+    assertThat(load(MINIMAL + "ferry.destination { delete-extraneous = true, max-delete = 1000 }").destination().cutOver())
+        .isEqualTo(new CutOver(true, 1000, -1, ""));
+    assertThat(load(MINIMAL + "ferry.destination { max-delete = \"12.5%\", delete-to = \"/mnt/nfs/deleted\" }").destination().cutOver())
+        .isEqualTo(new CutOver(false, -1, 12.5, "/mnt/nfs/deleted"));
+    assertThat(problems(MINIMAL + "ferry.destination.max-delete = \"120%\""))
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING).startsWith("ferry.destination.max-delete = 120%").contains("a count");
+    assertThat(problems(MINIMAL + "ferry.destination.max-delete = lots")).hasSize(1);
+    assertThat(problems(MINIMAL + "ferry.destination.delete-to = \"/mnt/nfs/out/old\""))
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING).contains("must be a directory outside ferry.destination.path");
+    assertThat(problems(MINIMAL + "ferry.destination.delete-to = \"/mnt\"")).hasSize(1);
+    String bucket = MINIMAL + "ferry.destination { type = s3, bucket = b, credentials { access-key-id = K, secret-access-key = S } %s }";
+    assertThat(problems(bucket.formatted(", delete-to = \"old/\""))).singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .contains("needs ferry.destination.prefix");
+    assertThat(problems(bucket.formatted(", prefix = live, delete-to = \"live/old\""))).hasSize(1);
+    assertThat(load(bucket.formatted(", prefix = live, delete-to = old")).destination().cutOver().moveTo()).isEqualTo("old/");
+
+    Path manifest = java.nio.file.Files.writeString(dir.resolve("keys"), "a\n");
+    String withManifest = MINIMAL + "ferry { source.manifest = \"" + manifest + "\", destination.delete-extraneous = true %s }";
+    assertThat(problems(withManifest.formatted(""))).singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .contains("would delete every object the manifest does not name").contains("ferry.source.manifest-complete = true");
+    assertThat(load(withManifest.formatted(", source.manifest-complete = true")).source().manifestComplete()).isTrue();
+    assertThat(problems(MINIMAL + "ferry.source.manifest-complete = true")).hasSize(1);
   }
 
   @Test

@@ -78,4 +78,35 @@ class PartSizingTest {
     assertThat(new ByteRange(100, 50).skip(20)).isEqualTo(new ByteRange(120, 30));
     assertThatThrownBy(() -> new ByteRange(5, 0).httpRange()).isInstanceOf(IllegalStateException.class);
   }
+
+  /** Parts as "number:offset+length", separated by spaces. */
+  private static java.util.SortedMap<Integer, ByteRange> parts(String text) {
+    java.util.SortedMap<Integer, ByteRange> parts = new java.util.TreeMap<>();
+    for (String p : text.trim().split("\\s+")) {
+      if (p.isEmpty()) continue;
+      String[] n = p.split("[:+]");
+      parts.put(Integer.parseInt(n[0]), new ByteRange(Long.parseLong(n[1]), Long.parseLong(n[2])));
+    }
+    return parts;
+  }
+
+  @ParameterizedTest(name = "{0} bytes in {1} parts [{2}]: {3}")
+  @CsvSource(delimiter = '|', value = {
+      // size,  parts, the parts,                  the problem ("" when they tile it)
+      "100      | 2 | 1:0+64 2:64+36            | ''",
+      "0        | 1 | 1:0+0                      | ''",
+      "1        | 1 | 1:0+1                      | ''",
+      "100      | 2 | 1:0+64 2:60+40            | part 2 starts at byte 60, not at 64 where part 1 ends",
+      "109      | 2 | 1:0+64 2:60+45            | part 2 starts at byte 60, not at 64 where part 1 ends",
+      "100      | 2 | 1:0+64 2:64+35            | the parts end at byte 99, the object at 100",
+      "100      | 2 | 1:0+64 2:64+37            | the parts end at byte 101, the object at 100",
+      "100      | 2 | 1:0+64                     | 1 parts for an object of 2",
+      "100      | 2 | 1:0+64 3:64+36            | part 2 is missing",
+      "100      | 3 | 1:0+64 2:64+0 3:64+36     | part 2 is empty",
+      "100      | 1 | 1:1+99                     | part 1 starts at byte 1, not at 0 where part 0 ends",
+  })
+  void thePartsMustTileTheObjectExactlyBeforeACompletion(long size, int count, String given, String problem) {
+    String found = PartSizing.tilingProblem(size, count, parts(given));
+    if (problem.isEmpty()) assertThat(found).isNull(); else assertThat(found).isEqualTo(problem);
+  }
 }

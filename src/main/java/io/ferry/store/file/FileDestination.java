@@ -15,15 +15,19 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.OpenOption;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.Set;
 import java.util.SortedMap;
@@ -32,20 +36,25 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A directory as destination. Each object is written into a hidden temp file beside its final name
- * ({@link KeyPaths#tempPath}) by positioned writes from any number of ranges, tasks and hosts (one written in parts
- * is preallocated to its size by whichever part comes first); completing it fsyncs it, sets its modification time from the source and
- * renames it into place atomically, so a final name only ever shows a complete object. Every step is idempotent: a
- * retried range writes the same bytes at the same positions, and a repeated completion of a completed object
- * succeeds. The directories renamed into are fsynced once per batch ({@link #flush}).
+ * A directory as destination, and a jail: every folder a write, rename or deletion goes through is checked, from the
+ * root down, to be a real folder, never a symbolic link (a link in the destination cannot carry a write outside it),
+ * and temp files are created exclusively (a planted link at a temp file's name is replaced, never followed).
+ *
+ * <p>Each object is written into a hidden temp file beside its final name ({@link KeyPaths#tempPath}): an object
+ * written whole into one per object, which its retried attempts start afresh; one written in parts into one per
+ * opening (its name holds the opening's nonce, and is the upload's id), created at its full size when it is opened,
+ * then filled by positioned writes from any number of ranges, tasks and hosts. A part is on disk (fsynced) before it is
+ * reported landed, so the ledger never names a part a crash of the host could lose. Completing an object fsyncs its
+ * temp file, sets its modification time from the source and renames it into place atomically, so a final name only
+ * ever shows a complete object. The directories renamed into are fsynced once per batch ({@link #flush}).
  */
 final class FileDestination implements Destination {
   /** No limits of its own: a part is a byte range of one file. */
   static final Capabilities CAPABILITIES = new Capabilities(1, Long.MAX_VALUE, 10_000, true, true, false);
   /**
-   * A range at least this long is pushed to disk as soon as it is written, so its disk writes overlap the other
-   * ranges' reads instead of piling up for the completion's fsync; a smaller one is left to the completion, where a
-   * task's fsyncs run in parallel.
+   * A range of an object written whole at least this long is pushed to disk as soon as it is written, so its disk
+   * writes overlap the other ranges' reads instead of piling up for the completion's fsync; a smaller one is left to
+   * the completion, where a task's fsyncs run in parallel.
    */
   static final long FLUSH_AT_LEAST = 8L << 20;
   private static final ThreadBuffers BUFFERS = new ThreadBuffers();
@@ -63,6 +72,8 @@ final class FileDestination implements Destination {
   private final String tag;
   private final int bufferSize;
   private final Set<Path> renamedInto = ConcurrentHashMap.newKeySet();
+  /** Folders under the root already found to be real folders, by this instance (one task's). */
+  private final Set<Path> checked = ConcurrentHashMap.newKeySet();
 
   FileDestination(Path root, String tag, int bufferSize) {
     this.root = root;
@@ -107,34 +118,54 @@ final class FileDestination implements Destination {
 
   /** The object's path; a key that has none is a fatal failure of its own (triage sets such keys aside first). */
   Path finalPath(StoreObject object) throws StoreFailure {
+    return resolve(root, object.relativeKey());
+  }
+
+  private static Path resolve(Path under, String relativeKey) throws StoreFailure {
     try {
-      return KeyPaths.resolve(root, object.relativeKey());
+      return KeyPaths.resolve(under, relativeKey);
     } catch (UnsafeKeyException e) {
       throw new StoreFailure(StoreFailure.Kind.FATAL, "unsafe key: " + e.getMessage(), e);
     }
   }
 
-  Path tempPath(StoreObject object) throws StoreFailure {
-    return KeyPaths.tempPath(finalPath(object), tag);
+  /** Where an upload's bytes wait: its opening's temp file (its id), or, for an object written whole, the object's. */
+  Path tempPath(Upload upload) throws StoreFailure {
+    Path target = finalPath(upload.object());
+    return upload.inParts() ? target.resolveSibling(upload.id()) : KeyPaths.tempPath(target, tag, "");
   }
 
-  /** Names the object's temp file; its parts create it (a file keeps no metadata, so none is read). */
+  /**
+   * Creates the object's temp file of this opening at the object's full size (sparse), exclusively; its name is the
+   * upload's id. Opening is local: a file keeps no metadata, so none is read.
+   */
   @Override
   public Upload open(StoreObject object, ObjectMetadata.Lazy metadata) throws IOException {
-    return new Upload(object, tempPath(object).getFileName().toString());
+    Path target = finalPath(object);
+    Path temp = KeyPaths.tempPath(target, tag, KeyPaths.nonce());
+    folder(root, target, true);
+    Files.newByteChannel(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
+    try (RandomAccessFile file = new RandomAccessFile(temp.toFile(), "rw")) {
+      file.setLength(object.size()); // ftruncate: sparse, no data written
+    } catch (IOException e) {
+      Files.deleteIfExists(temp);
+      throw localWrite(e);
+    }
+    return new Upload(object, temp.getFileName().toString());
   }
 
   @Override
   public String write(Upload upload, int partNumber, ByteRange range, long from, Body body, ObjectMetadata.Lazy metadata)
       throws IOException {
-    Path temp = tempPath(upload.object());
-    if (!Files.isDirectory(temp.getParent())) Files.createDirectories(temp.getParent());
-    // An object written whole starts a fresh file; the parts of one share a file of its full size.
-    OpenOption[] options = upload.inParts() || from > 0
-        ? new OpenOption[] {StandardOpenOption.CREATE, StandardOpenOption.WRITE}
-        : new OpenOption[] {StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING};
+    Path temp = tempPath(upload);
+    folder(root, temp, !upload.inParts());
+    // An object written whole starts a fresh file of its own (a planted link at its name is removed, not followed);
+    // its retry continues that file; the parts of one write into the file its opening created.
+    if (!upload.inParts() && from == 0) Files.deleteIfExists(temp);
+    java.nio.file.OpenOption[] options = !upload.inParts() && from == 0
+        ? new java.nio.file.OpenOption[] {StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE}
+        : new java.nio.file.OpenOption[] {StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS};
     try (FileChannel channel = FileChannel.open(temp, options); InputStream in = body.open()) {
-      if (upload.inParts() && channel.size() < upload.object().size()) preallocate(temp, upload.object().size());
       int chunk = (int) Math.min(bufferSize, Math.max(1, range.length()));
       byte[] buffer = BUFFERS.get(chunk);
       long position = range.offset() + from;
@@ -150,22 +181,15 @@ final class FileDestination implements Destination {
           if (lock != null) lock.unlock();
         }
       }
-      if (range.length() >= FLUSH_AT_LEAST) {
+      if (upload.inParts() || range.length() >= FLUSH_AT_LEAST) {
         try {
-          channel.force(false); // a deferred write error (a full disk) shows up here
+          channel.force(false); // a part is on disk before the ledger says it landed; a deferred write error (a full disk) shows here
         } catch (IOException e) {
           throw localWrite(e);
         }
       }
     }
     return "";
-  }
-
-  /** ftruncate to the object's size: never shortens what another part already wrote, never writes data. */
-  private static void preallocate(Path temp, long size) throws IOException {
-    try (RandomAccessFile file = new RandomAccessFile(temp.toFile(), "rw")) {
-      if (file.length() < size) file.setLength(size);
-    }
   }
 
   /**
@@ -176,22 +200,30 @@ final class FileDestination implements Destination {
   public void complete(Upload upload, SortedMap<Integer, String> receipts) throws IOException {
     StoreObject object = upload.object();
     Path target = finalPath(object);
-    Path temp = tempPath(object);
-    if (!Files.exists(temp)) {
-      if (Files.isRegularFile(target) && Files.size(target) == object.size()
-          && Files.getLastModifiedTime(target).toMillis() == object.lastModifiedMillis()) {
+    Path temp = tempPath(upload);
+    folder(root, target, false);
+    BasicFileAttributes staged;
+    try {
+      staged = Files.readAttributes(temp, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS) && Files.size(target) == object.size()
+          && Files.getLastModifiedTime(target, LinkOption.NOFOLLOW_LINKS).toMillis() == object.lastModifiedMillis()) {
         renamedInto.add(target.getParent());
         return; // completed already (a recomputed commit after an executor loss)
       }
       throw new NoSuchFileException(temp.toString(), null, "temp file is missing: no range of this object was written");
     }
-    try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+    if (!staged.isRegularFile()) throw new StoreFailure(StoreFailure.Kind.FATAL, temp + " is not a regular file: not committed");
+    try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
       long size = channel.size();
       if (size != object.size()) throw new IOException("temp file holds " + size + " bytes, the object has " + object.size());
       channel.force(true);
     }
-    Files.setLastModifiedTime(temp, FileTime.fromMillis(object.lastModifiedMillis()));
-    if (Files.isDirectory(target)) throw new FileAlreadyExistsException(target.toString(), null, "a directory stands at the object's final name");
+    Files.getFileAttributeView(temp, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+        .setTimes(FileTime.fromMillis(object.lastModifiedMillis()), null, null);
+    if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+      throw new FileAlreadyExistsException(target.toString(), null, "a directory stands at the object's final name");
+    }
     try {
       Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (AtomicMoveNotSupportedException e) {
@@ -204,42 +236,75 @@ final class FileDestination implements Destination {
   @Override
   public void abort(Upload upload) throws IOException {
     if (rejection(upload.object()) != null) return; // nothing was ever written for a key that has no path
-    Files.deleteIfExists(tempPath(upload.object()));
+    Path temp = tempPath(upload);
+    if (folderExists(root, temp)) Files.deleteIfExists(temp);
   }
 
   @Override
   public boolean isStray(StoreObject existing) {
-    String key = existing.relativeKey();
-    return KeyPaths.isTempNameOf(key.substring(key.lastIndexOf('/') + 1), tag);
+    return KeyPaths.isTempNameOf(fileName(existing), tag);
+  }
+
+  @Override
+  public boolean isStaging(StoreObject existing) {
+    return KeyPaths.isTempName(fileName(existing));
+  }
+
+  private static String fileName(StoreObject o) {
+    String key = o.relativeKey();
+    return key.substring(key.lastIndexOf('/') + 1);
   }
 
   @Override
   public String stagedAt(Upload upload) {
     try {
-      return root.relativize(tempPath(upload.object())).toString().replace(root.getFileSystem().getSeparator(), "/");
+      return root.relativize(tempPath(upload)).toString().replace(root.getFileSystem().getSeparator(), "/");
     } catch (StoreFailure e) {
       return null; // a key without a path was never staged
     }
   }
 
+  /** Deletes the file; one whose folder is reached through a link is refused (a listing never finds such a file). */
   @Override
   public void delete(StoreObject existing) throws IOException {
-    Files.deleteIfExists(finalPath(existing));
+    Path target = finalPath(existing);
+    try {
+      folder(root, target, false);
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      return; // gone already
+    }
+    Files.deleteIfExists(target);
+  }
+
+  /** Moves the object to the same relative path under the directory {@code to}, replacing what is there. */
+  @Override
+  public void moveAside(StoreObject existing, String to) throws IOException {
+    Path target = finalPath(existing);
+    if (!folderExists(root, target) || !Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) return; // gone already
+    Path base = Files.createDirectories(Path.of(to));
+    Path aside = resolve(base, existing.relativeKey());
+    folder(base, aside, true);
+    Files.move(target, aside, StandardCopyOption.REPLACE_EXISTING); // a rename on one filesystem, else a copy, then the delete
   }
 
   @Override
   public void removeStray(StoreObject stray) throws IOException {
     if (!isStray(stray)) throw new IllegalArgumentException(stray.relativeKey() + " is not a temp file of " + tag);
-    Path path = finalPath(stray);
-    if (path.startsWith(root)) Files.deleteIfExists(path);
+    Path path = root.resolve(stray.relativeKey());
+    if (path.normalize().startsWith(root) && folderExists(root, path)) Files.deleteIfExists(path);
   }
 
-  /** All of them while the temp file is there at the object's size (a part is recorded only once written). */
+  /** All of them while this opening's temp file is there at the object's size (a part is recorded only once on disk). */
   @Override
   public Set<Integer> partsStillThere(Upload upload, SortedMap<Integer, String> recorded) throws IOException {
-    Path temp = tempPath(upload.object());
-    if (!Files.isRegularFile(temp) || Files.size(temp) != upload.object().size()) return null;
-    return recorded.keySet();
+    Path temp = tempPath(upload);
+    if (!folderExists(root, temp)) return null;
+    try {
+      BasicFileAttributes a = Files.readAttributes(temp, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      return a.isRegularFile() && a.size() == upload.object().size() ? recorded.keySet() : null;
+    } catch (NoSuchFileException e) {
+      return null;
+    }
   }
 
   /** The checksum of the temp file's bytes, read back from the filesystem (what a completion would rename). */
@@ -247,7 +312,7 @@ final class FileDestination implements Destination {
   public String readBack(Upload upload, Checksum.Algorithm algorithm) throws IOException {
     Checksum.Digest digest = Checksum.digest(algorithm);
     byte[] buffer = BUFFERS.get(bufferSize);
-    try (InputStream in = Files.newInputStream(tempPath(upload.object()))) {
+    try (InputStream in = Channels.newInputStream(FileChannel.open(tempPath(upload), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
       for (int n; (n = in.read(buffer, 0, bufferSize)) > 0; ) digest.update(buffer, 0, n);
     }
     return digest.value();
@@ -263,6 +328,54 @@ final class FileDestination implements Destination {
         // Some filesystems refuse to fsync a directory; the files themselves are already durable.
       }
       renamedInto.remove(directory);
+    }
+  }
+
+  /**
+   * The folder {@code path} is in, under {@code base}: every folder from {@code base} down must be a real folder (a
+   * symbolic link is refused, wherever it points), and is created when missing if {@code create}.
+   */
+  private Path folder(Path base, Path path, boolean create) throws IOException {
+    Path parent = path.getParent();
+    if (parent.equals(base) || checked.contains(parent)) return parent;
+    Path dir = base;
+    for (Path segment : base.relativize(parent)) {
+      dir = dir.resolve(segment.toString());
+      if (checked.contains(dir)) continue;
+      BasicFileAttributes a;
+      try {
+        a = Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      } catch (NoSuchFileException e) {
+        if (!create) throw e;
+        try {
+          Files.createDirectory(dir);
+        } catch (FileAlreadyExistsException raced) {
+          // another stream created it first
+        }
+        a = Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      }
+      if (a.isSymbolicLink()) {
+        throw new StoreFailure(StoreFailure.Kind.FATAL, dir + " is a symbolic link (to " + Files.readSymbolicLink(dir)
+            + "): Ferry writes nothing through links in its destination, so this object was not copied");
+      }
+      if (!a.isDirectory()) throw new StoreFailure(StoreFailure.Kind.FATAL, dir + " is a file where the key needs a folder");
+      checked.add(dir);
+    }
+    return parent;
+  }
+
+  /**
+   * Whether {@code path}'s folder is there, through real folders only: nothing of this job's can be staged anywhere
+   * else (a folder that is a link was never written through), so there is nothing to remove otherwise.
+   */
+  private boolean folderExists(Path base, Path path) throws IOException {
+    try {
+      folder(base, path, false);
+      return true;
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      return false;
+    } catch (StoreFailure notAFolder) {
+      return false;
     }
   }
 

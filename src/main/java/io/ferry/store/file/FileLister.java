@@ -5,24 +5,26 @@ import io.ferry.store.Lister;
 import io.ferry.store.Shard;
 import io.ferry.store.StoreObject;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * Lists the regular files under a directory as objects keyed by their relative path with '/' separators. Shards are
  * directories: the top levels of the tree are walked on the driver until there are enough subtrees, each then walked
  * on an executor; the directories above them are listed on their own, without descending. Symbolic links are not
- * followed, so a listing never leaves the directory.
+ * followed, so a listing never leaves the directory. A live directory changes while it is listed: an entry that
+ * vanishes between its folder's read and its own is simply not there (the folder's other entries are).
  */
 final class FileLister implements Lister {
   /** Directory levels walked on the driver at most. */
@@ -47,6 +49,8 @@ final class FileLister implements Lister {
           for (Path entry : entries) {
             if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) next.add(dir + entry.getFileName() + "/");
           }
+        } catch (NoSuchFileException gone) {
+          // removed since it was seen: nothing under it to list
         }
       }
       frontier = next;
@@ -57,23 +61,47 @@ final class FileLister implements Lister {
 
   @Override
   public ListCounts list(Shard shard, Consumer<StoreObject> consumer) throws IOException {
-    Path dir = path(shard.prefix());
-    long listed = 0;
-    try (Stream<Path> paths = shard.recursive() ? Files.walk(dir) : Files.list(dir)) {
-      for (Path p : (Iterable<Path>) paths.sorted()::iterator) {
-        BasicFileAttributes attributes = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        if (!attributes.isRegularFile()) continue;
-        listed++;
-        String key = root.relativize(p).toString().replace(p.getFileSystem().getSeparator(), "/");
-        consumer.accept(new StoreObject(key, key, attributes.size(), "", attributes.lastModifiedTime().toMillis()));
-      }
+    List<Entry> entries = new ArrayList<>();
+    try {
+      Files.walkFileTree(path(shard.prefix()), java.util.Set.of(), shard.recursive() ? Integer.MAX_VALUE : 1, new SimpleFileVisitor<>() {
+        @Override
+        public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+          if (attributes.isRegularFile()) entries.add(new Entry(file, attributes));
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+          if (e instanceof NoSuchFileException) return FileVisitResult.CONTINUE; // vanished since its folder was read
+          throw e;
+        }
+      });
     } catch (NoSuchFileException e) {
-      if (!shard.prefix().isEmpty()) return ListCounts.NONE; // removed since the shards were found
+      if (!shard.prefix().isEmpty()) return ListCounts.NONE; // the shard's folder was removed since the shards were found
       throw e;
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
     }
-    return new ListCounts(listed, listed, 0, 0, 0);
+    entries.sort(Comparator.comparing(Entry::path));
+    for (Entry e : entries) consumer.accept(object(e.path(), e.attributes()));
+    return new ListCounts(entries.size(), entries.size(), 0, 0, 0);
+  }
+
+  @Override
+  public StoreObject find(String relativeKey) throws IOException {
+    Path file = path(relativeKey);
+    try {
+      BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      return attributes.isRegularFile() ? object(file, attributes) : null;
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      return null;
+    }
+  }
+
+  private record Entry(Path path, BasicFileAttributes attributes) {}
+
+  private StoreObject object(Path file, BasicFileAttributes attributes) {
+    String key = root.relativize(file).toString().replace(file.getFileSystem().getSeparator(), "/");
+    Object inode = attributes.fileKey(); // "(dev=…,ino=…)" on Unix: a file replaced under the same name is another one
+    return new StoreObject(key, key, attributes.size(), "", attributes.lastModifiedTime().toMillis(), inode == null ? "" : inode.toString());
   }
 
   private Path path(String relative) {

@@ -3,14 +3,17 @@ package io.ferry.store.file;
 import io.ferry.store.ByteRange;
 import io.ferry.store.ObjectMetadata;
 import io.ferry.store.RangeReader;
+import io.ferry.store.StoreFailure;
 import io.ferry.store.StoreObject;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Map;
 
 /** Positioned reads of files under a directory (local disk, NFS, a block volume): the source of an upload. */
@@ -21,15 +24,20 @@ final class FileRangeReader implements RangeReader {
     this.root = root;
   }
 
+  /**
+   * The range's bytes, pinned to the version listed: the file must have the listed size, modification time and inode
+   * when the range is opened and again once its last byte is read, so a file rewritten or replaced during the copy
+   * fails its ranges (a rerun copies the new version) instead of mixing two versions.
+   */
   @Override
   public InputStream open(StoreObject object, ByteRange range) throws IOException {
     Path file = root.resolve(object.key());
-    FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
-    if (channel.size() != object.size()) {
-      long size = channel.size();
+    FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+    try {
+      checkUnchanged(file, object);
+    } catch (IOException | RuntimeException e) {
       channel.close();
-      throw new java.nio.file.FileSystemException(file.toString(), null,
-          "the file changed during the run: it has " + size + " bytes, it had " + object.size() + " when listed");
+      throw e;
     }
     return new InputStream() {
       private long position = range.offset();
@@ -46,6 +54,7 @@ final class FileRangeReader implements RangeReader {
         if (position >= end) return -1;
         int n = channel.read(ByteBuffer.wrap(buffer, offset, (int) Math.min(length, end - position)), position);
         if (n > 0) position += n;
+        if (n < 0 || position >= end) checkUnchanged(file, object); // its bytes read: were they all of one version?
         return n;
       }
 
@@ -54,6 +63,16 @@ final class FileRangeReader implements RangeReader {
         channel.close();
       }
     };
+  }
+
+  /** Fails (for good: the source changed) unless the file is still the version listed. */
+  static void checkUnchanged(Path file, StoreObject listed) throws IOException {
+    BasicFileAttributes now = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    String what = now.size() != listed.size() ? "it has " + now.size() + " bytes, it had " + listed.size() + " when listed"
+        : now.lastModifiedTime().toMillis() != listed.lastModifiedMillis() ? "it was modified since it was listed"
+        : !listed.version().isEmpty() && now.fileKey() != null && !now.fileKey().toString().equals(listed.version())
+            ? "it was replaced by another file since it was listed" : null;
+    if (what != null) throw new StoreFailure(StoreFailure.Kind.FATAL, file + ": the file changed during the run: " + what);
   }
 
   @Override

@@ -1,19 +1,30 @@
 package io.ferry.store.file;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.regex.Pattern;
 
 /**
  * Maps object keys to paths under a destination directory, safely: a key can never name a path outside it.
- * Rejected: NUL, a leading '/', empty segments ("a//b"), "." and ".." segments, and segments longer than a file
- * name may be. Each rejection is a per-object error that says why.
+ * Rejected: NUL, a leading '/', empty segments ("a//b"), "." and ".." segments, segments longer than a file name may
+ * be, names this JVM cannot encode as file names, and names of the form of Ferry's own temp files and markers (a
+ * later run would take such a file for a leftover). Each rejection is a per-object error that says why.
  */
 public final class KeyPaths {
   /** The longest file name most filesystems (ext4, XFS, NFS) accept, in bytes. */
   static final int NAME_MAX = 255;
+  /** What an opening adds to its temp file's name: 12 hex digits. */
+  static final int NONCE_LENGTH = 12;
+  /**
+   * ".name.ferry-TAG.tmp" (an object written whole), ".name.ferry-TAG.NONCE.tmp" (one opened for a write in parts),
+   * and the same with ".ferry-DIGEST-" in front where the name would be too long; ".ferry-TAG.marker".
+   */
+  private static final Pattern TEMP = Pattern.compile("\\.(.+\\.ferry-|ferry-[0-9a-f]{32}-)(.+?)(\\.[0-9a-f]{12})?\\.tmp|\\.ferry-(.+)\\.marker",
+      Pattern.DOTALL);
 
   private KeyPaths() {}
 
@@ -31,7 +42,16 @@ public final class KeyPaths {
       if (segment.getBytes(StandardCharsets.UTF_8).length > NAME_MAX) {
         throw new UnsafeKeyException("a path segment of the key is longer than " + NAME_MAX + " bytes");
       }
-      resolved = resolved.resolve(segment);
+      try {
+        resolved = resolved.resolve(segment);
+      } catch (InvalidPathException e) {
+        throw new UnsafeKeyException("the key cannot be a file name in this JVM's file name encoding (sun.jnu.encoding = "
+            + System.getProperty("sun.jnu.encoding") + "): run Ferry under a UTF-8 locale, e.g. LC_ALL=C.UTF-8");
+      }
+    }
+    if (isTempName(resolved.getFileName().toString())) {
+      throw new UnsafeKeyException("the key's file name has the form of Ferry's own temp files and markers, which a later run"
+          + " would remove as a leftover");
     }
     Path normalizedRoot = root.toAbsolutePath().normalize();
     if (!resolved.toAbsolutePath().normalize().startsWith(normalizedRoot)) {
@@ -42,21 +62,28 @@ public final class KeyPaths {
 
   /**
    * The temp file an object is written into before its commit: beside the final file (so the rename is atomic on
-   * one filesystem), named for the job ({@code tag}), and hidden. A name that would grow too long is replaced by a
-   * digest.
+   * one filesystem), named for the job ({@code tag}), and hidden; {@code nonce} ("" for an object written whole, whose
+   * attempts share it) tells one opening of an object for a write in parts from another. A name that would grow too
+   * long is replaced by a digest.
    */
-  public static Path tempPath(Path finalPath, String tag) {
+  public static Path tempPath(Path finalPath, String tag, String nonce) {
     String name = finalPath.getFileName().toString();
-    String temp = "." + name + ".ferry-" + tag + ".tmp";
+    String suffix = (nonce.isEmpty() ? "" : "." + nonce) + ".tmp";
+    String temp = "." + name + ".ferry-" + tag + suffix;
     if (temp.getBytes(StandardCharsets.UTF_8).length > NAME_MAX) {
-      temp = ".ferry-" + sha256(name).substring(0, 32) + "-" + tag + ".tmp";
+      temp = ".ferry-" + sha256(name).substring(0, 32) + "-" + tag + suffix;
     }
     return finalPath.resolveSibling(temp);
   }
 
-  /** True for names {@link #tempPath} makes, for any tag. */
+  /** A fresh nonce for {@link #tempPath}. */
+  static String nonce() {
+    return String.format("%012x", java.util.concurrent.ThreadLocalRandom.current().nextLong() & 0xFFFF_FFFF_FFFFL);
+  }
+
+  /** True for the names {@link #tempPath} and {@link #markerName} make, for any tag: staging of some job, never an object. */
   public static boolean isTempName(String fileName) {
-    return fileName.startsWith(".") && fileName.endsWith(".tmp") && fileName.contains(".ferry-") || fileName.startsWith(".ferry-");
+    return TEMP.matcher(fileName).matches();
   }
 
   /** The marker file a run of job {@code tag} leaves in the destination while it runs (the shared-mount check). */
@@ -69,8 +96,23 @@ public final class KeyPaths {
    * nothing else.
    */
   public static boolean isTempNameOf(String fileName, String tag) {
-    return fileName.equals(markerName(tag)) || fileName.startsWith(".") && (fileName.endsWith(".ferry-" + tag + ".tmp")
-        || fileName.startsWith(".ferry-") && fileName.endsWith("-" + tag + ".tmp") && fileName.length() == ".ferry-".length() + 33 + tag.length() + 4);
+    if (fileName.equals(markerName(tag))) return true;
+    if (!fileName.startsWith(".") || !fileName.endsWith(".tmp")) return false;
+    String stem = fileName.substring(0, fileName.length() - ".tmp".length());
+    int dot = stem.lastIndexOf('.');
+    if (dot >= 0 && stem.length() - dot - 1 == NONCE_LENGTH && stem.substring(dot + 1).matches("[0-9a-f]+")
+        && ownedBy(stem.substring(0, dot), tag)) {
+      return true;
+    }
+    return ownedBy(stem, tag);
+  }
+
+  /** ".name.ferry-TAG" or ".ferry-DIGEST-TAG". */
+  private static boolean ownedBy(String stem, String tag) {
+    if (stem.endsWith(".ferry-" + tag) && stem.length() > ".ferry-".length() + tag.length() + 1) return true;
+    String digested = ".ferry-" + "0".repeat(32) + "-" + tag;
+    return stem.length() == digested.length() && stem.startsWith(".ferry-") && stem.endsWith("-" + tag)
+        && stem.substring(7, 39).matches("[0-9a-f]{32}");
   }
 
   private static String sha256(String s) {

@@ -27,8 +27,10 @@ import software.amazon.awssdk.services.s3.S3Configuration;
 /**
  * One S3 client per JVM per endpoint setting, built lazily where it is used (driver or executor) and never
  * serialized: the SDK's client for the few calls of control (listing, HEAD, opening, completing and aborting uploads)
- * and, on a pool of their own ({@link BulkHttpClient}), the bulk requests of the copy ({@link SignedRequests}). The
- * SDK's retries are off for both: every request has the job's one retry layer ({@code io.ferry.store.Retrier}, or the
+ * and, on pools of their own ({@link BulkHttpClient}), the bulk requests of the copy ({@link SignedRequests}): one
+ * for reads, one for writes, since a stream holds its GET's connection while its PUT sends the bytes, and a bucket
+ * copied into another of the same endpoint and keys would otherwise fill one pool with GETs waiting for PUTs. The
+ * SDK's retries are off for all: every request has the job's one retry layer ({@code io.ferry.store.Retrier}, or the
  * copy's for ranges). Every request to an endpoint goes through the JVM's one {@link Throttle} for it.
  */
 public final class S3Clients {
@@ -39,11 +41,13 @@ public final class S3Clients {
    * An endpoint's client and the HTTP pool it sends on, and the direct requests with theirs. Both pools open
    * connections only as they are used.
    */
-  private record Clients(S3Client s3, SdkHttpClient http, SdkHttpClient bulk, SignedRequests requests) {
+  private record Clients(S3Client s3, SdkHttpClient http, SdkHttpClient reads, SignedRequests requests, SdkHttpClient writes,
+      SignedRequests writeRequests) {
     void close() {
       s3.close();
       http.close();
-      bulk.close();
+      reads.close();
+      writes.close();
     }
   }
 
@@ -63,9 +67,14 @@ public final class S3Clients {
     return clients(endpoint, maxConnections, socketTimeout).s3();
   }
 
-  /** Ranged GETs and object writes, on a pool of their own with the same settings. */
+  /** Ranged GETs, on a pool of their own with the same settings. */
   public static SignedRequests requests(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout) {
     return clients(endpoint, maxConnections, socketTimeout).requests();
+  }
+
+  /** Object writes (PutObject, UploadPart, copies inside the service), on a pool of their own apart from the reads'. */
+  public static SignedRequests writes(S3EndpointConfig endpoint, int maxConnections, Duration socketTimeout) {
+    return clients(endpoint, maxConnections, socketTimeout).writeRequests();
   }
 
   /** The throttle of every request this JVM sends to {@code endpoint}'s address. */
@@ -114,10 +123,20 @@ public final class S3Clients {
         .httpClient(http);
     if (!e.endpoint().isEmpty()) builder.endpointOverride(URI.create(e.endpoint()));
     S3Client s3 = builder.build();
-    SdkHttpClient bulk = new ThrottledHttpClient(
-        new BulkHttpClient(key.maxConnections(), Duration.ofSeconds(10), key.socketTimeout(), tls), throttle, requests);
-    return new Clients(s3, http, bulk, new SignedRequests(bulk, s3.utilities(), e.region(), tokens == null ? credentials : null, tokens,
-        e.checksumMode() == S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, e.unsignedPayload()));
+    SdkHttpClient reads = bulk(key, tls, throttle, requests);
+    SdkHttpClient writes = bulk(key, tls, throttle, requests);
+    return new Clients(s3, http, reads, signed(reads, s3, e, credentials, tokens), writes, signed(writes, s3, e, credentials, tokens));
+  }
+
+  private static SdkHttpClient bulk(Key key, ConnectionSocketFactory tls, Throttle throttle, RateLimit requests) {
+    return new ThrottledHttpClient(new BulkHttpClient(key.maxConnections(), Duration.ofSeconds(10), key.socketTimeout(), tls), throttle,
+        requests);
+  }
+
+  private static SignedRequests signed(SdkHttpClient bulk, S3Client s3, S3EndpointConfig e, AwsCredentialsProvider credentials,
+      IbmIamTokens tokens) {
+    return new SignedRequests(bulk, s3.utilities(), e.region(), tokens == null ? credentials : null, tokens,
+        e.checksumMode() == S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, e.unsignedPayload());
   }
 
   /** For a plain-http endpoint a TLS socket factory built only if ever used; null (the SDK's own) for any other. */

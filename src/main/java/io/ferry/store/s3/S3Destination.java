@@ -69,6 +69,28 @@ final class S3Destination implements Destination {
     S3Errors.translated(() -> client.deleteObject(b -> b.bucket(config.bucket()).key(key(existing))));
   }
 
+  /**
+   * CopyObject inside the bucket to {@code to} + the relative key (only while the object has its listed ETag, its
+   * metadata kept), then the delete. An object over 5 GiB cannot be copied in one request and fails.
+   */
+  @Override
+  public void moveAside(StoreObject existing, String to) throws IOException {
+    String from = key(existing);
+    String aside = to + existing.relativeKey();
+    try {
+      client.copyObject(b -> {
+        b.sourceBucket(config.bucket()).sourceKey(from).destinationBucket(config.bucket()).destinationKey(aside)
+            .metadataDirective(software.amazon.awssdk.services.s3.model.MetadataDirective.COPY);
+        if (!existing.etag().isEmpty()) b.copySourceIfMatch("\"" + existing.etag() + "\"");
+      });
+    } catch (NoSuchKeyException e) {
+      return; // gone already
+    } catch (SdkException e) {
+      throw S3Errors.failure(e);
+    }
+    delete(existing);
+  }
+
   @Override
   public Capabilities capabilities() {
     return CAPABILITIES;
@@ -145,9 +167,14 @@ final class S3Destination implements Destination {
     }
   }
 
-  /** The recorded parts ListParts shows with the recorded ETags; null when the upload is gone (NoSuchUpload). */
+  /**
+   * The recorded parts ListParts shows with the recorded ETags; null when the upload is gone: not among the bucket's
+   * open uploads of the key (some stores, S3Proxy among them, answer ListParts of an aborted upload with no parts and
+   * even take new parts for it, where S3 answers NoSuchUpload), or NoSuchUpload.
+   */
   @Override
   public Set<Integer> partsStillThere(Upload upload, SortedMap<Integer, String> recorded) throws IOException {
+    if (!open(upload)) return null;
     Set<Integer> there = new java.util.TreeSet<>();
     try {
       Integer marker = null;
@@ -166,6 +193,25 @@ final class S3Destination implements Destination {
       throw S3Errors.failure(e);
     }
     return there;
+  }
+
+  /** Whether the bucket lists the upload among the open uploads of its key. */
+  private boolean open(Upload upload) throws IOException {
+    String key = key(upload.object());
+    try {
+      String keyMarker = null, idMarker = null;
+      while (true) {
+        String k = keyMarker, i = idMarker;
+        var page = client.listMultipartUploads(b -> b.bucket(config.bucket()).prefix(key).keyMarker(k).uploadIdMarker(i));
+        for (var u : page.uploads()) if (u.key().equals(key) && u.uploadId().equals(upload.id())) return true;
+        if (!Boolean.TRUE.equals(page.isTruncated())) return false;
+        keyMarker = page.nextKeyMarker();
+        idMarker = page.nextUploadIdMarker();
+        if (keyMarker == null || !keyMarker.startsWith(key)) return false;
+      }
+    } catch (SdkException e) {
+      throw S3Errors.failure(e);
+    }
   }
 
   /** Is the object at its key the one these parts make (its ETag the MD5 of their MD5s, "-" and their count)? */

@@ -42,7 +42,7 @@ final class S3Lister implements Lister {
 
   @Override
   public List<Shard> shards(List<String> prefixes, int target) throws IOException {
-    List<String> under = prefixes.isEmpty() ? List.of(prefix) : prefixes;
+    List<String> under = prefixes.isEmpty() ? List.of(prefix) : prefixes.stream().map(p -> prefix + p).toList();
     List<Shard> shards = new ArrayList<>();
     int each = Math.max(1, (target + under.size() - 1) / under.size());
     for (String p : under) {
@@ -119,6 +119,11 @@ final class S3Lister implements Lister {
     });
     return head == null ? null : new StoreObject(key, key.startsWith(prefix) ? key.substring(prefix.length()) : key,
         head.contentLength(), unquote(head.eTag()), head.lastModified() == null ? 0 : head.lastModified().toEpochMilli());
+  }
+
+  @Override
+  public StoreObject find(String relativeKey) throws IOException {
+    return stat(prefix + relativeKey);
   }
 
   /** ETags compared and passed on without quotes: stores differ in whether they quote them. */

@@ -56,14 +56,11 @@ public final class S3Store implements Store {
   /** Fails with the service's error if the bucket cannot be reached with these credentials. */
   public void checkBucket() throws IOException {
     S3Destination control = new S3Destination(client(), null, config, retrier);
-    retrier.call(() -> {
-      control.checkBucket();
-      return null;
-    });
+    retrier.run(() -> control.checkBucket());
   }
 
   private S3Destination s3Destination() {
-    return new S3Destination(client(), S3Clients.requests(config.endpoint(), connections, stallTimeout), config, retrier);
+    return new S3Destination(client(), S3Clients.writes(config.endpoint(), connections, stallTimeout), config, retrier);
   }
 
   private S3Client client() {

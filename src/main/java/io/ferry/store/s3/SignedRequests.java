@@ -151,8 +151,50 @@ public final class SignedRequests {
     try (InputStream in = answer) {
       failUnlessSuccessful(response.httpResponse(), answer);
       in.transferTo(OutputStream.nullOutputStream());
+    } catch (S3Exception e) {
+      throw corruptedInTransit(e, bucket);
     }
     return unquote(response.httpResponse().firstMatchingHeader("ETag").orElse(""));
+  }
+
+  /** Codes by which a service says the body it received is not the one whose digest was sent. */
+  private static final java.util.Set<String> BAD_BODY = java.util.Set.of("BadDigest", "XAmzContentSHA256Mismatch", "InvalidDigest");
+
+  /**
+   * An upload refused for its body: a digest mismatch is bytes changed on the way; SignatureDoesNotMatch is too when
+   * the same keys sign a request without a body that the service accepts (asked right then), and otherwise the keys'
+   * fault. Changed bytes are retried ({@link io.ferry.store.StoreFailure.Kind#RETRYABLE}); any other error is as it was.
+   */
+  private IOException corruptedInTransit(S3Exception e, String bucket) throws S3Exception {
+    String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+    String id = e.requestId() == null || e.requestId().isEmpty() ? "" : " [request id " + e.requestId() + "]";
+    if (BAD_BODY.contains(code)) {
+      return new io.ferry.store.StoreFailure(io.ferry.store.StoreFailure.Kind.RETRYABLE, code + " (" + e.statusCode()
+          + "): the service received other bytes than the digest sent with them (changed in transit)" + id, e);
+    }
+    if ("SignatureDoesNotMatch".equals(code) && keysWork(bucket)) {
+      return new io.ferry.store.StoreFailure(io.ferry.store.StoreFailure.Kind.RETRYABLE, code + " (" + e.statusCode()
+          + ") for an upload's body, while the same keys sign a request without a body that the service accepts: the"
+          + " body's bytes changed in transit" + id, e);
+    }
+    throw e;
+  }
+
+  /**
+   * Whether a HEAD of the bucket, signed with these keys, is accepted; asked twice if need be, since the refused
+   * upload's connection may have been closed under the pool.
+   */
+  private boolean keysWork(String bucket) {
+    for (int attempt = 0; attempt < 2; attempt++) {
+      try {
+        HttpExecuteResponse response = send(request(SdkHttpMethod.HEAD, bucket, "", Map.of()).build(), null);
+        body(response).close();
+        return response.httpResponse().isSuccessful();
+      } catch (IOException | RuntimeException e) {
+        // a dead connection, or no answer: once more
+      }
+    }
+    return false;
   }
 
   /**

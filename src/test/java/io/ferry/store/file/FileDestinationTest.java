@@ -64,8 +64,10 @@ class FileDestinationTest extends DestinationContract {
     Destination d = destination();
     StoreObject o = object("dir/sub/file.txt", 10);
     Upload upload = d.open(o, () -> ObjectMetadata.NONE);
+    assertThat(upload.id()).matches("\\.file\\.txt\\.ferry-R1\\.[0-9a-f]{12}\\.tmp"); // one temp file per opening
+    assertThat(root.resolve("dir/sub").resolve(upload.id())).hasSize(10); // created at the object's size
+    assertThat(d.open(o, () -> ObjectMetadata.NONE).id()).isNotEqualTo(upload.id());
     d.write(upload, 2, new ByteRange(6, 4), 0, () -> new ByteArrayInputStream("6789".getBytes()), () -> ObjectMetadata.NONE);
-    assertThat(root.resolve("dir/sub/.file.txt.ferry-R1.tmp")).hasSize(10); // preallocated to the object's size
     d.write(upload, 1, new ByteRange(0, 6), 0, () -> new ByteArrayInputStream("012345".getBytes()), () -> ObjectMetadata.NONE);
     d.complete(upload, new TreeMap<>(Map.of(1, "")));
     assertThat(root.resolve("dir/sub/file.txt")).hasContent("0123456789");
@@ -114,5 +116,69 @@ class FileDestinationTest extends DestinationContract {
     try (FileChannel ignored = FileChannel.open(root, StandardOpenOption.READ)) {
       assertThat(root.getParent().resolve("escape")).doesNotExist();
     }
+  }
+
+  /** A destination holding a link to elsewhere, and a file elsewhere that must come to no harm. */
+  private Path elsewhere() throws Exception {
+    Path outside = Files.createDirectories(root.resolveSibling(root.getFileName() + "-elsewhere"));
+    Files.writeString(outside.resolve("x"), "not the destination's");
+    Files.createSymbolicLink(root.resolve("link"), outside);
+    return outside;
+  }
+
+  @Test
+  void noWriteRenameOrDeleteGoesThroughASymbolicLinkInTheDestination() throws Exception {
+    Path outside = elsewhere();
+    Destination d = destination();
+    StoreObject through = object("link/x", 3);
+    assertThatThrownBy(() -> writeWhole(d, through, "new")).hasMessageContaining("is a symbolic link").hasMessageContaining(outside.toString());
+    assertThatThrownBy(() -> d.open(object("link/sub/y", 10), () -> ObjectMetadata.NONE)).hasMessageContaining("is a symbolic link");
+    assertThatThrownBy(() -> d.delete(through)).hasMessageContaining("is a symbolic link");
+    assertThatThrownBy(() -> d.complete(Upload.whole(through), new TreeMap<>())).hasMessageContaining("is a symbolic link");
+    d.abort(Upload.whole(through)); // nothing of it here to remove, and nothing there is touched
+    assertThat(outside.resolve("x")).hasContent("not the destination's");
+    try (Stream<Path> files = Files.list(outside)) {
+      assertThat(files.toList()).containsExactly(outside.resolve("x"));
+    }
+  }
+
+  @Test
+  void aLinkPlantedAtATempFilesNameIsReplacedNeverFollowed() throws Exception {
+    Path victim = Files.writeString(root.resolveSibling(root.getFileName() + "-victim"), "a user's file");
+    Files.createSymbolicLink(root.resolve(".y.ferry-R1.tmp"), victim);
+    Destination d = destination();
+    StoreObject o = object("y", 3);
+    writeWhole(d, o, "new");
+    d.complete(Upload.whole(o), new TreeMap<>());
+    assertThat(root.resolve("y")).hasContent("new");
+    assertThat(victim).hasContent("a user's file");
+  }
+
+  @Test
+  void aLinkAtAFinalNameIsReplacedByTheObjectNotWrittenThrough() throws Exception {
+    Path victim = Files.writeString(root.resolveSibling(root.getFileName() + "-target"), "a user's file");
+    Files.createSymbolicLink(root.resolve("z"), victim);
+    Destination d = destination();
+    StoreObject o = object("z", 3);
+    writeWhole(d, o, "new");
+    d.complete(Upload.whole(o), new TreeMap<>());
+    assertThat(Files.isSymbolicLink(root.resolve("z"))).isFalse();
+    assertThat(root.resolve("z")).hasContent("new");
+    assertThat(victim).hasContent("a user's file");
+  }
+
+  @Test
+  void anObjectMovedAsideKeepsItsRelativePathUnderTheOtherDirectory() throws Exception {
+    Path aside = root.resolveSibling(root.getFileName() + "-deleted");
+    put("a/b.txt", "old".getBytes());
+    Destination d = destination();
+    StoreObject o = object("a/b.txt", 3);
+    d.moveAside(o, aside.toString());
+    assertThat(root.resolve("a/b.txt")).doesNotExist();
+    assertThat(aside.resolve("a/b.txt")).hasContent("old");
+    d.moveAside(o, aside.toString()); // gone already: no failure
+    Files.createSymbolicLink(aside.resolve("link"), root);
+    put("link/c", "x".getBytes());
+    assertThatThrownBy(() -> d.moveAside(object("link/c", 1), aside.toString())).hasMessageContaining("is a symbolic link");
   }
 }

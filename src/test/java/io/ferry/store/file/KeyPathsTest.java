@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -40,15 +41,50 @@ class KeyPathsTest {
   }
 
   @Test
-  void tempFilesAreHiddenSiblingsNamedForTheRun() {
-    assertThat(KeyPaths.tempPath(Path.of("/data/out/dir/file.bin"), "R1"))
-        .isEqualTo(Path.of("/data/out/dir/.file.bin.ferry-R1.tmp"));
+  void tempFilesAreHiddenSiblingsNamedForTheJobAndTheOpening() {
+    assertThat(KeyPaths.tempPath(Path.of("/data/out/dir/file.bin"), "job", "")).isEqualTo(Path.of("/data/out/dir/.file.bin.ferry-job.tmp"));
+    assertThat(KeyPaths.tempPath(Path.of("/data/out/dir/file.bin"), "job", "0123456789ab"))
+        .isEqualTo(Path.of("/data/out/dir/.file.bin.ferry-job.0123456789ab.tmp"));
     Path longName = Path.of("/data/out/" + "n".repeat(250));
-    Path temp = KeyPaths.tempPath(longName, "20261130T000000Z-abcd");
-    assertThat(temp.getParent()).isEqualTo(longName.getParent());
-    assertThat(temp.getFileName().toString()).startsWith(".ferry-").endsWith("-20261130T000000Z-abcd.tmp").hasSizeLessThan(256);
-    assertThat(KeyPaths.isTempName(temp.getFileName().toString())).isTrue();
-    assertThat(KeyPaths.isTempName(".file.bin.ferry-R1.tmp")).isTrue();
-    assertThat(KeyPaths.isTempName("file.tmp")).isFalse();
+    for (String nonce : List.of("", KeyPaths.nonce())) {
+      Path temp = KeyPaths.tempPath(longName, "a-job.v2", nonce);
+      String name = temp.getFileName().toString();
+      assertThat(temp.getParent()).isEqualTo(longName.getParent());
+      assertThat(name).startsWith(".ferry-").endsWith(".tmp").contains("-a-job.v2").hasSizeLessThan(256);
+      assertThat(KeyPaths.isTempName(name)).isTrue();
+      assertThat(KeyPaths.isTempNameOf(name, "a-job.v2")).isTrue();
+      assertThat(KeyPaths.isTempNameOf(name, "job.v2")).isFalse();
+    }
+    assertThat(KeyPaths.nonce()).matches("[0-9a-f]{12}").isNotEqualTo(KeyPaths.nonce());
+  }
+
+  /** Which names are whose: cleanup and a rerun remove their own job's and nothing else. */
+  @ParameterizedTest(name = "{0}: staging {1}, job ''job''s {2}")
+  @CsvSource(delimiter = '|', value = {
+      ".f.ferry-job.tmp                 | true  | true",
+      ".f.ferry-job.0123456789ab.tmp    | true  | true",
+      ".f.ferry-other-job.tmp           | true  | false",
+      ".f.ferry-job.0123456789abc.tmp   | true  | false",
+      ".f.ferry-myjob.tmp               | true  | false",
+      ".ferry-job.marker                | true  | true",
+      ".ferry-other.marker              | true  | false",
+      ".ferry-0123456789abcdef0123456789abcdef-job.tmp              | true  | true",
+      ".ferry-0123456789abcdef0123456789abcdef-job.0123456789ab.tmp | true  | true",
+      ".ferry-0123456789abcdef0123456789abcdef-other.tmp            | true  | false",
+      "f.ferry-job.tmp                  | false | false",
+      ".f.tmp                           | false | false",
+      "file.tmp                         | false | false",
+      ".ferry-job.tmp                   | false | false"})
+  void tempNamesOfAJobAndOfAnyJob(String name, boolean staging, boolean ours) {
+    assertThat(KeyPaths.isTempName(name)).as("staging").isEqualTo(staging);
+    assertThat(KeyPaths.isTempNameOf(name, "job")).as("the job's").isEqualTo(ours);
+  }
+
+  @Test
+  void aKeyShapedLikeATempFileOrMarkerIsRejected() throws Exception {
+    assertThatThrownBy(() -> KeyPaths.resolve(ROOT, "d/.x.ferry-other.tmp")).isInstanceOf(UnsafeKeyException.class)
+        .hasMessageContaining("Ferry's own temp files");
+    assertThatThrownBy(() -> KeyPaths.resolve(ROOT, ".ferry-job.marker")).isInstanceOf(UnsafeKeyException.class);
+    assertThat(KeyPaths.resolve(ROOT, "d/x.tmp")).isEqualTo(ROOT.resolve("d/x.tmp"));
   }
 }

@@ -1,0 +1,123 @@
+package io.ferry.spark;
+
+import io.ferry.commit.Deleter;
+import io.ferry.commit.Deletion;
+import io.ferry.config.CutOver;
+import io.ferry.plan.CutOverPlan;
+import io.ferry.plan.Decision;
+import io.ferry.report.DatasetFiles;
+import io.ferry.report.Datasets;
+import io.ferry.report.RunSummary;
+import io.ferry.store.Destination;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.EnumMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.SerializableConfiguration;
+
+/**
+ * DELETE, the cut-over pass ({@code destination.delete-extraneous}): decided on the driver ({@link CutOverPlan}); when
+ * it runs, its plan is written into the run's report ({@code deletion-plan}) before anything is deleted, then the
+ * executors look each object up at the source and delete or move aside only those it does not hold ({@link Deleter}),
+ * writing what became of each ({@code deletions}).
+ */
+final class CutOverStep {
+  private CutOverStep() {}
+
+  static RunSummary.Deletions run(JavaSparkContext jsc, CopySettings settings, Planning.Planned planned, long failed, String runDirectory,
+      PrintStream out) throws IOException {
+    CutOver cutOver = settings.destination().cutOver();
+    long extraneous = planned.totals().extraneous();
+    CutOverPlan decision = CutOverPlan.decide(cutOver, extraneous, planned.totals().objects() + planned.totals().unchanged(), failed,
+        planned.totals().rejected());
+    switch (decision.outcome()) {
+      case NONE -> {
+        return null;
+      }
+      case SKIPPED, REFUSED -> {
+        String outcome = decision.outcome() == CutOverPlan.Outcome.SKIPPED ? "skipped" : "refused";
+        out.printf("DELETE %s: %s%n", outcome, decision.reason());
+        return RunSummary.Deletions.notRun(outcome, decision.reason(), extraneous);
+      }
+      case RUN -> {
+        // below
+      }
+    }
+    jsc.setJobGroup("DELETE", "DELETE: " + extraneous + " extraneous objects at the destination", true);
+    JavaRDD<Decision> gone = planned.setAside().filter(d -> d.kind() == Decision.Kind.EXTRANEOUS);
+    Broadcast<SerializableConfiguration> conf = SerializableConfiguration.broadcast(jsc.sc());
+    String job = settings.job(), run = settings.runId();
+    long[] counts;
+    try {
+      String action = cutOver.moves() ? "move to " + cutOver.moveTo() : "delete";
+      gone.mapPartitionsWithIndex((part, decisions) -> {
+        Destination destination = ExecutorContext.destination(settings);
+        Iterator<Deletion> rows = new Iterator<>() {
+          @Override
+          public boolean hasNext() {
+            return decisions.hasNext();
+          }
+
+          @Override
+          public Deletion next() {
+            var o = decisions.next().object();
+            return new Deletion(o, destination.location(o), Deletion.Status.PLANNED, action);
+          }
+        };
+        DatasetFiles.writePart(Datasets.deletions("deletion-plan", job, run), rows, runDirectory, part, attempt(), conf.value().value(), r -> {});
+        return List.<Long>of().iterator();
+      }, true).count();
+      DatasetFiles.markDone(Datasets.deletions("deletion-plan", job, run), runDirectory, jsc.hadoopConfiguration());
+
+      counts = gone.mapPartitionsWithIndex((part, decisions) -> {
+        Deleter deleter = new Deleter(ExecutorContext.source(settings).lister(), ExecutorContext.destination(settings),
+            ExecutorContext.retrier(settings), cutOver);
+        long[] tally = new long[Deletion.Status.values().length];
+        Iterator<Deletion> rows = new Iterator<>() {
+          @Override
+          public boolean hasNext() {
+            return decisions.hasNext();
+          }
+
+          @Override
+          public Deletion next() {
+            return deleter.remove(decisions.next().object());
+          }
+        };
+        DatasetFiles.writePart(Datasets.deletions("deletions", job, run), rows, runDirectory, part, attempt(), conf.value().value(),
+            d -> tally[d.status().ordinal()]++);
+        return List.of(tally).iterator();
+      }, true).fold(new long[Deletion.Status.values().length], CutOverStep::sum);
+      DatasetFiles.markDone(Datasets.deletions("deletions", job, run), runDirectory, jsc.hadoopConfiguration());
+    } finally {
+      conf.destroy();
+    }
+    Map<Deletion.Status, Long> by = new EnumMap<>(Deletion.Status.class);
+    for (Deletion.Status s : Deletion.Status.values()) by.put(s, counts[s.ordinal()]);
+    out.printf("DELETE %d extraneous objects %s at the destination%s%s%n", by.get(Deletion.Status.DELETED) + by.get(Deletion.Status.MOVED),
+        cutOver.moves() ? "moved to " + cutOver.moveTo() : "deleted",
+        by.get(Deletion.Status.KEPT) == 0 ? "" : "; " + by.get(Deletion.Status.KEPT) + " kept: the source holds them",
+        by.get(Deletion.Status.FAILED) == 0 ? "" : "; " + by.get(Deletion.Status.FAILED) + " could not be (a rerun tries again)");
+    if (by.get(Deletion.Status.KEPT) + by.get(Deletion.Status.FAILED) > 0) {
+      out.printf("       each object's outcome: the deletions dataset of this run's report (%s)%n", runDirectory);
+    }
+    return new RunSummary.Deletions("ran", "", extraneous, by.get(Deletion.Status.DELETED), by.get(Deletion.Status.MOVED),
+        by.get(Deletion.Status.KEPT), by.get(Deletion.Status.FAILED));
+  }
+
+  private static String attempt() {
+    return String.valueOf(TaskContext.get().taskAttemptId());
+  }
+
+  private static long[] sum(long[] a, long[] b) {
+    long[] s = new long[a.length];
+    for (int i = 0; i < a.length; i++) s[i] = a[i] + b[i];
+    return s;
+  }
+}
