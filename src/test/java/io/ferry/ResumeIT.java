@@ -7,6 +7,7 @@ import io.ferry.demo.SeedData;
 import io.ferry.ledger.Ledger;
 import io.ferry.support.Buckets;
 import io.ferry.support.FaultProxy;
+import io.ferry.support.FerryProcess;
 import io.ferry.support.Jobs;
 import io.ferry.support.S3Backend;
 import io.ferry.support.Trees;
@@ -15,7 +16,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -86,16 +86,7 @@ class ResumeIT {
 
   /** Ferry in a JVM of its own, as jobs/migrate.sh starts it. */
   private Process ferry(Path conf, Path log, String... command) throws Exception {
-    List<String> c = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g"));
-    for (String opt : System.getProperty("ferry.spark.jvm.opens", "").trim().split("\\s+")) if (!opt.isEmpty()) c.add(opt);
-    c.addAll(List.of("-Dspark.ui.enabled=false", "-cp", System.getProperty("java.class.path"), Ferry.class.getName()));
-    c.addAll(List.of(command));
-    c.add(conf.toString());
-    ProcessBuilder builder = new ProcessBuilder(c).redirectErrorStream(true).redirectOutput(log.toFile());
-    builder.environment().put("SRC_SECRET", s3.secret());
-    builder.environment().put("DST_SECRET", s3.secret());
-    builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-    return builder.start();
+    return FerryProcess.start(conf, log, Map.of("SRC_SECRET", s3.secret(), "DST_SECRET", s3.secret()), command);
   }
 
   private Ledger ledger(String job) throws Exception {

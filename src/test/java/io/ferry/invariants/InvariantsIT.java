@@ -1,0 +1,159 @@
+package io.ferry.invariants;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ferry.invariants.Oracle.Expected;
+import io.ferry.invariants.Oracle.Observed;
+import io.ferry.invariants.Scenario.Job;
+import io.ferry.invariants.Scenario.Run;
+import io.ferry.support.FaultProxy;
+import io.ferry.support.LocalSpark;
+import io.ferry.support.S3Backend;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The randomized invariant suite, as deterministic simulation and Jepsen test: each seed draws a scenario (a source
+ * tree, what the destination holds, a job, up to three runs with faults, a killed driver or a changed job, then a run
+ * without faults; {@link Scenario#generate}), which runs on real parts (S3Proxy in child JVMs, fault proxies, real
+ * Spark, a real process killed), and after every run the invariants of DESIGN.md are checked ({@link Oracle}):
+ * I1 nothing outside the destination touched, I2 nothing the source holds deleted, I3 every object whole (its previous
+ * content or a version of the source's), I4 exit 0 only when everything selected is byte-identical, I5 the run without
+ * faults completes the job, I6 no temp file and no upload left.
+ *
+ * <p>{@code -Dferry.invariants.seeds=1,2,3} runs those seeds (the default: a fixed list, so CI is repeatable);
+ * {@code -Dferry.invariants.minutes=30} runs fresh seeds for that long ({@code bench/soak.sh}). A failure prints its
+ * seed, its scenario and the command that replays it.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class InvariantsIT {
+  /** The seeds CI runs: drawn once, kept, so a run on a clean clone meets the same scenarios. */
+  static final long[] FIXED = {1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 987, 1597, 2584, 4181, 6765, 10946, 17711, 28657,
+      46368, 75025};
+
+  @TempDir static Path work;
+  private Stage.Servers servers;
+  private SparkSession spark;
+  private final AtomicInteger ran = new AtomicInteger();
+  private final AtomicInteger runs = new AtomicInteger();
+  private final List<String> found = new ArrayList<>();
+
+  @BeforeAll
+  void start() throws Exception {
+    S3Backend a = S3Backend.start(work.resolve("a"));
+    S3Backend b = S3Backend.start(work.resolve("b"));
+    servers = new Stage.Servers(a, b, FaultProxy.before(a.endpoint()), FaultProxy.before(b.endpoint()), work);
+    spark = LocalSpark.start("InvariantsIT");
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    String summary = "InvariantsIT: " + ran.get() + " scenarios, " + runs.get() + " runs, " + found.size() + " failed"
+        + (found.isEmpty() ? "" : ": seeds " + found);
+    System.out.println(summary);
+    Path record = Path.of(System.getProperty("ferry.invariants.record", "target/invariants.txt"));
+    Files.createDirectories(record.toAbsolutePath().getParent());
+    Files.writeString(record, summary + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    if (spark != null) spark.stop();
+    if (servers != null) {
+      for (AutoCloseable c : new AutoCloseable[] {servers.toA(), servers.toB(), servers.a(), servers.b()}) c.close();
+    }
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyRunOfEveryScenarioKeepsTheInvariants() {
+    String seeds = System.getProperty("ferry.invariants.seeds", "");
+    double minutes = Double.parseDouble(System.getProperty("ferry.invariants.minutes", "0"));
+    Stream<Long> chosen;
+    if (minutes > 0) {
+      long end = System.nanoTime() + (long) (minutes * 60e9);
+      chosen = Stream.generate(() -> ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE)).takeWhile(s -> System.nanoTime() < end);
+    } else if (!seeds.isBlank()) {
+      chosen = Arrays.stream(seeds.split(",")).map(String::trim).map(Long::parseLong);
+    } else {
+      chosen = Arrays.stream(FIXED).boxed();
+    }
+    return chosen.map(seed -> DynamicTest.dynamicTest("seed " + seed, () -> scenario(seed)));
+  }
+
+  private void scenario(long seed) throws Exception {
+    Scenario scenario = Scenario.generate(seed);
+    Stage stage = new Stage(servers, scenario);
+    Oracle oracle = new Oracle(scenario);
+    List<String> violations = new ArrayList<>();
+    StringBuilder log = new StringBuilder();
+    long started = System.nanoTime();
+    ran.incrementAndGet();
+    try {
+      stage.build();
+      for (int n = 0; n < scenario.runs().size() && violations.isEmpty(); n++) {
+        Run run = scenario.runs().get(n);
+        stage.change(run);
+        Job job = stage.job();
+        Map<String, String> destinationBefore = stage.destination();
+        Map<String, String> outsideBefore = stage.outside();
+        Oracle.Source sourceBefore = stage.source();
+        Expected expected = oracle.expect(job, sourceBefore, destinationBefore);
+        stage.arm(run.faults());
+        Stage.Outcome outcome;
+        try {
+          outcome = run.killAfterMillis() > 0 ? stage.killed(run.killAfterMillis()) : stage.inProcess("migrate");
+        } finally {
+          stage.disarm();
+        }
+        runs.incrementAndGet();
+        Observed o = new Observed(destinationBefore, stage.destination(), outsideBefore, stage.outside(), sourceBefore, stage.source(),
+            stage.versions(), stage.unstable(), outcome.exit(), outcome.console());
+        log.append("---- run ").append(n + 1).append(run.killAfterMillis() > 0 ? " (killed after " + run.killAfterMillis() + " ms)" : "")
+            .append(": exit ").append(outcome.exit()).append('\n').append(outcome.console());
+        String at = "run " + (n + 1) + ": ";
+        oracle.check(job, o).forEach(v -> violations.add(at + v));
+        if (!run.faulty()) oracle.checkComplete(expected, o).forEach(v -> violations.add(at + v));
+        if (run.cleanupAfter()) {
+          Stage.Outcome cleanup = stage.inProcess("cleanup");
+          log.append("---- cleanup: exit ").append(cleanup.exit()).append('\n').append(cleanup.console());
+          stage.leftovers().forEach(l -> violations.add(at + "I6: after cleanup, " + l));
+        }
+        if (n == scenario.runs().size() - 1 && !oracle.refusedConfig(job)) {
+          // I6: a run that lists the destination removes this job's leftovers; 'cleanup' removes them otherwise
+          if (!job.skipUnchanged() && !job.deleteExtraneous()) {
+            Stage.Outcome cleanup = stage.inProcess("cleanup");
+            log.append("---- cleanup: exit ").append(cleanup.exit()).append('\n').append(cleanup.console());
+          }
+          stage.leftovers().forEach(l -> violations.add(at + "I6: after the run without faults, " + l));
+          if (stage.ledgerOpen() > 0) violations.add(at + "I6: the ledger still names " + stage.ledgerOpen() + " open objects");
+        }
+      }
+    } catch (Exception | AssertionError e) {
+      violations.add("the scenario could not be run: " + e);
+    }
+    System.out.printf("InvariantsIT seed %d: %s in %.1f s%n", seed, violations.isEmpty() ? "OK" : violations.size() + " VIOLATIONS",
+        (System.nanoTime() - started) / 1e9);
+    if (!violations.isEmpty()) {
+      synchronized (found) {
+        found.add(Long.toString(seed));
+      }
+    }
+    assertThat(violations).as("%s%n%nreplay: bench/soak.sh --seed %d%n%s", scenario.describe(), seed, log).isEmpty();
+  }
+
+  static String read(Path p) throws IOException {
+    return Files.readString(p);
+  }
+}

@@ -1,0 +1,301 @@
+package io.ferry.invariants;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.function.Predicate;
+
+/**
+ * One scenario of the randomized invariant suite, every choice drawn from its seed ({@link #generate}): a source tree,
+ * what the destination already holds, a job, and its runs with their faults; the last run has none.
+ *
+ * @param sourcePrefix the source bucket's prefix as the job file writes it ("src" or "src/": both the folder "src/")
+ * @param source the source's objects, keyed relative to the prefix
+ * @param outside objects the job must never touch: keys of the source bucket outside its prefix, files beside the
+ *     destination directory, keys of the destination bucket outside its prefix
+ * @param existing what the destination holds before the first run, keyed relative to its root or prefix
+ */
+record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKind, String sourcePrefix, String destinationPrefix,
+    List<Item> source, List<Item> outside, List<Item> existing, Links links, Job job, List<Run> runs) {
+
+  enum SourceKind { BUCKET, DIRECTORY }
+
+  /** A directory, a bucket of another server, or a bucket of the source's own server. */
+  enum DestinationKind { DIRECTORY, BUCKET, SAME_SERVICE }
+
+  /** An object: its key, size, the seed of its bytes, its modification time (directories), whether uploaded in parts. */
+  record Item(String key, int size, long seed, long mtime, boolean multipart) {}
+
+  /** At a directory destination: a folder that is a link out of it, and a link planted at a temp file's name. */
+  record Links(boolean linkFolder, boolean plantedTemp) {
+    static final Links NONE = new Links(false, false);
+  }
+
+  /** A glob of the menu, with what it means written out independently of Ferry's matcher. */
+  record Glob(String glob, Predicate<String> matches) {
+    @Override
+    public String toString() {
+      return glob;
+    }
+  }
+
+  static final List<Glob> INCLUDES = List.of(new Glob("**", k -> true), new Glob("**/*.bin", k -> k.endsWith(".bin")),
+      new Glob("dir/**", k -> k.startsWith("dir/")));
+  static final List<Glob> EXCLUDES = List.of(new Glob("", k -> false), new Glob("**/*.tmp", k -> k.endsWith(".tmp")),
+      new Glob("*.txt", k -> !k.contains("/") && k.endsWith(".txt")));
+
+  /** A manifest (key list) naming some of the source's keys (full keys), and maybe one it no longer holds. */
+  record Manifest(List<String> keys, boolean complete) {}
+
+  /**
+   * The job file's choices.
+   *
+   * @param maxSize -1 for none
+   * @param modifiedAfter epoch millis, or -1 for none (directory sources, whose times the suite sets)
+   * @param manifest null to list the source
+   */
+  record Job(long partSize, int streams, List<String> prefixes, int include, int exclude, long minSize, long maxSize,
+      long modifiedAfter, Manifest manifest, boolean deleteExtraneous, String maxDelete, boolean deleteTo, boolean skipUnchanged,
+      boolean serverSideNever, boolean checksums) {
+
+    Job withPartSize(long size) {
+      return new Job(size, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous, maxDelete,
+          deleteTo, skipUnchanged, serverSideNever, checksums);
+    }
+
+    Job withStreams(int n) {
+      return new Job(partSize, n, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous, maxDelete,
+          deleteTo, skipUnchanged, serverSideNever, checksums);
+    }
+
+    /** Whether the selection takes a key relative to the prefix, by folders and globs (sizes and times aside). */
+    boolean inScope(String key) {
+      boolean under = prefixes.isEmpty() || prefixes.stream().anyMatch(p -> key.startsWith(p.endsWith("/") ? p : p + "/"));
+      return under && INCLUDES.get(include).matches().test(key) && !EXCLUDES.get(exclude).matches().test(key);
+    }
+
+    boolean inRanges(Item item) {
+      return item.size() >= minSize && (maxSize < 0 || item.size() <= maxSize) && (modifiedAfter < 0 || item.mtime() >= modifiedAfter);
+    }
+  }
+
+  /** A fault of a run: what a proxy does to which requests, or what happens to the source meanwhile. */
+  sealed interface Fault {
+    /** {@code times} requests of {@code kind} at one side answered by {@code status}/{@code code}. */
+    record Burst(boolean atSource, String kind, int status, String code, int times) implements Fault {}
+
+    /** Every request to one side answered 503 for {@code millis}, from that side's first request of {@code kind}. */
+    record Storm(boolean atSource, String kind, long millis) implements Fault {}
+
+    /** Response bodies of GETs cut after {@code bytes}, {@code times} times. */
+    record Truncated(int bytes, int times) implements Fault {}
+
+    /** A GET body's byte flipped, once. */
+    record FlipDown(long offset) implements Fault {}
+
+    /** An upload body's byte flipped, once. */
+    record FlipUp(String kind, long offset) implements Fault {}
+
+    /** A CompleteMultipartUpload done by the server, its answer lost. */
+    record LostComplete() implements Fault {}
+
+    /** A source object overwritten (new bytes, maybe a new size) or deleted when its first GET arrives. */
+    record Mutate(String key, boolean delete, int size, long seed) implements Fault {}
+
+    /** Files of a directory source created and removed over and over while the run lists and copies. */
+    record Churn() implements Fault {}
+
+    /** A file of a directory source rewritten in place after {@code millis}. */
+    record Rewrite(String key, long millis, long seed) implements Fault {}
+  }
+
+  /**
+   * One run of the job.
+   *
+   * @param killAfterMillis > 0: the run's driver (a JVM of its own) is killed with SIGKILL this long after it started
+   * @param cleanupAfter 'ferry cleanup' runs after this one
+   * @param partSize the job's part size from this run on (0: unchanged)
+   * @param streams the job's streams from this run on (0: unchanged)
+   */
+  record Run(List<Fault> faults, long killAfterMillis, boolean cleanupAfter, long partSize, int streams) {
+    static final Run CLEAN = new Run(List.of(), 0, false, 0, 0);
+
+    boolean faulty() {
+      return !faults.isEmpty() || killAfterMillis > 0;
+    }
+  }
+
+  private static final String[] SMALL_KEYS = {"a.bin", "b.txt", "c", "dir/x.bin", "dir/y.txt", "dir/sub/z.bin", "dir2/w.bin",
+      "2018/a.bin", "2018/b.tmp", "2018x/c.bin", "\u00fc/\u00e9t\u00e9.bin", "\u65e5\u672c/\u540d\u524d.txt", "sp ace/k.bin", "e.tmp",
+      "dir/sub/deep/v.txt"};
+  private static final int[] SMALL_SIZES = {0, 1, 100, 4096, 65_537, 300_000};
+
+  /** Everything a scenario is, from its seed. */
+  static Scenario generate(long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    SourceKind sourceKind = r.nextInt(4) == 0 ? SourceKind.DIRECTORY : SourceKind.BUCKET;
+    DestinationKind destinationKind = switch (r.nextInt(5)) {
+      case 0, 1 -> DestinationKind.DIRECTORY;
+      case 2, 3 -> DestinationKind.BUCKET;
+      default -> sourceKind == SourceKind.BUCKET ? DestinationKind.SAME_SERVICE : DestinationKind.BUCKET;
+    };
+    boolean toBucket = destinationKind != DestinationKind.DIRECTORY;
+    long mib = 1L << 20;
+    long partSize = toBucket ? 5 * mib : (r.nextBoolean() ? mib : 5 * mib / 2);
+    String sourcePrefix = sourceKind == SourceKind.BUCKET && r.nextBoolean() ? (r.nextBoolean() ? "src" : "src/") : "";
+    String destinationPrefix = toBucket && r.nextBoolean() ? "dst/" : "";
+
+    // the source: small objects from the vocabulary, a pair a directory cannot hold both of, large ones at part boundaries
+    List<Item> source = new ArrayList<>();
+    long old = 1_577_836_800_000L, recent = 1_704_067_200_000L; // 2020-01-01, 2024-01-01
+    for (String key : SMALL_KEYS) {
+      if (r.nextInt(3) == 0) continue;
+      source.add(new Item(key, SMALL_SIZES[r.nextInt(SMALL_SIZES.length)], r.nextLong(), r.nextBoolean() ? old : recent, false));
+    }
+    // (no key beside a folder of its own name, "a" with "a/b": neither S3Proxy's filesystem backend nor a directory
+    // source can hold both; TriageTest has them)
+    if (r.nextInt(6) == 0) source.add(new Item("dir/.q.ferry-other.tmp", 30, r.nextLong(), recent, false));
+    int large = r.nextInt(3);
+    long[] boundaries = {partSize - 1, partSize, partSize + 1, 2 * partSize + 1};
+    for (int i = 0; i < large; i++) {
+      source.add(new Item("big-" + i + ".bin", (int) boundaries[r.nextInt(boundaries.length)], r.nextLong(), recent, r.nextBoolean()));
+    }
+
+    List<Item> outside = new ArrayList<>();
+    outside.add(new Item("keep/x.bin", 500, r.nextLong(), old, false));
+    outside.add(new Item("srcx/y.bin", 600, r.nextLong(), old, false));
+    outside.add(new Item("dstx/z.bin", 700, r.nextLong(), old, false));
+
+    // the job
+    List<List<String>> prefixMenu = List.of(List.of(), List.of(), List.of("dir"), List.of("2018/", "dir/"), List.of("dir/sub"), List.of("nope/"));
+    List<String> prefixes = prefixMenu.get(r.nextInt(prefixMenu.size()));
+    int include = r.nextInt(5) < 3 ? 0 : r.nextInt(INCLUDES.size());
+    int exclude = r.nextInt(EXCLUDES.size());
+    long minSize = r.nextInt(6) == 0 ? 100 : 0;
+    long maxSize = r.nextInt(6) == 0 ? 65_537 : -1;
+    long modifiedAfter = sourceKind == SourceKind.DIRECTORY && r.nextInt(4) == 0 ? 1_640_995_200_000L : -1; // 2022-01-01
+    Manifest manifest = null;
+    if (sourceKind == SourceKind.BUCKET && prefixes.isEmpty() && r.nextInt(5) == 0) {
+      List<String> named = new ArrayList<>();
+      String full = sourcePrefix.isEmpty() || sourcePrefix.endsWith("/") ? sourcePrefix : sourcePrefix + "/";
+      for (Item i : source) if (r.nextInt(3) > 0) named.add(full + i.key());
+      if (r.nextBoolean()) named.add(full + "gone/never.bin");
+      manifest = new Manifest(named, r.nextInt(3) > 0);
+    }
+    boolean deleteExtraneous = r.nextInt(5) < 3;
+    String maxDelete = List.of("50%", "50%", "100%", "2", "10%").get(r.nextInt(5));
+    boolean deleteTo = deleteExtraneous && r.nextInt(4) == 0 && (destinationKind == DestinationKind.DIRECTORY || !destinationPrefix.isEmpty());
+    Job job = new Job(partSize, 1 + r.nextInt(8), prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous,
+        maxDelete, deleteTo, r.nextInt(5) > 0, destinationKind == DestinationKind.SAME_SERVICE && r.nextBoolean(), r.nextInt(3) == 0);
+
+    // what the destination holds already: copies, stale versions (another size, so no rule takes them for unchanged),
+    // objects only it has (in the selection or not), another job's temp file
+    List<Item> existing = new ArrayList<>();
+    for (Item i : source) {
+      int pick = r.nextInt(5);
+      if (pick == 0) existing.add(new Item(i.key(), i.size(), i.seed(), i.mtime(), false)); // a copy
+      if (pick == 1) existing.add(new Item(i.key(), i.size() + 1 + r.nextInt(50), r.nextLong(), old, false)); // stale
+    }
+    for (String key : new String[] {"gone.bin", "dir/gone.bin", "2018/gone.tmp", "dir/sub/old.bin", "elsewhere/k.bin"}) {
+      if (r.nextBoolean()) existing.add(new Item(key, 40 + r.nextInt(400), r.nextLong(), old, false));
+    }
+    if (destinationKind == DestinationKind.DIRECTORY && r.nextInt(3) == 0) {
+      existing.add(new Item("dir/.x.bin.ferry-another-job.tmp", 15, r.nextLong(), old, false));
+    }
+    Links links = destinationKind == DestinationKind.DIRECTORY
+        ? new Links(r.nextInt(6) == 0, r.nextInt(4) == 0) : Links.NONE;
+    if (links.linkFolder()) source.add(new Item("link/inside.bin", 50, r.nextLong(), recent, false));
+
+    // the runs: up to three with faults (or a kill), then one without
+    List<Run> runs = new ArrayList<>();
+    int faulty = r.nextInt(4);
+    for (int n = 0; n < faulty; n++) {
+      boolean kill = r.nextInt(5) == 0;
+      List<Fault> faults = new ArrayList<>();
+      int count = kill ? 0 : 1 + r.nextInt(2);
+      for (int f = 0; f < count; f++) faults.add(fault(r, sourceKind, destinationKind, source));
+      boolean change = r.nextInt(5) == 0;
+      long newPart = change && r.nextBoolean() ? (toBucket ? 5200L << 10 : partSize + (partSize >> 2)) : 0;
+      int newStreams = change && newPart == 0 ? 1 + r.nextInt(8) : 0;
+      runs.add(new Run(faults, kill ? 2_000 + r.nextInt(6_000) : 0, kill && r.nextBoolean(), newPart, newStreams));
+    }
+    runs.add(Run.CLEAN);
+    return new Scenario(seed, sourceKind, destinationKind, sourcePrefix, destinationPrefix, source, outside, existing, links, job, runs);
+  }
+
+  private static Fault fault(SplittableRandom r, SourceKind sourceKind, DestinationKind destinationKind, List<Item> source) {
+    boolean toBucket = destinationKind != DestinationKind.DIRECTORY;
+    List<String> sourceKinds = List.of("LIST_OBJECTS", "HEAD_OBJECT", "GET_OBJECT");
+    List<String> destinationKinds = destinationKind == DestinationKind.SAME_SERVICE
+        ? List.of("UPLOAD_PART_COPY", "COPY_OBJECT", "CREATE_UPLOAD", "COMPLETE_UPLOAD", "PUT_OBJECT", "UPLOAD_PART", "LIST_OBJECTS")
+        : List.of("UPLOAD_PART", "PUT_OBJECT", "CREATE_UPLOAD", "COMPLETE_UPLOAD", "LIST_OBJECTS", "HEAD_BUCKET", "LIST_UPLOADS");
+    List<Item> ascii = source.stream().filter(i -> i.key().chars().allMatch(c -> c > ' ' && c < 127)).toList();
+    for (int attempt = 0; ; attempt++) {
+      int pick = r.nextInt(10);
+      boolean bucketSource = sourceKind == SourceKind.BUCKET;
+      switch (pick) {
+        case 0, 1 -> {
+          boolean atSource = bucketSource && (!toBucket || r.nextBoolean());
+          if (!atSource && !toBucket) continue;
+          List<String> kinds = atSource ? sourceKinds : destinationKinds;
+          boolean slow = r.nextBoolean();
+          return new Fault.Burst(atSource, kinds.get(r.nextInt(kinds.size())), slow ? 503 : 500, slow ? "SlowDown" : "InternalError",
+              1 + r.nextInt(2));
+        }
+        case 2 -> {
+          boolean atSource = bucketSource && (!toBucket || r.nextBoolean());
+          if (!atSource && !toBucket) continue;
+          return new Fault.Storm(atSource, atSource ? "GET_OBJECT" : destinationKinds.get(r.nextInt(2)), 1_000 + r.nextInt(3_000));
+        }
+        case 3 -> {
+          if (!bucketSource) continue;
+          return new Fault.Truncated(1 + r.nextInt(5_000), 1 + r.nextInt(2));
+        }
+        case 4 -> {
+          if (!bucketSource) continue;
+          return new Fault.FlipDown(r.nextInt(64));
+        }
+        case 5 -> {
+          if (destinationKind != DestinationKind.BUCKET) continue;
+          return new Fault.FlipUp(r.nextBoolean() ? "PUT_OBJECT" : "UPLOAD_PART", r.nextInt(2_000));
+        }
+        case 6 -> {
+          if (!toBucket) continue;
+          return new Fault.LostComplete();
+        }
+        case 7, 8 -> {
+          if (ascii.isEmpty()) continue;
+          Item victim = ascii.get(r.nextInt(ascii.size()));
+          if (bucketSource) return new Fault.Mutate(victim.key(), r.nextInt(3) == 0, victim.size() + r.nextInt(2) * 7, r.nextLong());
+          return new Fault.Rewrite(victim.key(), r.nextInt(1_500), r.nextLong());
+        }
+        default -> {
+          if (bucketSource) continue;
+          return new Fault.Churn();
+        }
+      }
+    }
+  }
+
+  /** The job's name: its reports, ledger and temp files. */
+  String jobName() {
+    return "inv-" + Long.toHexString(seed);
+  }
+
+  /** One paragraph a failure prints: everything that was drawn. */
+  String describe() {
+    StringBuilder s = new StringBuilder();
+    s.append(String.format(Locale.ROOT, "seed %d: %s -> %s%s%s%n", seed, sourceKind, destinationKind,
+        sourcePrefix.isEmpty() ? "" : ", source.prefix \"" + sourcePrefix + "\"",
+        destinationPrefix.isEmpty() ? "" : ", destination.prefix \"" + destinationPrefix + "\""));
+    s.append("  job: ").append(job).append('\n');
+    s.append("  source: ");
+    source.forEach(i -> s.append(i.key()).append(" (").append(i.size()).append(i.multipart() ? ", in parts" : "").append(") "));
+    s.append("\n  destination before: ");
+    existing.forEach(i -> s.append(i.key()).append(" (").append(i.size()).append(") "));
+    if (links.linkFolder() || links.plantedTemp()) s.append("\n  links: ").append(links);
+    for (int n = 0; n < runs.size(); n++) s.append("\n  run ").append(n + 1).append(": ").append(runs.get(n));
+    return s.toString();
+  }
+}

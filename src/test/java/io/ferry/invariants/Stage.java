@@ -1,0 +1,524 @@
+package io.ferry.invariants;
+
+import io.ferry.Ferry;
+import io.ferry.invariants.Scenario.DestinationKind;
+import io.ferry.invariants.Scenario.Fault;
+import io.ferry.invariants.Scenario.Item;
+import io.ferry.invariants.Scenario.Job;
+import io.ferry.invariants.Scenario.SourceKind;
+import io.ferry.ledger.Ledger;
+import io.ferry.store.file.KeyPaths;
+import io.ferry.support.FaultProxy;
+import io.ferry.support.FerryProcess;
+import io.ferry.support.S3Backend;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * A scenario's world on real parts: its source (a bucket of server A, or a directory), its destination (a directory
+ * in a sandbox with things beside it that must come to no harm; a bucket of server B, or of A itself, with keys
+ * beside its prefix and a bystander bucket), the fault proxies in front of both servers, and Ferry run in this JVM on
+ * the shared Spark context, or in a JVM of its own that is killed.
+ */
+final class Stage {
+  /** The servers, their proxies and the work folder, shared by every scenario of a class. */
+  record Servers(S3Backend a, S3Backend b, FaultProxy toA, FaultProxy toB, Path work) {}
+
+  /** What a run did. */
+  record Outcome(Integer exit, String console) {}
+
+  private final Servers servers;
+  private final Scenario scenario;
+  private final Path root;
+  private final Path sandbox;
+  private final Path destination;
+  private final Path sourceDirectory;
+  private final String sourceBucket;
+  private final String destinationBucket;
+  private final String bystander;
+  /** Every content each source key held (relative key → digests), and those changed during the current run. */
+  private final Map<String, Set<String>> versions = new ConcurrentHashMap<>();
+  private final Set<String> unstable = ConcurrentHashMap.newKeySet();
+  private final List<Thread> background = new ArrayList<>();
+  private final AtomicBoolean running = new AtomicBoolean();
+  private Job job;
+
+  Stage(Servers servers, Scenario scenario) {
+    this.servers = servers;
+    this.scenario = scenario;
+    String id = Long.toHexString(scenario.seed());
+    this.root = servers.work().resolve("s-" + id);
+    this.sandbox = root.resolve("sandbox");
+    this.destination = sandbox.resolve("destination");
+    this.sourceDirectory = root.resolve("source");
+    this.sourceBucket = ("src-" + id).toLowerCase();
+    this.destinationBucket = ("dst-" + id).toLowerCase();
+    this.bystander = ("by-" + id).toLowerCase();
+    this.job = scenario.job();
+  }
+
+  Job job() {
+    return job;
+  }
+
+  Set<String> unstable() {
+    return Set.copyOf(unstable);
+  }
+
+  Map<String, Set<String>> versions() {
+    Map<String, Set<String>> copy = new TreeMap<>();
+    versions.forEach((k, v) -> copy.put(k, Set.copyOf(v)));
+    return copy;
+  }
+
+  private S3Client sourceClient() {
+    return servers.a().client();
+  }
+
+  private S3Client destinationClient() {
+    return scenario.destinationKind() == DestinationKind.SAME_SERVICE ? servers.a().client() : servers.b().client();
+  }
+
+  private boolean toBucket() {
+    return scenario.destinationKind() != DestinationKind.DIRECTORY;
+  }
+
+  // ---- the world before the first run ----
+
+  void build() throws Exception {
+    Files.createDirectories(sandbox);
+    if (scenario.sourceKind() == SourceKind.BUCKET) {
+      sourceClient().createBucket(b -> b.bucket(sourceBucket));
+      String prefix = new Oracle(scenario).fullPrefix();
+      for (Item i : scenario.source()) put(sourceClient(), sourceBucket, prefix + i.key(), i);
+      if (!prefix.isEmpty()) for (Item i : scenario.outside()) put(sourceClient(), sourceBucket, i.key(), i); // beside the prefix
+    } else {
+      for (Item i : scenario.source()) write(sourceDirectory, i.key(), i);
+    }
+    for (Item i : scenario.source()) versions.computeIfAbsent(i.key(), k -> ConcurrentHashMap.newKeySet()).add(digest(i.size(), i.seed()));
+    Map<String, Long> sourceTimes = sourceTimes();
+    if (toBucket()) {
+      destinationClient().createBucket(b -> b.bucket(destinationBucket));
+      destinationClient().createBucket(b -> b.bucket(bystander));
+      for (Item i : scenario.existing()) put(destinationClient(), destinationBucket, scenario.destinationPrefix() + i.key(), i);
+      for (Item i : scenario.outside()) {
+        put(destinationClient(), scenario.destinationPrefix().isEmpty() ? bystander : destinationBucket, i.key(), i);
+      }
+    } else {
+      Files.createDirectories(destination);
+      for (Item i : scenario.existing()) {
+        // a copy takes the source's time (so the destination holds it unchanged); anything else its own
+        boolean copy = scenario.source().stream().anyMatch(s -> s.key().equals(i.key()) && s.seed() == i.seed());
+        write(destination, i.key(), copy ? new Item(i.key(), i.size(), i.seed(), sourceTimes.get(i.key()), false) : i);
+      }
+      for (Item i : scenario.outside()) write(sandbox.resolve("outside"), i.key(), i);
+      if (scenario.links().linkFolder()) Files.createSymbolicLink(destination.resolve("link"), sandbox.resolve("outside"));
+      if (scenario.links().plantedTemp()) {
+        Path victim = Files.writeString(sandbox.resolve("victim"), "a user's file beside the destination");
+        String key = scenario.source().get(0).key();
+        Path at = KeyPaths.tempPath(destination.resolve(key), scenario.jobName(), "");
+        Files.createDirectories(at.getParent());
+        Files.createSymbolicLink(at, victim);
+      }
+    }
+    if (scenario.job().manifest() != null) Files.write(root.resolve("manifest.keys"), scenario.job().manifest().keys(), StandardCharsets.UTF_8);
+  }
+
+  /** The source's modification times by relative key, as a listing shows them (a bucket sets its own). */
+  private Map<String, Long> sourceTimes() throws IOException {
+    Map<String, Long> times = new TreeMap<>();
+    if (scenario.sourceKind() == SourceKind.DIRECTORY) {
+      for (Item i : scenario.source()) times.put(i.key(), i.mtime());
+      return times;
+    }
+    String prefix = new Oracle(scenario).fullPrefix();
+    for (S3Object o : sourceClient().listObjectsV2Paginator(b -> b.bucket(sourceBucket).prefix(prefix)).contents()) {
+      times.put(o.key().substring(prefix.length()), o.lastModified().toEpochMilli());
+    }
+    return times;
+  }
+
+  static byte[] bytes(int size, long seed) {
+    byte[] b = new byte[size];
+    new SplittableRandom(seed).nextBytes(b);
+    return b;
+  }
+
+  static String digest(int size, long seed) {
+    return sha256(bytes(size, seed));
+  }
+
+  static String sha256(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void put(S3Client s3, String bucket, String key, Item i) {
+    byte[] bytes = bytes(i.size(), i.seed());
+    if (!i.multipart() || bytes.length <= 5 << 20) {
+      s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(bytes));
+      return;
+    }
+    String id = s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
+    List<CompletedPart> parts = new ArrayList<>();
+    for (int off = 0, n = 1; off < bytes.length; off += 5 << 20, n++) {
+      byte[] part = java.util.Arrays.copyOfRange(bytes, off, Math.min(bytes.length, off + (5 << 20)));
+      int number = n;
+      String etag = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(id).partNumber(number), RequestBody.fromBytes(part)).eTag();
+      parts.add(CompletedPart.builder().partNumber(n).eTag(etag).build());
+    }
+    s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(id).multipartUpload(m -> m.parts(parts)));
+  }
+
+  private static void write(Path under, String key, Item i) throws IOException {
+    Path file = under.resolve(key);
+    Files.createDirectories(file.getParent());
+    Files.write(file, bytes(i.size(), i.seed()));
+    Files.setLastModifiedTime(file, FileTime.fromMillis(i.mtime()));
+  }
+
+  // ---- snapshots ----
+
+  /** The source's objects under its prefix (relative key → item as far as the oracle needs: size, time) and digests. */
+  Oracle.Source source() throws IOException {
+    Map<String, Item> items = new TreeMap<>();
+    Map<String, String> digests = new TreeMap<>();
+    if (scenario.sourceKind() == SourceKind.BUCKET) {
+      String prefix = new Oracle(scenario).fullPrefix();
+      for (S3Object o : sourceClient().listObjectsV2Paginator(b -> b.bucket(sourceBucket).prefix(prefix)).contents()) {
+        String key = o.key().substring(prefix.length());
+        items.put(key, new Item(key, o.size().intValue(), 0, o.lastModified().toEpochMilli(), false));
+        digests.put(key, io.ferry.support.Buckets.sha256(sourceClient(), sourceBucket, o.key()));
+      }
+    } else {
+      tree(sourceDirectory).forEach((key, digest) -> {
+        try {
+          Path p = sourceDirectory.resolve(key);
+          items.put(key, new Item(key, (int) Files.size(p), 0, Files.getLastModifiedTime(p).toMillis(), false));
+          digests.put(key, digest);
+        } catch (IOException e) {
+          // churned away between the walk and the look
+        }
+      });
+    }
+    return new Oracle.Source(items, digests);
+  }
+
+  /** The destination under its root or prefix (relative key → digest), temp files included. */
+  Map<String, String> destination() throws IOException {
+    if (!toBucket()) return tree(destination);
+    return io.ferry.support.Buckets.digests(destinationClient(), destinationBucket, scenario.destinationPrefix());
+  }
+
+  /** Everything beside the destination: the sandbox outside it, or the bucket's other keys and the bystander. */
+  Map<String, String> outside() throws IOException {
+    Map<String, String> all = new TreeMap<>();
+    if (!toBucket()) {
+      tree(sandbox).forEach((k, v) -> {
+        if (!k.startsWith("destination/") && !k.startsWith("deleted/")) all.put(k, v);
+      });
+    } else {
+      io.ferry.support.Buckets.digests(destinationClient(), destinationBucket, "").forEach((k, v) -> {
+        if (!k.startsWith(scenario.destinationPrefix()) && !k.startsWith("trash/")) all.put(destinationBucket + "/" + k, v);
+      });
+      io.ferry.support.Buckets.digests(destinationClient(), bystander, "").forEach((k, v) -> all.put(bystander + "/" + k, v));
+    }
+    String prefix = new Oracle(scenario).fullPrefix();
+    if (scenario.sourceKind() == SourceKind.BUCKET && !prefix.isEmpty()) {
+      io.ferry.support.Buckets.digests(sourceClient(), sourceBucket, "").forEach((k, v) -> {
+        if (!k.startsWith(prefix)) all.put(sourceBucket + "/" + k, v);
+      });
+    }
+    return all;
+  }
+
+  /** Files and links under a directory, by relative path: a file's SHA-256, a link's target. */
+  static Map<String, String> tree(Path dir) throws IOException {
+    Map<String, String> out = new TreeMap<>();
+    if (!Files.isDirectory(dir)) return out;
+    Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
+      @Override
+      public java.nio.file.FileVisitResult visitFile(Path p, java.nio.file.attribute.BasicFileAttributes a) throws IOException {
+        String key = dir.relativize(p).toString();
+        if (a.isSymbolicLink()) out.put(key, "link:" + Files.readSymbolicLink(p));
+        else if (a.isRegularFile()) out.put(key, sha256(Files.readAllBytes(p)));
+        return java.nio.file.FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public java.nio.file.FileVisitResult visitFileFailed(Path p, IOException e) {
+        return java.nio.file.FileVisitResult.CONTINUE; // churned away
+      }
+    });
+    return out;
+  }
+
+  /** This job's temp files and markers left at the destination, and its open uploads. */
+  List<String> leftovers() throws IOException {
+    List<String> left = new ArrayList<>();
+    if (toBucket()) {
+      destinationClient().listMultipartUploads(b -> b.bucket(destinationBucket)).uploads()
+          .forEach(u -> left.add("open upload of " + u.key()));
+    } else {
+      // files Ferry made (a link someone planted at a temp file's name is not one, and is replaced when that name is written)
+      tree(destination).forEach((key, digest) -> {
+        if (!digest.startsWith("link:") && KeyPaths.isTempNameOf(key.substring(key.lastIndexOf('/') + 1), scenario.jobName())) {
+          left.add("temp file " + key);
+        }
+      });
+    }
+    return left;
+  }
+
+  /** What the job's ledger still names as open. */
+  int ledgerOpen() throws IOException {
+    org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration();
+    return new Ledger(Ledger.directory(root.resolve("reports").toString(), scenario.jobName(), conf), conf).read().opened().size();
+  }
+
+  // ---- the job file and the runs ----
+
+  void change(Scenario.Run run) {
+    if (run.partSize() > 0) job = job.withPartSize(run.partSize());
+    if (run.streams() > 0) job = job.withStreams(run.streams());
+  }
+
+  private Path jobFile() throws IOException {
+    StringBuilder h = new StringBuilder("ferry {\n  job.name = \"" + scenario.jobName() + "\"\n");
+    String sourceEndpoint = servers.toA().endpoint();
+    if (scenario.sourceKind() == SourceKind.BUCKET) {
+      h.append("  source { endpoint = \"").append(sourceEndpoint).append("\", bucket = \"").append(sourceBucket).append("\", prefix = \"")
+          .append(scenario.sourcePrefix()).append("\"\n    credentials { access-key-id = \"").append(servers.a().identity())
+          .append("\", secret-access-key = ${?SRC_SECRET} } }\n");
+    } else {
+      h.append("  source { type = file, path = \"").append(sourceDirectory).append("\" }\n");
+    }
+    if (toBucket()) {
+      boolean same = scenario.destinationKind() == DestinationKind.SAME_SERVICE;
+      S3Backend server = same ? servers.a() : servers.b();
+      h.append("  destination { type = s3, endpoint = \"").append(same ? sourceEndpoint : servers.toB().endpoint())
+          .append("\", bucket = \"").append(destinationBucket).append("\", prefix = \"").append(scenario.destinationPrefix())
+          .append("\"\n    credentials { access-key-id = \"").append(server.identity()).append("\", secret-access-key = ${?DST_SECRET} }\n");
+      if (job.serverSideNever()) h.append("    server-side-copy = never\n");
+      if (job.checksums()) h.append("    checksum-mode = when-supported\n");
+      if (job.deleteTo()) h.append("    delete-to = \"trash/\"\n");
+      h.append("  }\n");
+    } else {
+      h.append("  destination { path = \"").append(destination).append("\"");
+      if (job.deleteTo()) h.append(", delete-to = \"").append(sandbox.resolve("deleted")).append("\"");
+      h.append(" }\n");
+    }
+    h.append("  destination { delete-extraneous = ").append(job.deleteExtraneous()).append(", max-delete = \"").append(job.maxDelete())
+        .append("\" }\n");
+    h.append("  source { includes = [\"").append(Scenario.INCLUDES.get(job.include())).append("\"]");
+    String exclude = Scenario.EXCLUDES.get(job.exclude()).glob();
+    h.append(", excludes = [").append(exclude.isEmpty() ? "" : "\"" + exclude + "\"").append("]");
+    h.append(", prefixes = [").append(String.join(", ", job.prefixes().stream().map(p -> "\"" + p + "\"").toList())).append("]");
+    h.append(", min-size = ").append(job.minSize());
+    if (job.maxSize() >= 0) h.append(", max-size = ").append(job.maxSize());
+    if (job.modifiedAfter() >= 0) h.append(", modified-after = \"").append(java.time.Instant.ofEpochMilli(job.modifiedAfter())).append("\"");
+    if (job.manifest() != null) {
+      h.append(", manifest = \"").append(root.resolve("manifest.keys")).append("\", manifest-complete = ").append(job.manifest().complete());
+    }
+    h.append(" }\n");
+    h.append("  plan.part-size = ").append(job.partSize()).append("\n");
+    h.append("  copy { streams-per-task = ").append(job.streams()).append(", skip-unchanged = ").append(job.skipUnchanged())
+        .append(", retries = 3, backoff = 20ms, max-backoff = 200ms, stall-timeout = 10s }\n");
+    h.append("  report.path = \"").append(root.resolve("reports")).append("\"\n  spark.master = \"local[2]\"\n}\n");
+    return Files.writeString(root.resolve("job.conf"), h.toString());
+  }
+
+  private Map<String, String> secrets() {
+    S3Backend destinationServer = scenario.destinationKind() == DestinationKind.SAME_SERVICE ? servers.a() : servers.b();
+    return Map.of("SRC_SECRET", servers.a().secret(), "DST_SECRET", destinationServer.secret());
+  }
+
+  /** Ferry in this JVM, on the shared Spark context: {@code ferry <command> job.conf}. */
+  Outcome inProcess(String... command) throws IOException {
+    List<String> args = new ArrayList<>(List.of(command));
+    args.add(jobFile().toString());
+    secrets().forEach((name, value) -> args.add("-Dferry." + (name.startsWith("SRC") ? "source" : "destination")
+        + ".credentials.secret-access-key=" + value));
+    if (scenario.sourceKind() == SourceKind.DIRECTORY) args.removeIf(a -> a.startsWith("-Dferry.source.credentials"));
+    if (!toBucket()) args.removeIf(a -> a.startsWith("-Dferry.destination.credentials"));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
+    int code = Ferry.run(args.toArray(String[]::new), print, print);
+    return new Outcome(code, out.toString(StandardCharsets.UTF_8));
+  }
+
+  /** Ferry in a JVM of its own, killed with SIGKILL {@code millis} after it started (or left to finish first). */
+  Outcome killed(long millis) throws Exception {
+    Path log = root.resolve("killed-" + System.nanoTime() + ".log");
+    Process p = FerryProcess.start(jobFile(), log, secrets(), "migrate");
+    boolean finished = p.waitFor(millis, TimeUnit.MILLISECONDS);
+    if (!finished) {
+      p.destroyForcibly();
+      p.waitFor(30, TimeUnit.SECONDS);
+    }
+    return new Outcome(finished ? p.exitValue() : null, Files.readString(log));
+  }
+
+  // ---- faults ----
+
+  /** Arms a run's faults on the proxies and the source; {@link #disarm} ends them. */
+  void arm(List<Fault> faults) {
+    unstable.clear();
+    running.set(true);
+    for (Fault f : faults) {
+      if (f instanceof Fault.Burst b) {
+        proxy(b.atSource()).inject(FaultProxy.Kind.valueOf(b.kind()), new FaultProxy.Fault.Status(b.status(), b.code()), b.times());
+      } else if (f instanceof Fault.Storm s) {
+        storm(proxy(s.atSource()), FaultProxy.Kind.valueOf(s.kind()), s.millis());
+      } else if (f instanceof Fault.Truncated t) {
+        servers.toA().inject(FaultProxy.Kind.GET_OBJECT, new FaultProxy.Fault.ResetAfterResponseBytes(t.bytes()), t.times());
+      } else if (f instanceof Fault.FlipDown d) {
+        servers.toA().inject(FaultProxy.Kind.GET_OBJECT, new FaultProxy.Fault.FlipResponseByte(d.offset()), 1);
+      } else if (f instanceof Fault.FlipUp u) {
+        servers.toB().inject(FaultProxy.Kind.valueOf(u.kind()), new FaultProxy.Fault.FlipRequestByte(u.offset()), 1);
+      } else if (f instanceof Fault.LostComplete) {
+        proxy(false).inject(FaultProxy.Kind.COMPLETE_UPLOAD, new FaultProxy.Fault.LoseResponse(), 1);
+      } else if (f instanceof Fault.Mutate m) {
+        mutate(m);
+      } else if (f instanceof Fault.Rewrite w) {
+        background(() -> rewrite(w));
+      } else if (f instanceof Fault.Churn) {
+        churn();
+      }
+    }
+  }
+
+  /** Every request through {@code proxy} answered 503 for {@code millis}, from its first request of {@code kind}. */
+  private void storm(FaultProxy proxy, FaultProxy.Kind kind, long millis) {
+    AtomicBoolean started = new AtomicBoolean();
+    proxy.inject(kind, new FaultProxy.Fault.Before(() -> {
+      if (!started.compareAndSet(false, true)) return;
+      proxy.injectAll(new FaultProxy.Fault.Status(503, "SlowDown"));
+      background(() -> {
+        sleep(millis);
+        proxy.clear();
+      });
+    }), 1);
+  }
+
+  /** The source object overwritten or deleted when its first GET arrives, before the server answers it. */
+  private void mutate(Fault.Mutate m) {
+    String full = new Oracle(scenario).fullPrefix() + m.key();
+    String path = "/" + sourceBucket + "/" + URLEncoder.encode(full, StandardCharsets.UTF_8).replace("+", "%20").replace("%2F", "/");
+    servers.toA().inject(FaultProxy.Kind.GET_OBJECT, path, new FaultProxy.Fault.Before(() -> {
+      unstable.add(m.key());
+      if (m.delete()) {
+        sourceClient().deleteObject(b -> b.bucket(sourceBucket).key(full));
+      } else {
+        versions.computeIfAbsent(m.key(), k -> ConcurrentHashMap.newKeySet()).add(digest(m.size(), m.seed()));
+        sourceClient().putObject(b -> b.bucket(sourceBucket).key(full), RequestBody.fromBytes(bytes(m.size(), m.seed())));
+      }
+    }), 1);
+  }
+
+  /** A file of the directory source rewritten in place (its size kept) during the run. */
+  private void rewrite(Fault.Rewrite w) {
+    sleep(w.millis());
+    Path file = sourceDirectory.resolve(w.key());
+    unstable.add(w.key());
+    try {
+      byte[] bytes = bytes((int) Files.size(file), w.seed());
+      versions.computeIfAbsent(w.key(), k -> ConcurrentHashMap.newKeySet()).add(sha256(bytes));
+      Files.write(file, bytes);
+    } catch (IOException e) {
+      // gone
+    }
+  }
+
+  /** Files of the directory source created and removed over and over until the run ends. */
+  private void churn() {
+    List<String> keys = List.of("dir/zz.tmp", "churn.bin");
+    for (String key : keys) {
+      unstable.add(key);
+      Set<String> held = versions.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet());
+      held.add(sha256("churning".getBytes(StandardCharsets.UTF_8)));
+      held.add(sha256(new byte[0])); // created empty, then written
+    }
+    background(() -> {
+      while (running.get()) {
+        for (String key : keys) {
+          try {
+            Path file = sourceDirectory.resolve(key);
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, "churning");
+            Files.deleteIfExists(file);
+          } catch (IOException e) {
+            // listed meanwhile: again
+          }
+        }
+      }
+    });
+  }
+
+  private FaultProxy proxy(boolean atSource) {
+    return atSource || scenario.destinationKind() == DestinationKind.SAME_SERVICE ? servers.toA() : servers.toB();
+  }
+
+  private void background(Runnable body) {
+    Thread t = new Thread(body, "invariants-fault");
+    t.setDaemon(true);
+    t.start();
+    background.add(t);
+  }
+
+  /** Ends the run's faults: waits for its background changes, clears the proxies. */
+  void disarm() throws InterruptedException {
+    running.set(false);
+    for (Thread t : background) t.join(10_000);
+    background.clear();
+    servers.toA().clear();
+    servers.toB().clear();
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The directory destination's link folder target and victim are in the sandbox: their state is part of {@link #outside}. */
+  boolean linkStillALink() {
+    return !scenario.links().linkFolder() || Files.isSymbolicLink(destination.resolve("link"));
+  }
+
+  static Set<String> keysOf(Map<String, String> m) {
+    return new TreeSet<>(m.keySet());
+  }
+
+  static boolean exists(Path p) {
+    return Files.exists(p, LinkOption.NOFOLLOW_LINKS);
+  }
+}
