@@ -1,6 +1,5 @@
 package io.ferry.commit;
 
-import io.ferry.config.CutOver;
 import io.ferry.store.Destination;
 import io.ferry.store.Failures;
 import io.ferry.store.Lister;
@@ -17,14 +16,17 @@ public final class Deleter {
   private final Lister source;
   private final Destination destination;
   private final Retrier retrier;
-  private final CutOver cutOver;
+  private final String moveTo;
 
-  /** @param source the source's lister, asked for each relative key ({@link Lister#find}) */
-  public Deleter(Lister source, Destination destination, Retrier retrier, CutOver cutOver) {
+  /**
+   * @param source the source's lister, asked for each relative key ({@link Lister#find})
+   * @param moveTo where objects are moved aside instead ({@link Destination#moveAside}), "" to delete them
+   */
+  public Deleter(Lister source, Destination destination, Retrier retrier, String moveTo) {
     this.source = source;
     this.destination = destination;
     this.retrier = retrier;
-    this.cutOver = cutOver;
+    this.moveTo = moveTo;
   }
 
   public Deletion remove(StoreObject extraneous) {
@@ -37,12 +39,10 @@ public final class Deleter {
     }
     if (there != null) return new Deletion(extraneous, location, Deletion.Status.KEPT, "the source holds it");
     try {
-      if (cutOver.moves()) {
-        retrier.run(() -> destination.moveAside(extraneous, cutOver.moveTo()));
-        return new Deletion(extraneous, location, Deletion.Status.MOVED, cutOver.moveTo());
-      }
-      retrier.run(() -> destination.delete(extraneous));
-      return new Deletion(extraneous, location, Deletion.Status.DELETED, "");
+      boolean moved = !moveTo.isEmpty();
+      boolean done = retrier.call(() -> moved ? destination.moveAside(extraneous, moveTo) : destination.delete(extraneous));
+      if (!done) return new Deletion(extraneous, location, Deletion.Status.KEPT, "not there as listed: gone, or changed since");
+      return new Deletion(extraneous, location, moved ? Deletion.Status.MOVED : Deletion.Status.DELETED, moved ? moveTo : "");
     } catch (Exception e) {
       return new Deletion(extraneous, location, Deletion.Status.FAILED, Failures.describe(e));
     }

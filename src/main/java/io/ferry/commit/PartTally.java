@@ -37,9 +37,22 @@ public record PartTally(StoreObject object, String location, int partCount, Stri
     merged.putAll(other.parts);
     String error = firstError.isEmpty() ? other.firstError
         : other.firstError.isEmpty() || firstError.compareTo(other.firstError) <= 0 ? firstError : other.firstError;
+    if (!uploadId.isEmpty() && !other.uploadId.isEmpty() && !uploadId.equals(other.uploadId)) {
+      // parts of two openings of the object never make it: each opening's file or upload lacks the other's parts
+      String mixed = "parts went to two openings of the object (" + min(uploadId, other.uploadId) + ", " + max(uploadId, other.uploadId) + ")";
+      error = error.isEmpty() || mixed.compareTo(error) < 0 ? mixed : error;
+    }
     return new PartTally(object, location.isEmpty() ? other.location : location, partCount,
-        uploadId.isEmpty() ? other.uploadId : uploadId, expected.isEmpty() ? other.expected : expected,
+        uploadId.isEmpty() ? other.uploadId : other.uploadId.isEmpty() ? uploadId : min(uploadId, other.uploadId), expected.isEmpty() ? other.expected : expected,
         mergeMethods(method, other.method), merged, bytes + other.bytes, error);
+  }
+
+  private static String min(String a, String b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  private static String max(String a, String b) {
+    return a.compareTo(b) <= 0 ? b : a;
   }
 
   /** Any part copied inside the service makes the object's method that; otherwise the least name, whatever the order. */

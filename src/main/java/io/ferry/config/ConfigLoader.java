@@ -74,14 +74,21 @@ public final class ConfigLoader {
     String jobName = string("job.name");
     if (jobName.isBlank() || !jobName.matches("[A-Za-z0-9._-]+")) {
       problem("job.name", jobName, "must be a non-empty name of letters, digits, '.', '_' or '-' (it names the report folder)");
+    } else if (jobName.matches(".*\\.[0-9a-f]{12}")) {
+      problem("job.name", jobName, "must not end in '.' and 12 hex digits: temp files name their opening so, and another job's would"
+          + " be taken for this one's");
     }
     SourceConfig source = source();
     DestinationConfig destination = destination(string("source.type").equals("s3"));
-    if (source != null && destination != null) cutOverRules(source, destination);
+    if (source != null && destination != null) {
+      apart(source, destination);
+      cutOverRules(source, destination);
+    }
     PlanConfig plan = plan(destination);
     CopyConfig copy = copy();
     String reportPath = string("report.path");
     if (reportPath.isBlank()) problem("report.path", reportPath, "must be a local path or s3a://bucket/prefix");
+    else if (destination != null && source != null) reportsApart(reportPath, source, destination);
     String master = string("spark.master");
     if (!problems.isEmpty()) throw new ConfigException(problems);
     Duration progress = duration("report.progress-interval");
@@ -162,6 +169,57 @@ public final class ConfigLoader {
   }
 
   /**
+   * The source and the destination must not overlap (one directory inside the other; one bucket of one endpoint with
+   * one prefix inside the other): a copy would list its own output, and a cut-over pass would take the source's
+   * objects, seen through the destination, for extraneous ones.
+   */
+  private void apart(SourceConfig source, DestinationConfig destination) {
+    String overlap = overlap(source.store(), destination.store());
+    if (overlap != null) {
+      problem(destination.store() instanceof DirectoryConfig ? "destination.path" : "destination.prefix",
+          destination.store() instanceof DirectoryConfig d ? d.path() : ((BucketConfig) destination.store()).prefix(),
+          "overlaps the source (" + overlap + "): the destination must lie outside the source, and the source outside it");
+    }
+  }
+
+  /** How two stores overlap, or null when they are apart. */
+  private static String overlap(StoreConfig a, StoreConfig b) {
+    if (a instanceof DirectoryConfig x && b instanceof DirectoryConfig y) {
+      Path p = Path.of(x.path()), q = Path.of(y.path());
+      return p.startsWith(q) || q.startsWith(p) ? x.path() + " and " + y.path() : null;
+    }
+    if (a instanceof BucketConfig x && b instanceof BucketConfig y && x.endpoint().sameEndpointAs(y.endpoint()) && x.bucket().equals(y.bucket())
+        && (x.prefix().startsWith(y.prefix()) || y.prefix().startsWith(x.prefix()))) {
+      return "s3://" + x.bucket() + "/" + x.prefix() + " and s3://" + y.bucket() + "/" + y.prefix();
+    }
+    return null;
+  }
+
+  /** Reports and the ledger inside the destination would be the cut-over pass's to delete. */
+  private void reportsApart(String reportPath, SourceConfig source, DestinationConfig destination) {
+    String where = null;
+    if (reportPath.startsWith("s3a://")) {
+      String rest = reportPath.substring("s3a://".length());
+      String bucket = rest.contains("/") ? rest.substring(0, rest.indexOf('/')) : rest;
+      String prefix = folder(rest.contains("/") ? rest.substring(rest.indexOf('/') + 1) : "");
+      if (destination.store() instanceof BucketConfig b && b.bucket().equals(bucket)
+          && (prefix.startsWith(b.prefix()) || b.prefix().startsWith(prefix))) {
+        where = "the destination s3://" + b.bucket() + "/" + b.prefix();
+      }
+    } else if (!reportPath.contains("://")) {
+      Path reports = Path.of(reportPath.startsWith("file:") ? reportPath.substring(5) : reportPath).toAbsolutePath().normalize();
+      for (StoreConfig store : List.of(destination.store(), source.store())) {
+        if (store instanceof DirectoryConfig d && reports.startsWith(Path.of(d.path()))) {
+          where = (store == destination.store() ? "the destination " : "the source ") + d.path();
+        }
+      }
+    }
+    if (where != null) {
+      problem("report.path", reportPath, "lies inside " + where + ": the job's reports and ledger must be kept apart from what it copies");
+    }
+  }
+
+  /**
    * The cut-over pass deletes what the source's listing lacks, so it needs a listing of every object the selection
    * takes: a manifest only when declared a complete inventory; and it moves objects aside only to a place outside
    * the destination.
@@ -175,6 +233,10 @@ public final class ConfigLoader {
           + " ferry.source.manifest-complete = true; otherwise run the cut-over pass from a listing (leave source.manifest empty)");
     }
     if (!cut.moves()) return;
+    StoreConfig aside = destination.store() instanceof BucketConfig b ? new BucketConfig(b.endpoint(), b.bucket(), cut.moveTo())
+        : DirectoryConfig.of(cut.moveTo());
+    String overlap = overlap(source.store(), aside);
+    if (overlap != null) problem("destination.delete-to", cut.moveTo(), "overlaps the source (" + overlap + "): it must lie outside it");
     if (destination.store() instanceof DirectoryConfig directory) {
       Path to = Path.of(cut.moveTo()), root = Path.of(directory.path());
       if (to.startsWith(root) || root.startsWith(to)) {

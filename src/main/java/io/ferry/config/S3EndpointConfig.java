@@ -82,6 +82,11 @@ public record S3EndpointConfig(String endpoint, String region, boolean pathStyle
    * True when a request signed for this endpoint may name an object of {@code other} as its copy source: the same
    * service address and the same identity (the same keys, or both the ambient default chain).
    */
+  /** Whether both name the same service's address (a bucket of one name there is one bucket, whoever asks). */
+  public boolean sameEndpointAs(S3EndpointConfig other) {
+    return normalize(endpoint).equals(normalize(other.endpoint));
+  }
+
   public boolean sameServiceAs(S3EndpointConfig other) {
     if (!normalize(endpoint).equals(normalize(other.endpoint)) || !region.equals(other.region)) return false;
     Credentials a = credentials;

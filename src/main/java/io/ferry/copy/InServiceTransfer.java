@@ -21,7 +21,7 @@ public final class InServiceTransfer implements RangeTransfer {
   }
 
   @Override
-  public boolean resumable() {
+  public boolean resumable(RangeTask task) {
     return false;
   }
 

@@ -40,9 +40,17 @@ public final class Opening {
     this.retrier = retrier;
   }
 
+  /**
+   * Opens the object; an opening retried (its answer lost, or an error after the service acted) may have left
+   * uploads of its own open, which are aborted once one opening succeeded.
+   */
   public Opened open(StoreObject object) {
+    long started = System.nanoTime();
+    int[] attempts = {0};
+    Opened opened;
     try {
-      return retrier.call(() -> {
+      opened = retrier.call(() -> {
+        attempts[0]++;
         ObjectMetadata[] read = {null}; // one request for both, at most
         ObjectMetadata.Lazy metadata = () -> read[0] != null ? read[0] : (read[0] = source.metadata(object));
         Upload upload = destination.open(object, metadata);
@@ -51,5 +59,14 @@ public final class Opening {
     } catch (Exception e) {
       return new Opened(object, null, null, Failures.describe(e));
     }
+    if (attempts[0] > 1) {
+      long within = (System.nanoTime() - started) / 1_000_000;
+      try {
+        retrier.call(() -> destination.abortLostOpenings(opened.upload(), within));
+      } catch (Exception e) {
+        // left to a lifecycle rule or 'cleanup', which lists the uploads at the keys this job writes
+      }
+    }
+    return opened;
   }
 }

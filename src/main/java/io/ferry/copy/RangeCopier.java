@@ -55,7 +55,7 @@ public final class RangeCopier {
     int attempts = 0;
     while (true) {
       attempts++;
-      if (!transfer.resumable()) progress.restart();
+      if (!transfer.resumable(task)) progress.restart();
       try {
         String receipt = transfer.attempt(task, upload, progress);
         return result(taskId, task, upload, location, startedAt, start, progress, attempts, receipt, "", expected);
@@ -76,7 +76,7 @@ public final class RangeCopier {
     Checksum expected = progress.expected() != null ? progress.expected() : partsOf;
     boolean ok = error.isEmpty();
     long payload = progress.bytes();
-    long delivered = ok ? task.range().length() : (transfer.resumable() ? payload : 0);
+    long delivered = ok ? task.range().length() : (transfer.resumable(task) ? payload : 0);
     return new RangeResult(task.object(), location, taskId, task.partNumber(), task.partCount(),
         task.range().offset(), task.range().length(), delivered, transfer.serverSide() ? 0 : payload, startedAt,
         System.currentTimeMillis(), progress.firstByteNanos(), System.nanoTime() - start, attempts, transfer.method(),

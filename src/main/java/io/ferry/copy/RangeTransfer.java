@@ -11,8 +11,8 @@ public interface RangeTransfer {
   /** The method's name in the ranges dataset. */
   String method();
 
-  /** True when a failed attempt can continue from {@link Progress#bytes()}; otherwise the range starts over. */
-  boolean resumable();
+  /** True when a failed attempt at {@code task} can continue from {@link Progress#bytes()}; otherwise it starts over. */
+  boolean resumable(RangeTask task);
 
   /** True when the bytes reach the destination without passing through this JVM. */
   default boolean serverSide() {

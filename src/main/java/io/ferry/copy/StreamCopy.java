@@ -32,9 +32,14 @@ public final class StreamCopy implements RangeTransfer {
     return source.verb() + (resumable ? "+write" : "+upload");
   }
 
+  /**
+   * A part continues at its last byte where the destination writes in place: any attempt writes the same bytes at the
+   * same positions of its opening's file. An object written whole starts over, into a file of its own: an attempt
+   * that continued another's file (a speculative or zombie attempt had replaced it) could leave a hole of zeros.
+   */
   @Override
-  public boolean resumable() {
-    return resumable;
+  public boolean resumable(RangeTask task) {
+    return resumable && !task.wholeObject();
   }
 
   @Override
@@ -44,12 +49,13 @@ public final class StreamCopy implements RangeTransfer {
 
   @Override
   public String attempt(RangeTask task, Upload upload, Progress progress) throws Exception {
-    long from = resumable ? progress.bytes() : 0;
+    boolean resume = resumable(task);
+    long from = resume ? progress.bytes() : 0;
     AtomicReference<MeteredInputStream> opened = new AtomicReference<>();
     Body body = () -> {
       MeteredInputStream previous = opened.get();
       if (previous != null) previous.close(); // the destination asked to resend: start the range over
-      if (!resumable) progress.restart();
+      if (!resume) progress.restart();
       progress.requestStarted();
       long length = task.range().length() - from;
       InputStream in = length == 0 ? InputStream.nullInputStream() : source.open(task.object(), task.range().skip(from));

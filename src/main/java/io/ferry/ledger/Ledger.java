@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -41,16 +40,24 @@ public final class Ledger {
   public record Opened(String key, String relativeKey, long size, String etag, long lastModified, String version, String location,
       String uploadId, long partSize, int parts, String expected, String run) implements java.io.Serializable {}
 
+  /**
+   * An object about to be opened for a write in parts, recorded before the request: a run killed before it recorded
+   * the opening, or an opening retried after its answer was lost, leaves uploads at this key that no {@link Opened}
+   * names, and a rerun or {@code cleanup} aborts the uploads open at the keys the ledger names.
+   */
+  public record Intent(String key, String relativeKey, String location, String run) implements java.io.Serializable {}
+
   /** A part copied into an opened object: its place, its receipt (ETag) and its digests. */
   public record Copied(String key, String uploadId, int part, long offset, long length, String receipt, String crc32c,
       String checksum) implements java.io.Serializable {}
 
   /** The ledger as read: opened objects by key, and the parts copied into each upload. */
-  public record State(Map<String, Opened> opened, Map<String, Map<Integer, Copied>> copied) implements java.io.Serializable {
-    public static final State EMPTY = new State(Map.of(), Map.of());
+  public record State(Map<String, Opened> opened, Map<String, Map<Integer, Copied>> copied, Map<String, Intent> intents)
+      implements java.io.Serializable {
+    public static final State EMPTY = new State(Map.of(), Map.of(), Map.of());
 
     public boolean isEmpty() {
-      return opened.isEmpty();
+      return opened.isEmpty() && intents.isEmpty();
     }
   }
 
@@ -78,21 +85,38 @@ public final class Ledger {
     return LocalFiles.of(URI.create(directory), conf);
   }
 
-  /** A writer of one task attempt's entries ({@code name} unique to it), each flushed as it is written. */
+  /**
+   * A writer of one task attempt's entries ({@code name} unique to it), each durable once written: appended and
+   * flushed to one file where the filesystem can flush (local, HDFS); on an object store, where a file is published
+   * only when closed (S3A's hflush does nothing), each entry a file of its own, so a run killed mid-task leaves
+   * every entry it wrote.
+   */
   public Writer writer(String name) throws IOException {
-    return new Writer(fs().create(new Path(directory + "/" + name + ".jsonl"), true));
+    FileSystem fs = fs();
+    String scheme = fs.getUri().getScheme();
+    boolean flushes = scheme == null || scheme.equals("file") || scheme.equals("hdfs");
+    return new Writer(fs, directory + "/" + name, flushes);
   }
 
-  /** Appends entries as JSON lines; thread-safe (a task's streams record their parts as they finish). */
+  /** Writes entries as JSON lines; thread-safe (a task's streams record their parts as they finish). */
   public static final class Writer implements AutoCloseable {
+    private final FileSystem fs;
+    private final String base;
     private final FSDataOutputStream out;
+    private int entries;
 
-    Writer(FSDataOutputStream out) {
-      this.out = out;
+    Writer(FileSystem fs, String base, boolean flushes) throws IOException {
+      this.fs = fs;
+      this.base = base;
+      this.out = flushes ? fs.create(new Path(base + ".jsonl"), true) : null;
     }
 
     public synchronized void opened(Opened o) throws IOException {
       write("opened", JSON.valueToTree(o));
+    }
+
+    public synchronized void intent(Intent i) throws IOException {
+      write("intent", JSON.valueToTree(i));
     }
 
     public synchronized void copied(Copied c) throws IOException {
@@ -102,13 +126,20 @@ public final class Ledger {
     private void write(String kind, JsonNode entry) throws IOException {
       ObjectNode line = JSON.createObjectNode();
       line.set(kind, entry);
-      out.write((JSON.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8));
-      out.hflush();
+      byte[] bytes = (JSON.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8);
+      if (out != null) {
+        out.write(bytes);
+        out.hflush();
+        return;
+      }
+      try (FSDataOutputStream one = fs.create(new Path(base + "." + String.format("%06d", entries++) + ".jsonl"), true)) {
+        one.write(bytes);
+      }
     }
 
     @Override
     public synchronized void close() throws IOException {
-      out.close();
+      if (out != null) out.close();
     }
   }
 
@@ -124,6 +155,7 @@ public final class Ledger {
     if (!fs.exists(root)) return State.EMPTY;
     Map<String, Opened> opened = new LinkedHashMap<>();
     Map<String, Map<Integer, Copied>> copied = new TreeMap<>();
+    Map<String, Intent> intents = new LinkedHashMap<>();
     List<FileStatus> ledgerFiles = new ArrayList<>();
     if (name.isEmpty()) {
       RemoteIterator<LocatedFileStatus> files = fs.listFiles(root, true);
@@ -135,7 +167,8 @@ public final class Ledger {
       FileStatus[] matched = fs.globStatus(new Path(directory + "/" + name + "*.jsonl")); // a prefix listing on a bucket
       if (matched != null) ledgerFiles.addAll(List.of(matched));
     }
-    ledgerFiles.sort((a, b) -> Long.compare(a.getModificationTime(), b.getModificationTime()));
+    // in the order written: by time, then name (one writer's entry files count up)
+    ledgerFiles.sort(java.util.Comparator.comparingLong(FileStatus::getModificationTime).thenComparing(f -> f.getPath().getName()));
     for (FileStatus f : ledgerFiles) {
       try (BufferedReader in = new BufferedReader(new InputStreamReader(fs.open(f.getPath()), StandardCharsets.UTF_8))) {
         for (String line; (line = in.readLine()) != null; ) {
@@ -151,11 +184,14 @@ public final class Ledger {
           } else if (node.has("copied")) {
             Copied c = JSON.treeToValue(node.get("copied"), Copied.class);
             copied.computeIfAbsent(c.uploadId(), k -> new TreeMap<>()).put(c.part(), c);
+          } else if (node.has("intent")) {
+            Intent i = JSON.treeToValue(node.get("intent"), Intent.class);
+            intents.put(i.key(), i);
           }
         }
       }
     }
-    return new State(opened, copied);
+    return new State(opened, copied, intents);
   }
 
   /**
@@ -180,36 +216,5 @@ public final class Ledger {
       old.remove(new Path(directory + "/" + name + ".jsonl"));
     }
     for (Path p : old) fs.delete(p, false);
-  }
-
-  /** Writes {@code text} to a file of the ledger's folder (the run's lock). */
-  public void put(String name, String text) throws IOException {
-    try (OutputStream out = fs().create(new Path(directory + "/" + name), true)) {
-      out.write(text.getBytes(StandardCharsets.UTF_8));
-    }
-  }
-
-  /** A file of the ledger's folder, with its modification time; null when absent. */
-  public record Note(String text, long modifiedMillis) {}
-
-  public Note get(String name) throws IOException {
-    FileSystem fs = fs();
-    Path path = new Path(directory + "/" + name);
-    if (!fs.exists(path)) return null;
-    long modified = fs.getFileStatus(path).getModificationTime();
-    try (var in = fs.open(path)) {
-      return new Note(new String(in.readAllBytes(), StandardCharsets.UTF_8), modified);
-    }
-  }
-
-  public void delete(String name) throws IOException {
-    fs().delete(new Path(directory + "/" + name), false);
-  }
-
-  /** The opened objects of a state, by upload id. */
-  public static Map<String, Opened> byUpload(State state) {
-    Map<String, Opened> byUpload = new LinkedHashMap<>();
-    state.opened().values().forEach(o -> byUpload.put(o.uploadId(), o));
-    return byUpload;
   }
 }

@@ -82,10 +82,15 @@ final class AssignFunction implements FlatMapFunction<Iterator<CopyTask>, Assign
             done = Set.of();
             out.add(new Assigned(null, null, current, false));
           } else {
+            if (writer == null) writer = new Ledger(ledger, hadoop.value().value()).writer(name + context.taskAttemptId());
+            if (destination.capabilities().openSendsRequest()) {
+              // recorded before the request: an upload this opening leaves, whatever happens to its answer, is found again
+              writer.intent(new Ledger.Intent(first.object().key(), first.object().relativeKey(), destination.location(first.object()),
+                  settings.runId()));
+            }
             current = opening.open(first.object());
             done = Set.of();
             if (current.ok()) {
-              if (writer == null) writer = new Ledger(ledger, hadoop.value().value()).writer(name + context.taskAttemptId());
               writer.opened(LedgerRecords.opened(current, destination.location(first.object()), first.range().length(), first.partCount(),
                   settings.runId()));
             }

@@ -3,6 +3,7 @@ package io.ferry.spark;
 import io.ferry.config.MigrationConfig;
 import io.ferry.copy.CopyMethod;
 import io.ferry.ledger.Ledger;
+import io.ferry.ledger.RunLock;
 import io.ferry.plan.CutOverPlan;
 import io.ferry.plan.Decision;
 import io.ferry.plan.Estimate;
@@ -159,7 +160,7 @@ public final class Commands {
     Destination destination = ExecutorContext.destination(settings);
     Retrier retrier = ExecutorContext.retrier(settings);
     out.printf("Cleanup of job %s at %s%s%n", config.jobName(), config.destination().describe(), dryRun ? " (dry run: nothing removed)" : "");
-    try (RunLock lock = RunLock.take(ledger, config.jobName(), settings.runId())) {
+    try (RunLock lock = MigrationJob.lock(ledger, hadoop, config.jobName(), settings.runId())) {
       Ledger.State state = ledger.read();
       List<Ledger.Opened> left = new ArrayList<>();
       int removed = 0;
@@ -179,6 +180,19 @@ public final class Commands {
           retrier.run(() -> destination.abort(upload));
         } catch (IOException e) {
           left.add(entry);
+          failed++;
+          removed--;
+          out.printf("    failed: %s%n", Failures.describe(e));
+        }
+      }
+      for (Upload lost : Resumption.of(state, destination).lost(destination, retrier)) {
+        out.printf("  %s  %s (an upload at a key this job was opening, which its ledger never named: %s)%n",
+            dryRun ? "would abort" : "abort", destination.location(lost.object()), lost.id());
+        removed++;
+        if (dryRun) continue;
+        try {
+          retrier.run(() -> destination.abort(lost));
+        } catch (IOException e) {
           failed++;
           removed--;
           out.printf("    failed: %s%n", Failures.describe(e));

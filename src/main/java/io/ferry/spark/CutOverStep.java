@@ -50,12 +50,25 @@ final class CutOverStep {
       }
     }
     jsc.setJobGroup("DELETE", "DELETE: " + extraneous + " extraneous objects at the destination", true);
-    JavaRDD<Decision> gone = planned.setAside().filter(d -> d.kind() == Decision.Kind.EXTRANEOUS);
+    // a pass's own folder under delete-to: an object moved aside by an earlier pass is never replaced by a later one
+    String moveTo = !cutOver.moves() ? "" : settings.destination().store() instanceof io.ferry.config.DirectoryConfig
+        ? java.nio.file.Path.of(cutOver.moveTo(), settings.runId()).toString() : cutOver.moveTo() + settings.runId() + "/";
+    // one set, kept for both jobs (the plan written, then the deletions), and the one the cap was checked on
+    JavaRDD<Decision> gone = planned.setAside().filter(d -> d.kind() == Decision.Kind.EXTRANEOUS)
+        .persist(org.apache.spark.storage.StorageLevel.MEMORY_AND_DISK_SER());
+    long counted = gone.count();
+    if (counted != extraneous) {
+      gone.unpersist();
+      String reason = "the plan counted " + extraneous + " extraneous objects and the pass found " + counted + " (a listing computed"
+          + " again saw another destination): nothing deleted; a rerun plans again";
+      out.printf("DELETE refused: %s%n", reason);
+      return RunSummary.Deletions.notRun("refused", reason, extraneous);
+    }
     Broadcast<SerializableConfiguration> conf = SerializableConfiguration.broadcast(jsc.sc());
     String job = settings.job(), run = settings.runId();
     long[] counts;
     try {
-      String action = cutOver.moves() ? "move to " + cutOver.moveTo() : "delete";
+      String action = cutOver.moves() ? "move to " + moveTo : "delete";
       gone.mapPartitionsWithIndex((part, decisions) -> {
         Destination destination = ExecutorContext.destination(settings);
         Iterator<Deletion> rows = new Iterator<>() {
@@ -77,7 +90,7 @@ final class CutOverStep {
 
       counts = gone.mapPartitionsWithIndex((part, decisions) -> {
         Deleter deleter = new Deleter(ExecutorContext.source(settings).lister(), ExecutorContext.destination(settings),
-            ExecutorContext.retrier(settings), cutOver);
+            ExecutorContext.retrier(settings), moveTo);
         long[] tally = new long[Deletion.Status.values().length];
         Iterator<Deletion> rows = new Iterator<>() {
           @Override
@@ -97,12 +110,14 @@ final class CutOverStep {
       DatasetFiles.markDone(Datasets.deletions("deletions", job, run), runDirectory, jsc.hadoopConfiguration());
     } finally {
       conf.destroy();
+      gone.unpersist();
     }
     Map<Deletion.Status, Long> by = new EnumMap<>(Deletion.Status.class);
     for (Deletion.Status s : Deletion.Status.values()) by.put(s, counts[s.ordinal()]);
     out.printf("DELETE %d extraneous objects %s at the destination%s%s%n", by.get(Deletion.Status.DELETED) + by.get(Deletion.Status.MOVED),
-        cutOver.moves() ? "moved to " + cutOver.moveTo() : "deleted",
-        by.get(Deletion.Status.KEPT) == 0 ? "" : "; " + by.get(Deletion.Status.KEPT) + " kept: the source holds them",
+        cutOver.moves() ? "moved to " + moveTo : "deleted",
+        by.get(Deletion.Status.KEPT) == 0 ? "" : "; " + by.get(Deletion.Status.KEPT) + " kept: the source holds them (or could not be"
+            + " asked)",
         by.get(Deletion.Status.FAILED) == 0 ? "" : "; " + by.get(Deletion.Status.FAILED) + " could not be (a rerun tries again)");
     if (by.get(Deletion.Status.KEPT) + by.get(Deletion.Status.FAILED) > 0) {
       out.printf("       each object's outcome: the deletions dataset of this run's report (%s)%n", runDirectory);

@@ -9,6 +9,7 @@ import io.ferry.copy.Assignment;
 import io.ferry.copy.CopyMethod;
 import io.ferry.copy.RangeResult;
 import io.ferry.ledger.Ledger;
+import io.ferry.ledger.RunLock;
 import io.ferry.plan.Decision;
 import io.ferry.plan.Lanes;
 import io.ferry.plan.PlanTotals;
@@ -85,9 +86,9 @@ public final class MigrationJob {
       if (marker != null) checkShared(marker, jsc);
       stages.lap("spark");
       Ledger ledger = new Ledger(Ledger.directory(config.reportPath(), config.jobName(), jsc.hadoopConfiguration()), jsc.hadoopConfiguration());
-      try (RunLock lock = RunLock.take(ledger, config.jobName(), runId)) {
+      try (RunLock lock = lock(ledger, jsc.hadoopConfiguration(), config.jobName(), runId)) {
         FerryPlugin.limit(config.limits()); // executors pick up their share within a poll, long before the copy
-        return run(config, settings, jsc, ledger, started, stages, out);
+        return run(config, settings, jsc, ledger, lock, started, stages, out);
       }
     } finally {
       FerryPlugin.limit(io.ferry.config.LimitsConfig.NONE);
@@ -95,8 +96,25 @@ public final class MigrationJob {
     }
   }
 
-  private static RunSummary run(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, Ledger ledger, Instant started,
-      StageTimes stages, PrintStream out) throws JobFailure, IOException {
+  /** The job's run lock, or the failure that another run holds it. */
+  static RunLock lock(Ledger ledger, org.apache.hadoop.conf.Configuration hadoop, String job, String runId) throws JobFailure, IOException {
+    try {
+      return RunLock.take(ledger.directory(), hadoop, job, runId);
+    } catch (RunLock.Taken e) {
+      throw new JobFailure(e.getMessage());
+    }
+  }
+
+  /** Before anything that destroys: the run must still hold its lock (another run took it for a crashed one). */
+  private static void stillHeld(RunLock lock, String job) throws JobFailure {
+    if (!lock.held()) {
+      throw new JobFailure("another run of job " + job + " took this run's lock (this run's note was not renewed in time):"
+          + " this run stops before its cut-over pass and its ledger's cleanup");
+    }
+  }
+
+  private static RunSummary run(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, Ledger ledger, RunLock lock,
+      Instant started, StageTimes stages, PrintStream out) throws JobFailure, IOException {
     String runId = settings.runId();
     CopyMethod method = CopyMethod.choose(config.source(), config.destination());
     Destination destination = ExecutorContext.destination(settings);
@@ -115,6 +133,7 @@ public final class MigrationJob {
         return !first.wholeObject() && first.partNumber() == 1 && resumption.matches(first);
       }).map(t -> t.ranges().get(0).object().key()).collect());
       List<Ledger.Opened> stillOpen = new ArrayList<>(resumption.abortUnused(matched, destination, retrier, out));
+      resumption.abortLost(destination, retrier, out);
       stillOpen.addAll(resumption.elsewhere());
       Set<String> staged = new HashSet<>(); // temp files of uploads the ledger names: resumed, or aborted above
       for (Ledger.Opened entry : resumption.here().values()) staged.add(destination.stagedAt(new Upload(LedgerRecords.object(entry), entry.uploadId())));
@@ -179,9 +198,11 @@ public final class MigrationJob {
         JavaRDD<ObjectResult> objects = commit(ranges, plan.splitObjects(), plan.objects(), settings).persist(StorageLevel.MEMORY_AND_DISK_SER());
         long failed = objects.filter(o -> o.status() == ObjectResult.Status.FAILED).count();
         committed = true;
+        stillHeld(lock, config.jobName());
         keepOpenOnly(ledger, destination, objects, stillOpen);
         stages.lap("commit");
 
+        stillHeld(lock, config.jobName());
         RunSummary.Deletions deletions = CutOverStep.run(jsc, settings, planned, failed,
             new io.ferry.report.ReportWriter(jsc.hadoopConfiguration(), config.reportPath(), config.jobName(), runId).qualifiedRunDirectory(), out);
         if (deletions != null && deletions.outcome().equals("ran")) stages.lap("delete");

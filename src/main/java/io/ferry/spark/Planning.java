@@ -11,6 +11,7 @@ import io.ferry.plan.PlanTotals;
 import io.ferry.plan.Triage;
 import io.ferry.store.Capabilities;
 import io.ferry.store.Destination;
+import io.ferry.store.KeyOrder;
 import io.ferry.store.ListCounts;
 import io.ferry.store.ObjectFilter;
 import io.ferry.store.Shard;
@@ -53,10 +54,25 @@ public final class Planning {
     }
   }
 
-  /** One key's side of the join: the source's object, the destination's, or a mark that source keys lie under it. */
-  record Keyed(StoreObject source, StoreObject existing, boolean folder) implements Serializable {
+  /**
+   * One key's side of the join: the source's object, the destination's, or a mark that source keys lie under it; on
+   * a destination that folds case, the other source objects whose keys fold to the same one ({@code colliding}).
+   */
+  record Keyed(StoreObject source, StoreObject existing, boolean folder, List<StoreObject> colliding) implements Serializable {
+    Keyed(StoreObject source, StoreObject existing, boolean folder) {
+      this(source, existing, folder, List.of());
+    }
+
+    /** Associative and commutative, as reduceByKey needs: the sources are a set, the least key first. */
     Keyed merge(Keyed o) {
-      return new Keyed(source != null ? source : o.source, existing != null ? existing : o.existing, folder || o.folder);
+      java.util.TreeMap<String, StoreObject> sources = new java.util.TreeMap<>(KeyOrder.COMPARATOR);
+      for (Keyed k : List.of(this, o)) {
+        if (k.source != null) sources.put(k.source.key(), k.source);
+        k.colliding.forEach(c -> sources.put(c.key(), c));
+      }
+      List<StoreObject> all = new ArrayList<>(sources.values());
+      return new Keyed(all.isEmpty() ? null : all.get(0), existing != null ? existing : o.existing, folder || o.folder,
+          all.size() <= 1 ? List.of() : List.copyOf(all.subList(1, all.size())));
     }
   }
 
@@ -95,12 +111,22 @@ public final class Planning {
 
     int partitions = (int) Math.max(jsc.defaultParallelism(), Math.min(100_000, listed / OBJECTS_PER_PARTITION + 1));
     boolean hierarchical = capabilities.hierarchicalKeys();
+    // on a destination that folds case, "photo.jpg" and "Photo.JPG" are one file: joined as one key
+    boolean folds;
+    try {
+      folds = destination.foldsCase();
+    } catch (java.io.IOException e) {
+      throw new JobFailure("cannot tell whether the destination " + config.destination().describe() + " folds case (a probe file could"
+          + " not be written): " + io.ferry.store.Failures.describe(e));
+    }
     JavaPairRDD<String, Keyed> keyed = source.flatMapToPair(o -> {
       List<Tuple2<String, Keyed>> sides = new ArrayList<>(2);
-      sides.add(new Tuple2<>(o.relativeKey(), new Keyed(o, null, false)));
-      if (hierarchical) for (String folder : Triage.folders(o.relativeKey())) sides.add(new Tuple2<>(folder, new Keyed(null, null, true)));
+      sides.add(new Tuple2<>(KeyOrder.joinKey(o.relativeKey(), folds), new Keyed(o, null, false)));
+      if (hierarchical) {
+        for (String folder : Triage.folders(o.relativeKey())) sides.add(new Tuple2<>(KeyOrder.joinKey(folder, folds), new Keyed(null, null, true)));
+      }
       return sides.iterator();
-    }).union(existing.mapToPair(o -> new Tuple2<>(o.relativeKey(), new Keyed(null, o, false))));
+    }).union(existing.mapToPair(o -> new Tuple2<>(KeyOrder.joinKey(o.relativeKey(), folds), new Keyed(null, o, false))));
     jsc.setJobGroup("PLAN", "PLAN: " + listed + " objects", true);
     JavaRDD<Decision> decisions = cache(keyed.reduceByKey(Keyed::merge, partitions)
         .mapPartitions(new TriageFunction(settings, hierarchical, config.copy().skipUnchanged())), cached);
@@ -166,6 +192,16 @@ public final class Planning {
       keys.forEachRemaining(t -> {
         Keyed k = t._2();
         if (k.source() == null && k.existing() == null) return; // a folder only
+        if (!k.colliding().isEmpty()) {
+          List<StoreObject> all = new ArrayList<>(k.colliding());
+          all.add(0, k.source());
+          for (StoreObject o : all) {
+            String others = all.stream().filter(x -> x != o).map(StoreObject::relativeKey).collect(java.util.stream.Collectors.joining("', '"));
+            out.add(new Decision(Decision.Kind.REJECTED, o, "the key differs from '" + others + "' only in case, and the destination folds"
+                + " case (they would be one file): none of them was copied"));
+          }
+          return;
+        }
         Decision d = Triage.decide(new Pairing(t._1(), k.source(), k.existing(), k.folder()), hierarchical, destination, filter, skipUnchanged);
         if (d.kind() != Decision.Kind.NONE) out.add(d);
       });

@@ -35,8 +35,8 @@ import java.util.TreeMap;
  * @param here entries written to this job's destination, by source key
  * @param elsewhere entries written to another destination (the job file changed): left for a cleanup with that file's
  */
-record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Integer, Ledger.Copied>> copied, List<Ledger.Opened> elsewhere)
-    implements Serializable {
+record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Integer, Ledger.Copied>> copied, List<Ledger.Opened> elsewhere,
+    List<Ledger.Intent> intents) implements Serializable {
 
   /** An upload taken over: the object as opened, its parts already there (as ranges) and their numbers. */
   record Resumed(Opening.Opened opened, List<RangeResult> ranges, Set<Integer> done) {}
@@ -51,11 +51,52 @@ record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Integer, Ledg
         elsewhere.add(entry);
       }
     }
-    return new Resumption(here, new HashMap<>(state.copied()), elsewhere);
+    List<Ledger.Intent> intents = new ArrayList<>();
+    for (Ledger.Intent i : state.intents().values()) {
+      if (destination.location(new io.ferry.store.StoreObject(i.key(), i.relativeKey(), 0, "", 0)).equals(i.location())) intents.add(i);
+    }
+    return new Resumption(here, new HashMap<>(state.copied()), elsewhere, intents);
   }
 
   boolean isEmpty() {
     return here.isEmpty();
+  }
+
+  /**
+   * The uploads open at the destination at keys the ledger names (opened, or about to be) that it does not name
+   * itself: a run killed between opening an upload and recording it, or an opening retried after its answer was lost,
+   * left them (the uploads the ledger names are resumed or aborted by name). Uploads at keys the ledger does not name
+   * are not this job's. Lists the destination's uploads only when the ledger names anything.
+   */
+  List<Upload> lost(Destination destination, Retrier retrier) throws IOException {
+    if (here.isEmpty() && intents.isEmpty()) return List.of();
+    Set<String> named = new java.util.HashSet<>();
+    Set<String> ledgerIds = new java.util.HashSet<>();
+    for (Ledger.Opened e : here.values()) {
+      named.add(e.relativeKey());
+      ledgerIds.add(e.uploadId());
+    }
+    intents.forEach(i -> named.add(i.relativeKey()));
+    List<Upload> lost = new ArrayList<>();
+    for (Upload u : retrier.call(destination::openUploads)) {
+      if (named.contains(u.object().relativeKey()) && !ledgerIds.contains(u.id())) lost.add(u);
+    }
+    return lost;
+  }
+
+  /** Aborts the {@link #lost} uploads; returns how many were. */
+  int abortLost(Destination destination, Retrier retrier, PrintStream out) throws IOException {
+    int aborted = 0;
+    for (Upload u : lost(destination, retrier)) {
+      try {
+        retrier.run(() -> destination.abort(u));
+        aborted++;
+      } catch (IOException | RuntimeException e) {
+        out.printf("ABORT of an upload at %s no ledger entry names failed: %s%n", u.object().relativeKey(), Failures.describe(e));
+      }
+    }
+    if (aborted > 0) out.printf("ABORT %d uploads an earlier run opened at keys it was writing but never recorded%n", aborted);
+    return aborted;
   }
 
   /** Whether the plan's first part of a split object may take over an earlier run's upload of it. */
@@ -76,7 +117,15 @@ record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Integer, Ledg
     SortedMap<Integer, String> receipts = new TreeMap<>();
     recorded.forEach((n, c) -> receipts.put(n, c.receipt()));
     Set<Integer> still = retrier.call(() -> destination.partsStillThere(upload, receipts));
-    if (still == null) return null;
+    if (still == null) {
+      // gone, as far as the destination says: aborted once more all the same (idempotent), so nothing it holds stays open
+      try {
+        retrier.run(() -> destination.abort(upload));
+      } catch (IOException | RuntimeException e) {
+        // the fresh opening goes on; cleanup finds what the ledger names
+      }
+      return null;
+    }
     Set<Integer> there = new java.util.TreeSet<>();
     List<RangeResult> ranges = new ArrayList<>();
     long now = System.currentTimeMillis();

@@ -80,21 +80,43 @@ public interface Destination {
     return null;
   }
 
+  /**
+   * True when two keys that differ only in case name one object here (a case-insensitive filesystem: SMB, APFS, NTFS,
+   * ext4 with casefold), found by a probe. Asked once, on the driver.
+   */
+  default boolean foldsCase() throws java.io.IOException {
+    return false;
+  }
+
+  /**
+   * Aborts the other uploads of {@code kept}'s object that were opened within {@code withinMillis} before it (by the
+   * destination's own clock): what an opening retried after its answers were lost left open. Returns how many.
+   */
+  default int abortLostOpenings(Upload kept, long withinMillis) throws java.io.IOException {
+    return 0;
+  }
+
+  /** Every upload open at the destination under its prefix (a bucket's multipart uploads), keyed relative to it. */
+  default java.util.List<Upload> openUploads() throws java.io.IOException {
+    return java.util.List.of();
+  }
+
   /** After a batch of completions (one task's): what they deferred, such as the directories' fsyncs. */
   default void flush() throws IOException {}
 
   /**
-   * Deletes an object listed by {@link #existing} (delete-extraneous: the source no longer has it); one already gone
-   * is no failure.
+   * Deletes an object listed by {@link #existing} (delete-extraneous: the source no longer has it). Returns false,
+   * deleting nothing, when it is not there as listed: gone already, or (where the destination can tell) changed since.
    */
-  void delete(StoreObject existing) throws IOException;
+  boolean delete(StoreObject existing) throws IOException;
 
   /**
    * Moves an object listed by {@link #existing} aside instead of deleting it (a cut-over pass with
    * {@code destination.delete-to}): to the same relative key under {@code to}, a place outside this destination of
-   * its own kind (a directory; a key prefix of the same bucket). One already gone is no failure.
+   * its own kind (a directory; a key prefix of the same bucket). Returns false, moving nothing, when it is not there
+   * as listed, as {@link #delete}.
    */
-  void moveAside(StoreObject existing, String to) throws IOException;
+  boolean moveAside(StoreObject existing, String to) throws IOException;
 
   /** What is already here, keyed as the source's relative keys: for skipping unchanged objects. */
   Lister existing();

@@ -29,6 +29,14 @@ public final class KeyOrder {
     return a.length() - b.length();
   }
 
+  /**
+   * The key two sides of a copy are joined by: the relative key itself, or, for a destination that folds case (a
+   * filesystem where "a.txt" and "A.TXT" are one file), its case folded.
+   */
+  public static String joinKey(String relativeKey, boolean foldsCase) {
+    return foldsCase ? relativeKey.toUpperCase(java.util.Locale.ROOT).toLowerCase(java.util.Locale.ROOT) : relativeKey;
+  }
+
   /** The longest common prefix of two keys, never ending inside a surrogate pair. */
   public static String commonPrefix(String a, String b) {
     int n = Math.min(a.length(), b.length());

@@ -15,9 +15,28 @@ class PartTallyTest {
   private static final StoreObject OBJECT = new StoreObject("k", "k", 400, "e", 0);
 
   private static PartTally range(int part, boolean ok, String error) {
+    return range(part, ok, error, "upload-9");
+  }
+
+  private static PartTally range(int part, boolean ok, String error, String upload) {
     return PartTally.of(new RangeResult(OBJECT, part == 1 ? "dest/k" : "", 0, part, 4, (part - 1) * 100L, 100, ok ? 100 : 30,
         100, 0, 0, 0, 0, 1, "m", "0", "h", ok ? RangeResult.Status.OK : RangeResult.Status.FAILED, error, "0000000" + part,
-        "crc32c:AAAAA" + part + "==", part == 2 ? "crc32c:expected" : "", "upload-9", ok ? "etag-" + part : ""));
+        "crc32c:AAAAA" + part + "==", part == 2 ? "crc32c:expected" : "", upload, ok ? "etag-" + part : ""));
+  }
+
+  @Test
+  void partsOfTwoOpeningsOfAnObjectNeverMakeIt() {
+    List<PartTally> ranges = List.of(range(1, true, "", "upload-9"), range(2, true, "", "upload-7"), range(3, true, "", "upload-9"),
+        range(4, true, "", "upload-9"));
+    PartTally expected = ranges.stream().reduce(PartTally::merge).orElseThrow();
+    Random random = new Random(7);
+    for (int trial = 0; trial < 50; trial++) {
+      List<PartTally> shuffled = new ArrayList<>(ranges);
+      java.util.Collections.shuffle(shuffled, random);
+      assertThat(reduceRandomly(shuffled, PartTally::merge, random)).isEqualTo(expected);
+    }
+    assertThat(expected.complete()).isFalse();
+    assertThat(expected.firstError()).isEqualTo("parts went to two openings of the object (upload-7, upload-9)");
   }
 
   private static final List<PartTally> RANGES = List.of(range(1, true, ""), range(2, false, "reset"), range(3, true, ""),

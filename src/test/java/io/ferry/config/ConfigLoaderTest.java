@@ -241,6 +241,35 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void theSourceTheDestinationTheirReportsAndWhereDeletionsGoStayApart() {
+    String files = "ferry { source { type = file, path = \"%s\" }, destination.path = \"%s\" %s }";
+    assertThat(problems(files.formatted("/data/in", "/data", ""))).singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .startsWith("ferry.destination.path = /data").contains("overlaps the source (/data/in and /data)");
+    assertThat(problems(files.formatted("/data", "/data/mirror", ""))).hasSize(1);
+    assertThat(problems(files.formatted("/data/in", "/data/in", ""))).hasSize(1);
+    assertThat(load(files.formatted("/data/in", "/data/inbox", "")).destination().describe()).isEqualTo("/data/inbox");
+    assertThat(problems(files.formatted("/data/in", "/data/out", ", destination { delete-extraneous = true, delete-to = \"/data/in/old\" }")))
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING).startsWith("ferry.destination.delete-to").contains("overlaps the source");
+    assertThat(problems(files.formatted("/data/in", "/data/out", ", report.path = \"/data/out/reports\"")))
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING).startsWith("ferry.report.path").contains("inside the destination");
+    String buckets = """
+        ferry {
+          source { endpoint = "http://127.0.0.1:9000", bucket = b, prefix = "%s", credentials { access-key-id = K, secret-access-key = S } }
+          destination { type = s3, endpoint = "http://127.0.0.1:9000/", bucket = %s, prefix = "%s"
+            credentials { access-key-id = K2, secret-access-key = S2 } }
+          report.path = "%s"
+        }""";
+    assertThat(problems(buckets.formatted("data/", "b", "data/mirror/", "reports"))).hasSize(1);
+    assertThat(problems(buckets.formatted("", "b", "copy/", "reports"))).as("no prefix: the whole bucket").hasSize(1);
+    assertThat(load(buckets.formatted("data/", "b", "datacopy/", "reports")).destination().describe()).contains("datacopy/");
+    assertThat(load(buckets.formatted("data/", "c", "data/", "reports")).destination().describe()).contains("s3://c/data/");
+    assertThat(problems(buckets.formatted("data/", "c", "", "s3a://c/reports"))).singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .contains("lies inside the destination s3://c/");
+    assertThat(problems(MINIMAL + "ferry.job.name = \"nightly.0123456789ab\"")).singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .contains("must not end in '.' and 12 hex digits");
+  }
+
+  @Test
   void environmentSubstitutionAndCommandLineOverrides(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("job.conf");
     Files.writeString(file, MINIMAL + "ferry.source.credentials.access-key-id = ${?FERRY_TEST_SURELY_UNSET_VARIABLE}\n");

@@ -43,7 +43,7 @@ class RangeCopierTest {
     }
 
     @Override
-    public boolean resumable() {
+    public boolean resumable(RangeTask task) {
       return resumable;
     }
 

@@ -97,8 +97,8 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
     /** An upload body's byte flipped, once. */
     record FlipUp(String kind, long offset) implements Fault {}
 
-    /** A CompleteMultipartUpload done by the server, its answer lost. */
-    record LostComplete() implements Fault {}
+    /** A request of {@code kind} (CompleteMultipartUpload, CreateMultipartUpload) done by the server, its answer lost. */
+    record LostAnswer(String kind) implements Fault {}
 
     /** A source object overwritten (new bytes, maybe a new size) or deleted when its first GET arrives. */
     record Mutate(String key, boolean delete, int size, long seed) implements Fault {}
@@ -262,7 +262,7 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
         }
         case 6 -> {
           if (!toBucket) continue;
-          return new Fault.LostComplete();
+          return new Fault.LostAnswer(r.nextBoolean() ? "COMPLETE_UPLOAD" : "CREATE_UPLOAD");
         }
         case 7, 8 -> {
           if (ascii.isEmpty()) continue;

@@ -402,8 +402,8 @@ final class Stage {
         servers.toA().inject(FaultProxy.Kind.GET_OBJECT, new FaultProxy.Fault.FlipResponseByte(d.offset()), 1);
       } else if (f instanceof Fault.FlipUp u) {
         servers.toB().inject(FaultProxy.Kind.valueOf(u.kind()), new FaultProxy.Fault.FlipRequestByte(u.offset()), 1);
-      } else if (f instanceof Fault.LostComplete) {
-        proxy(false).inject(FaultProxy.Kind.COMPLETE_UPLOAD, new FaultProxy.Fault.LoseResponse(), 1);
+      } else if (f instanceof Fault.LostAnswer l) {
+        proxy(false).inject(FaultProxy.Kind.valueOf(l.kind()), new FaultProxy.Fault.LoseResponse(), 1);
       } else if (f instanceof Fault.Mutate m) {
         mutate(m);
       } else if (f instanceof Fault.Rewrite w) {

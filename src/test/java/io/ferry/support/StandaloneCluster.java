@@ -100,6 +100,9 @@ public final class StandaloneCluster implements AutoCloseable {
     return Files.readString(logs.resolve(name + ".log"), StandardCharsets.UTF_8);
   }
 
+  /** The cluster's shared secret of Spark's RPC authentication (a test's own, fresh for each JVM running tests). */
+  private static final String AUTH_SECRET = java.util.UUID.randomUUID().toString();
+
   /** @param jvmAndMain JVM options (at least the heap), then the main class and its arguments */
   private Process spawn(String name, List<String> jvmAndMain, Map<String, String> environment) throws IOException {
     int main = 0;
@@ -109,6 +112,10 @@ public final class StandaloneCluster implements AutoCloseable {
     command.addAll(jvmAndMain.subList(0, main));
     command.addAll(Arrays.asList(System.getProperty("ferry.spark.jvm.opens", "").trim().split("\\s+")));
     command.add("-Dspark.master.rest.enabled=false");
+    // as a shared cluster should run Ferry: RPC authenticated and encrypted, since tasks carry the job's settings
+    command.add("-Dspark.authenticate=true");
+    command.add("-Dspark.authenticate.secret=" + AUTH_SECRET);
+    command.add("-Dspark.network.crypto.enabled=true");
     command.add("-cp");
     command.add(sparkHome.resolve("jars") + "/*");
     command.addAll(jvmAndMain.subList(main, jvmAndMain.size()));

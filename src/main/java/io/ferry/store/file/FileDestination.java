@@ -13,7 +13,6 @@ import io.ferry.store.ThreadBuffers;
 import io.ferry.store.Upload;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
@@ -144,12 +143,14 @@ final class FileDestination implements Destination {
     Path target = finalPath(object);
     Path temp = KeyPaths.tempPath(target, tag, KeyPaths.nonce());
     folder(root, target, true);
-    Files.newByteChannel(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
-    try (RandomAccessFile file = new RandomAccessFile(temp.toFile(), "rw")) {
-      file.setLength(object.size()); // ftruncate: sparse, no data written
-    } catch (IOException e) {
-      Files.deleteIfExists(temp);
-      throw localWrite(e);
+    try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      try {
+        // its full size, sparse: a zero at the last byte (the last part writes it again), nothing before it
+        if (object.size() > 0) channel.write(ByteBuffer.wrap(new byte[1]), object.size() - 1);
+      } catch (IOException e) {
+        Files.deleteIfExists(temp); // the file this opening created
+        throw localWrite(e);
+      }
     }
     return new Upload(object, temp.getFileName().toString());
   }
@@ -240,6 +241,24 @@ final class FileDestination implements Destination {
     if (folderExists(root, temp)) Files.deleteIfExists(temp);
   }
 
+  /**
+   * A probe file of this job created in the root under a lower-case name and looked for under the upper-case one
+   * (the root's behaviour; a folder of its own that folds case is not found).
+   */
+  @Override
+  public boolean foldsCase() throws IOException {
+    if (!Files.isDirectory(root)) return false;
+    Path probe = root.resolve(".ferry-" + tag + "-case.marker");
+    Files.deleteIfExists(probe);
+    Files.createFile(probe);
+    try {
+      String upper = probe.getFileName().toString().toUpperCase(java.util.Locale.ROOT);
+      return Files.exists(root.resolve(upper), LinkOption.NOFOLLOW_LINKS);
+    } finally {
+      Files.deleteIfExists(probe);
+    }
+  }
+
   @Override
   public boolean isStray(StoreObject existing) {
     return KeyPaths.isTempNameOf(fileName(existing), tag);
@@ -264,27 +283,44 @@ final class FileDestination implements Destination {
     }
   }
 
-  /** Deletes the file; one whose folder is reached through a link is refused (a listing never finds such a file). */
+  /**
+   * Deletes the file, only while it is the one listed (its size, modification time and inode): on a filesystem that
+   * folds case, "photo.jpg" listed and "Photo.JPG" just copied are one file, and the copy is not deleted. A folder
+   * reached through a link is refused (a listing never finds such a file).
+   */
   @Override
-  public void delete(StoreObject existing) throws IOException {
+  public boolean delete(StoreObject existing) throws IOException {
     Path target = finalPath(existing);
-    try {
-      folder(root, target, false);
-    } catch (NoSuchFileException | NotDirectoryException e) {
-      return; // gone already
-    }
+    if (!asListed(target, existing)) return false;
     Files.deleteIfExists(target);
+    return true;
   }
 
-  /** Moves the object to the same relative path under the directory {@code to}, replacing what is there. */
+  /**
+   * Moves the object to the same relative path under the directory {@code to} (a rename on one filesystem, else a
+   * copy, then the delete), only while it is the one listed.
+   */
   @Override
-  public void moveAside(StoreObject existing, String to) throws IOException {
+  public boolean moveAside(StoreObject existing, String to) throws IOException {
     Path target = finalPath(existing);
-    if (!folderExists(root, target) || !Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) return; // gone already
+    if (!asListed(target, existing)) return false;
     Path base = Files.createDirectories(Path.of(to));
     Path aside = resolve(base, existing.relativeKey());
     folder(base, aside, true);
-    Files.move(target, aside, StandardCopyOption.REPLACE_EXISTING); // a rename on one filesystem, else a copy, then the delete
+    Files.move(target, aside);
+    return true;
+  }
+
+  /** Whether the file is there, through real folders, with the listed size, modification time and inode. */
+  private boolean asListed(Path target, StoreObject listed) throws IOException {
+    try {
+      folder(root, target, false);
+      BasicFileAttributes now = Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      return now.isRegularFile() && now.size() == listed.size() && now.lastModifiedTime().toMillis() == listed.lastModifiedMillis()
+          && (listed.version().isEmpty() || FileLister.inode(now).equals(listed.version()));
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      return false;
+    }
   }
 
   @Override
@@ -312,7 +348,9 @@ final class FileDestination implements Destination {
   public String readBack(Upload upload, Checksum.Algorithm algorithm) throws IOException {
     Checksum.Digest digest = Checksum.digest(algorithm);
     byte[] buffer = BUFFERS.get(bufferSize);
-    try (InputStream in = Channels.newInputStream(FileChannel.open(tempPath(upload), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
+    Path temp = tempPath(upload);
+    folder(root, temp, false);
+    try (InputStream in = Channels.newInputStream(FileChannel.open(temp, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
       for (int n; (n = in.read(buffer, 0, bufferSize)) > 0; ) digest.update(buffer, 0, n);
     }
     return digest.value();

@@ -29,6 +29,7 @@ import java.util.function.Consumer;
 final class FileLister implements Lister {
   /** Directory levels walked on the driver at most. */
   private static final int LEVELS = 4;
+  private static final java.util.regex.Pattern INODE = java.util.regex.Pattern.compile("ino=(\\d+)");
   private final Path root;
 
   FileLister(Path root) {
@@ -100,8 +101,19 @@ final class FileLister implements Lister {
 
   private StoreObject object(Path file, BasicFileAttributes attributes) {
     String key = root.relativize(file).toString().replace(file.getFileSystem().getSeparator(), "/");
-    Object inode = attributes.fileKey(); // "(dev=…,ino=…)" on Unix: a file replaced under the same name is another one
-    return new StoreObject(key, key, attributes.size(), "", attributes.lastModifiedTime().toMillis(), inode == null ? "" : inode.toString());
+    return new StoreObject(key, key, attributes.size(), "", attributes.lastModifiedTime().toMillis(), inode(attributes));
+  }
+
+  /**
+   * The file's inode ("ino=…"; "" where the platform gives none): a file replaced under the same name is another one.
+   * Not the device, which differs between the hosts that mount one NFS export (a listing and a read run on different
+   * executors).
+   */
+  static String inode(BasicFileAttributes attributes) {
+    Object key = attributes.fileKey(); // "(dev=…,ino=…)" on Unix
+    if (key == null) return "";
+    java.util.regex.Matcher m = INODE.matcher(key.toString());
+    return m.find() ? "ino=" + m.group(1) : "";
   }
 
   private Path path(String relative) {

@@ -70,7 +70,7 @@ final class FileRangeReader implements RangeReader {
     BasicFileAttributes now = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     String what = now.size() != listed.size() ? "it has " + now.size() + " bytes, it had " + listed.size() + " when listed"
         : now.lastModifiedTime().toMillis() != listed.lastModifiedMillis() ? "it was modified since it was listed"
-        : !listed.version().isEmpty() && now.fileKey() != null && !now.fileKey().toString().equals(listed.version())
+        : !listed.version().isEmpty() && !FileLister.inode(now).equals(listed.version())
             ? "it was replaced by another file since it was listed" : null;
     if (what != null) throw new StoreFailure(StoreFailure.Kind.FATAL, file + ": the file changed during the run: " + what);
   }

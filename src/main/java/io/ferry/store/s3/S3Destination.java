@@ -65,8 +65,9 @@ final class S3Destination implements Destination {
   }
 
   @Override
-  public void delete(StoreObject existing) throws IOException {
+  public boolean delete(StoreObject existing) throws IOException {
     S3Errors.translated(() -> client.deleteObject(b -> b.bucket(config.bucket()).key(key(existing))));
+    return true;
   }
 
   /**
@@ -74,7 +75,7 @@ final class S3Destination implements Destination {
    * metadata kept), then the delete. An object over 5 GiB cannot be copied in one request and fails.
    */
   @Override
-  public void moveAside(StoreObject existing, String to) throws IOException {
+  public boolean moveAside(StoreObject existing, String to) throws IOException {
     String from = key(existing);
     String aside = to + existing.relativeKey();
     try {
@@ -84,11 +85,12 @@ final class S3Destination implements Destination {
         if (!existing.etag().isEmpty()) b.copySourceIfMatch("\"" + existing.etag() + "\"");
       });
     } catch (NoSuchKeyException e) {
-      return; // gone already
+      return false; // gone already
     } catch (SdkException e) {
+      if (e instanceof AwsServiceException a && a.statusCode() == 412) return false; // changed since it was listed
       throw S3Errors.failure(e);
     }
-    delete(existing);
+    return delete(existing);
   }
 
   @Override
@@ -195,7 +197,10 @@ final class S3Destination implements Destination {
     return there;
   }
 
-  /** Whether the bucket lists the upload among the open uploads of its key. */
+  /**
+   * Whether the bucket lists the upload among the open uploads of its key; true when these credentials may not list
+   * uploads (ListParts alone then says).
+   */
   private boolean open(Upload upload) throws IOException {
     String key = key(upload.object());
     try {
@@ -209,9 +214,51 @@ final class S3Destination implements Destination {
         idMarker = page.nextUploadIdMarker();
         if (keyMarker == null || !keyMarker.startsWith(key)) return false;
       }
+    } catch (AwsServiceException e) {
+      if (e.statusCode() == 403) return true;
+      throw S3Errors.failure(e);
     } catch (SdkException e) {
       throw S3Errors.failure(e);
     }
+  }
+
+  /** Every open multipart upload under the prefix, keyed relative to it (size and ETag unknown: 0 and ""). */
+  @Override
+  public List<Upload> openUploads() throws IOException {
+    List<Upload> open = new ArrayList<>();
+    try {
+      for (var u : client.listMultipartUploadsPaginator(b -> b.bucket(config.bucket()).prefix(config.prefix())).uploads()) {
+        String relative = u.key().substring(config.prefix().length());
+        open.add(new Upload(new StoreObject(u.key(), relative, 0, "", u.initiated() == null ? 0 : u.initiated().toEpochMilli()), u.uploadId()));
+      }
+    } catch (SdkException e) {
+      throw S3Errors.failure(e);
+    }
+    return open;
+  }
+
+  @Override
+  public int abortLostOpenings(Upload kept, long withinMillis) throws IOException {
+    String key = key(kept.object());
+    List<software.amazon.awssdk.services.s3.model.MultipartUpload> uploads = new ArrayList<>();
+    try {
+      client.listMultipartUploadsPaginator(b -> b.bucket(config.bucket()).prefix(key)).uploads().forEach(u -> {
+        if (u.key().equals(key)) uploads.add(u);
+      });
+    } catch (SdkException e) {
+      throw S3Errors.failure(e);
+    }
+    java.time.Instant at = uploads.stream().filter(u -> u.uploadId().equals(kept.id())).map(u -> u.initiated()).findFirst().orElse(null);
+    if (at == null) return 0;
+    int aborted = 0;
+    for (var u : uploads) {
+      if (u.uploadId().equals(kept.id()) || u.initiated() == null) continue;
+      // the retries' own window, measured by this JVM and placed on the service's clock at the kept upload
+      if (u.initiated().isBefore(at.minusMillis(withinMillis + 2_000)) || u.initiated().isAfter(at.plusMillis(1_000))) continue;
+      abort(new Upload(kept.object(), u.uploadId()));
+      aborted++;
+    }
+    return aborted;
   }
 
   /** Is the object at its key the one these parts make (its ETag the MD5 of their MD5s, "-" and their count)? */

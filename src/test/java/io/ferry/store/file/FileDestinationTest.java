@@ -15,6 +15,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -172,13 +173,39 @@ class FileDestinationTest extends DestinationContract {
     Path aside = root.resolveSibling(root.getFileName() + "-deleted");
     put("a/b.txt", "old".getBytes());
     Destination d = destination();
-    StoreObject o = object("a/b.txt", 3);
-    d.moveAside(o, aside.toString());
+    StoreObject o = d.existing().find("a/b.txt");
+    assertThat(d.moveAside(o, aside.toString())).isTrue();
     assertThat(root.resolve("a/b.txt")).doesNotExist();
     assertThat(aside.resolve("a/b.txt")).hasContent("old");
-    d.moveAside(o, aside.toString()); // gone already: no failure
-    Files.createSymbolicLink(aside.resolve("link"), root);
-    put("link/c", "x".getBytes());
-    assertThatThrownBy(() -> d.moveAside(object("link/c", 1), aside.toString())).hasMessageContaining("is a symbolic link");
+    assertThat(d.moveAside(o, aside.toString())).as("gone already: no failure, nothing moved").isFalse();
+    Path elsewhere = Files.createDirectories(root.resolveSibling(root.getFileName() + "-elsewhere"));
+    Files.createSymbolicLink(aside.resolve("sub"), elsewhere); // a link inside delete-to is not followed either
+    put("sub/c", "x".getBytes());
+    assertThatThrownBy(() -> d.moveAside(d.existing().find("sub/c"), aside.toString())).hasMessageContaining("is a symbolic link");
+    assertThat(root.resolve("sub/c")).hasContent("x");
+    try (Stream<Path> files = Files.list(elsewhere)) {
+      assertThat(files.toList()).isEmpty();
+    }
+  }
+
+  /**
+   * A file is deleted only while it is the one listed: on a filesystem that folds case, "photo.jpg" listed and
+   * "Photo.JPG" just copied over it are one file, with the copy's inode and time.
+   */
+  @Test
+  void aFileChangedOrReplacedSinceItWasListedIsNotDeleted() throws Exception {
+    put("photo.jpg", "old".getBytes());
+    Destination d = destination();
+    StoreObject listed = d.existing().find("photo.jpg");
+    Path replacement = Files.writeString(root.resolve(".new"), "new");
+    Files.setLastModifiedTime(replacement, Files.getLastModifiedTime(root.resolve("photo.jpg")));
+    Files.move(replacement, root.resolve("photo.jpg"), java.nio.file.StandardCopyOption.REPLACE_EXISTING); // another inode, same size and time
+    assertThat(d.delete(listed)).isFalse();
+    assertThat(root.resolve("photo.jpg")).hasContent("new");
+    StoreObject again = d.existing().find("photo.jpg");
+    Files.setLastModifiedTime(root.resolve("photo.jpg"), FileTime.fromMillis(MTIME));
+    assertThat(d.delete(again)).as("modified since listed").isFalse();
+    assertThat(d.delete(d.existing().find("photo.jpg"))).isTrue();
+    assertThat(root.resolve("photo.jpg")).doesNotExist();
   }
 }
