@@ -292,6 +292,53 @@ class CombinationsIT {
     assertThat(Buckets.digests(b.client(), target, "")).isEqualTo(source);
   }
 
+  @Test
+  void theCutOverPassWritesItsPlanFirstThenMovesAsideWhatItWouldDelete() throws Exception {
+    String bucket = name("aside");
+    Map<String, String> source = seed(bucket, Map.of("a", 100, "b", 200, "dir/c", 300));
+    Path dest = work.resolve(bucket);
+    Path aside = work.resolve(bucket + "-deleted");
+    String hocon = "ferry { job.name = " + bucket + ", destination { delete-extraneous = true, max-delete = \"100%\", delete-to = \"" + aside + "\" } }";
+    assertThat(migrate(job(bucket, dest, hocon)).summary().succeeded()).isTrue();
+    a.client().deleteObject(r -> r.bucket(bucket).key("b"));
+    Run run = migrate(job(bucket, dest, hocon));
+    assertThat(run.summary().succeeded()).as(run.out()).isTrue();
+    String runId = run.summary().run();
+    assertThat(run.out()).contains("DELETE 1 extraneous objects moved to " + aside.resolve(runId));
+    assertThat(run.summary().deletions()).isEqualTo(new RunSummary.Deletions("ran", "", 1, 0, 1, 0, 0));
+    assertThat(dest.resolve("b")).doesNotExist();
+    assertThat(Trees.digests(aside.resolve(runId))).isEqualTo(Map.of("b", source.get("b")));
+    Path report = work.resolve("reports").resolve(bucket).resolve(runId);
+    assertThat(csv(report.resolve("deletion-plan.csv"))).contains(",b,").contains("PLANNED").contains("move to " + aside.resolve(runId));
+    assertThat(csv(report.resolve("deletions.csv"))).contains(",b,").contains("MOVED");
+  }
+
+  private static String csv(Path dataset) throws java.io.IOException {
+    try (var parts = Files.list(dataset)) {
+      StringBuilder all = new StringBuilder();
+      for (Path p : parts.filter(p -> p.getFileName().toString().endsWith(".csv")).toList()) all.append(Files.readString(p));
+      return all.toString();
+    }
+  }
+
+  /** Under LANG=C the JVM cannot name a file "été.txt": that object is rejected alone, and the rest copied. */
+  @Test
+  void aKeyThisJvmCannotNameAFileIsRejectedAloneUnderAnAsciiLocale() throws Exception {
+    String bucket = name("ascii");
+    Map<String, String> source = seed(bucket, Map.of("plain.txt", 100, "\u00e9t\u00e9.txt", 200));
+    Path dest = work.resolve(bucket);
+    Path conf = Jobs.file(work.resolve("conf"), bucket + ".conf", job(bucket, dest, "ferry { job.name = " + bucket
+        + ", source.credentials.secret-access-key = ${?SRC_SECRET}, spark.master = \"local[1]\" }"));
+    Path log = work.resolve(bucket + ".log");
+    Process p = io.ferry.support.FerryProcess.start(conf, log, Map.of("SRC_SECRET", a.secret(), "LC_ALL", "C", "LANG", "C"), "migrate");
+    assertThat(p.waitFor(3, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+    String out = Files.readString(log, StandardCharsets.UTF_8);
+    assertThat(p.exitValue()).as(out).isEqualTo(1);
+    assertThat(out).contains("1 rejected").contains("file name encoding");
+    assertThat(Files.readAllBytes(dest.resolve("plain.txt"))).isNotEmpty();
+    assertThat(Trees.digests(dest)).containsOnlyKeys("plain.txt").containsEntry("plain.txt", source.get("plain.txt"));
+  }
+
   private static void sleep(Duration d) {
     try {
       Thread.sleep(d.toMillis());

@@ -175,6 +175,31 @@ class ResumeIT {
     assertThat(ledger(name).read().isEmpty()).isTrue();
   }
 
+  /**
+   * A run killed between its CreateMultipartUpload and the ledger entry of its answer (or whose answer was lost)
+   * leaves an upload no entry names; the ledger recorded the intent first, so cleanup aborts the uploads at that key,
+   * and none at any other.
+   */
+  @org.junit.jupiter.api.Test
+  void cleanupAbortsTheUploadsAtKeysTheJobWasOpeningAndNoOthers() throws Exception {
+    String name = "intent-bucket";
+    s3.client().createBucket(b -> b.bucket(name));
+    String lost = s3.client().createMultipartUpload(b -> b.bucket(name).key("big.bin")).uploadId();
+    String others = s3.client().createMultipartUpload(b -> b.bucket(name).key("someone-elses.bin")).uploadId();
+    try (Ledger.Writer w = ledger(name).writer("run-0-open-0-1")) {
+      w.intent(new Ledger.Intent("big.bin", "big.bin", "s3://" + name + "/big.bin", "run-0"));
+    }
+    Path conf = Jobs.file(work.resolve("conf"), name + ".conf", job(name, fast.endpoint(), "bucket"));
+    Process clean = ferry(conf, work.resolve(name + "-clean.log"), "cleanup");
+    assertThat(clean.waitFor(2, TimeUnit.MINUTES)).isTrue();
+    String out = Files.readString(work.resolve(name + "-clean.log"));
+    assertThat(clean.exitValue()).as(out).isZero();
+    assertThat(out).contains("abort  s3://" + name + "/big.bin (an upload at a key this job was opening").contains(lost);
+    var open = s3.client().listMultipartUploads(b -> b.bucket(name)).uploads();
+    assertThat(open).extracting(u -> u.uploadId()).containsExactly(others);
+    assertThat(ledger(name).read().isEmpty()).isTrue();
+  }
+
   @ParameterizedTest(name = "to {0}")
   @ValueSource(strings = {"files", "bucket"})
   void cleanupRemovesWhatAKilledRunLeftAndNothingElse(String to) throws Exception {

@@ -77,8 +77,10 @@ final class Oracle {
     }
     // the cut-over pass: what the destination holds in the selection that the listing lacks
     Set<String> extraneous = new TreeSet<>();
-    for (String key : before.keySet()) {
-      if (isStaging(key) || !job.inScope(key) || listed.contains(key)) continue;
+    for (Map.Entry<String, String> e : before.entrySet()) {
+      String key = e.getKey();
+      // a directory's symbolic links are not objects (a listing skips them), nor is staging
+      if (e.getValue().startsWith("link:") || isStaging(key) || !job.inScope(key) || listed.contains(key)) continue;
       extraneous.add(key);
     }
     long copied = selected.size() - rejected.size();
@@ -101,14 +103,19 @@ final class Oracle {
     return deletions <= Long.parseLong(cap);
   }
 
+  /** A directory destination's staging name of any job; at a bucket, where nothing is staged, no key is. */
+  boolean isStaging(String key) {
+    return scenario.destinationKind() == DestinationKind.DIRECTORY && isStagingName(key);
+  }
+
   /** A temp file or marker of this scenario's job. */
   boolean ownStaging(String key) {
     String name = key.substring(key.lastIndexOf('/') + 1);
-    return isStaging(key) && (name.contains(".ferry-" + scenario.jobName() + ".") || name.contains("-" + scenario.jobName() + "."));
+    return isStagingName(key) && (name.contains(".ferry-" + scenario.jobName() + ".") || name.contains("-" + scenario.jobName() + "."));
   }
 
-  /** A directory's staging name of any job: never an object. */
-  static boolean isStaging(String key) {
+  /** A directory's staging name of any job: never an object there. */
+  static boolean isStagingName(String key) {
     String name = key.substring(key.lastIndexOf('/') + 1);
     return name.matches("\\..*\\.ferry-.*\\.tmp") || name.matches("\\.ferry-.*\\.marker");
   }
@@ -198,7 +205,9 @@ final class Oracle {
     }
     if (!e.cutOverRuns()) {
       for (String key : o.destinationBefore().keySet()) {
-        if (!o.destinationAfter().containsKey(key) && !isStaging(key)) violations.add("I5: " + key + " deleted by a pass that should not run");
+        if (!o.destinationAfter().containsKey(key) && !isStaging(key) && !o.destinationBefore().get(key).startsWith("link:")) {
+          violations.add("I5: " + key + " deleted by a pass that should not run");
+        }
       }
     }
     return violations;
