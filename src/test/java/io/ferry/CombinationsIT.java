@@ -266,7 +266,8 @@ class CombinationsIT {
     try {
       for (int round = 0; round < 2; round++) {
         Run rerun = migrate(hocon.formatted(name, source, work.resolve("reports"), true, bucketDestination(target, false)));
-        assertThat(rerun.out()).as("every file listed").containsPattern("LIST  180[01] objects listed");
+        // each folder's churning file may be seen once, as present: never fewer than the 1,800 that stay
+        assertThat(rerun.out()).as("every file listed").containsPattern("LIST  180[0-3] objects listed");
         assertThat(Buckets.digests(b.client(), target, "")).as("round " + round + ": " + rerun.out()).containsAllEntriesOf(copied);
       }
     } finally {
