@@ -38,15 +38,6 @@ public final class CopyPlanner {
     this.nextId = firstId;
   }
 
-  /** Plans every object of {@code objects}. */
-  public static CopyPlan plan(Iterable<StoreObject> objects, PlanConfig config, Capabilities limits) {
-    CopyPlanner planner = new CopyPlanner(config, limits, false, 0);
-    List<CopyTask> tasks = new ArrayList<>();
-    for (StoreObject object : objects) tasks.addAll(planner.add(object));
-    tasks.addAll(planner.finish());
-    return CopyPlan.of(tasks, 0);
-  }
-
   /**
    * Plans one object: returns the tasks it completes (its parts; or a full bundle of small objects before it), in
    * order; a small object may wait in the open bundle for {@link #finish}.

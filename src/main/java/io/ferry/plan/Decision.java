@@ -15,9 +15,7 @@ public record Decision(Kind kind, StoreObject object, String reason) implements 
     /** Its size or modification time is outside the selected ranges. */
     FILTERED,
     /** Only the destination holds it, among the keys the job selects: what delete-extraneous deletes. */
-    EXTRANEOUS,
-    /** Nothing to do: a destination object the job does not select. */
-    NONE
+    EXTRANEOUS
   }
 
   public static Decision of(Kind kind, StoreObject object) {

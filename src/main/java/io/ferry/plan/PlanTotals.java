@@ -35,7 +35,7 @@ public record PlanTotals(long objects, long bytes, long ranges, long splitObject
       case REJECTED -> new PlanTotals(0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0);
       case FILTERED -> new PlanTotals(0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0);
       case EXTRANEOUS -> new PlanTotals(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, d.object().size());
-      case COPY, NONE -> NONE;
+      case COPY -> NONE;
     };
   }
 

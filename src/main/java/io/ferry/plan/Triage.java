@@ -1,81 +1,81 @@
 package io.ferry.plan;
 
-import io.ferry.config.PlanConfig;
 import io.ferry.store.Capabilities;
 import io.ferry.store.Destination;
+import io.ferry.store.KeyOrder;
 import io.ferry.store.ObjectFilter;
 import io.ferry.store.StoreObject;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
- * Decides, key by key, between copying an object and leaving it: a key the destination cannot hold (its own rule: an
- * unsafe path, a key too long) is rejected, and so, where keys are paths ({@link Capabilities#hierarchicalKeys()}), is
- * a key that is also a folder of other keys ("a" beside "a/b"), which a filesystem cannot hold both of; an object the
- * destination holds unchanged is skipped; one only the destination holds is extraneous.
+ * Decides, key by key, between copying an object and leaving it. The listings are joined by key: each source object
+ * and each destination object gives its {@link #sides}, the sides of a key are merged ({@link Keyed#merge}), and the
+ * merged key is decided ({@link #decide}). A key the destination cannot hold (its own rule: an unsafe path, a key too
+ * long) is rejected, and so, where keys are paths ({@link Capabilities#hierarchicalKeys()}), is a key that is also a
+ * folder of other keys ("a" beside "a/b"), which a filesystem cannot hold both of, and every key of a set that folds
+ * to one on a destination that folds case; an object the destination holds unchanged is skipped; one only the
+ * destination holds is extraneous.
  */
 public final class Triage {
-  /** An object set aside, and why. */
-  public record Rejected(StoreObject object, String reason) {}
-
-  /** The plan, and what was set aside. */
-  public record Result(CopyPlan plan, List<Rejected> rejected) {}
-
   private Triage() {}
 
-  /** @param rules the destination, for its rules (rejection, unchanged); nothing is written */
-  public static Decision decide(Pairing p, boolean hierarchical, Destination rules, ObjectFilter filter, boolean skipUnchanged) {
-    StoreObject source = p.source();
-    if (source == null) {
-      return p.existing() != null && filter.selectsKey(p.existing()) ? Decision.of(Decision.Kind.EXTRANEOUS, p.existing())
-          : Decision.of(Decision.Kind.NONE, p.existing());
+  /** A source object's sides of the join: itself at its key and, where keys are paths, a folder mark at each folder. */
+  public static List<Map.Entry<String, Keyed>> sides(StoreObject source, boolean hierarchical, boolean foldsCase) {
+    List<Map.Entry<String, Keyed>> sides = new ArrayList<>(2);
+    sides.add(Map.entry(KeyOrder.joinKey(source.relativeKey(), foldsCase), Keyed.source(source)));
+    if (hierarchical) {
+      for (String folder : folders(source.relativeKey())) sides.add(Map.entry(KeyOrder.joinKey(folder, foldsCase), Keyed.folderMark()));
     }
-    if (!filter.inRanges(source)) return Decision.of(Decision.Kind.FILTERED, source);
+    return sides;
+  }
+
+  /** A destination object's side of the join. */
+  public static Map.Entry<String, Keyed> side(StoreObject existing, boolean foldsCase) {
+    return Map.entry(KeyOrder.joinKey(existing.relativeKey(), foldsCase), Keyed.existing(existing));
+  }
+
+  /**
+   * What the run does at one merged key: nothing for a folder only or an object the job does not select, else a
+   * decision for each source object there (several only where keys fold to one).
+   *
+   * @param rules the destination, for its rules (rejection, unchanged); nothing is written
+   */
+  public static List<Decision> decide(Keyed k, boolean hierarchical, Destination rules, ObjectFilter filter, boolean skipUnchanged) {
+    if (!k.colliding().isEmpty()) {
+      List<StoreObject> all = new ArrayList<>(k.colliding());
+      all.add(0, k.source());
+      List<Decision> rejected = new ArrayList<>(all.size());
+      for (StoreObject o : all) {
+        String others = all.stream().filter(x -> x != o).map(StoreObject::relativeKey).collect(Collectors.joining("', '"));
+        rejected.add(new Decision(Decision.Kind.REJECTED, o, "the key differs from '" + others + "' only in case, and the destination"
+            + " folds case (they would be one file): none of them was copied"));
+      }
+      return rejected;
+    }
+    StoreObject source = k.source();
+    if (source == null) {
+      return k.existing() != null && filter.selectsKey(k.existing()) ? List.of(Decision.of(Decision.Kind.EXTRANEOUS, k.existing())) : List.of();
+    }
+    if (!filter.inRanges(source)) return List.of(Decision.of(Decision.Kind.FILTERED, source));
     String reason = rules.rejection(source);
-    if (reason == null && hierarchical && p.prefixOfOthers()) {
+    if (reason == null && hierarchical && k.folder()) {
       reason = "the key is also a prefix of other keys ('" + source.relativeKey() + "/...'): a filesystem cannot hold a file and a"
           + " directory of one name, so this object was not copied (the keys under it were)";
     }
-    if (reason != null) return new Decision(Decision.Kind.REJECTED, source, reason);
-    if (skipUnchanged && p.existing() != null && rules.unchanged(source, p.existing())) return Decision.of(Decision.Kind.UNCHANGED, source);
-    return Decision.of(Decision.Kind.COPY, source);
+    if (reason != null) return List.of(new Decision(Decision.Kind.REJECTED, source, reason));
+    if (skipUnchanged && k.existing() != null && rules.unchanged(source, k.existing())) return List.of(Decision.of(Decision.Kind.UNCHANGED, source));
+    return List.of(Decision.of(Decision.Kind.COPY, source));
   }
 
   /** The folders a key is in: "a/b/c" is in "a" and "a/b". */
-  public static List<String> folders(String relativeKey) {
+  static List<String> folders(String relativeKey) {
     List<String> folders = new ArrayList<>();
     for (int slash = relativeKey.indexOf('/'); slash >= 0; slash = relativeKey.indexOf('/', slash + 1)) {
       folders.add(relativeKey.substring(0, slash));
     }
     return folders;
-  }
-
-  /** The whole triage of listings held in memory (small jobs, tests): the same decisions as the executors'. */
-  public static Result plan(List<StoreObject> listed, List<StoreObject> existing, PlanConfig config, Capabilities destination,
-      boolean serverSide, Destination rules, ObjectFilter filter, boolean skipUnchanged) {
-    Set<String> folders = new HashSet<>();
-    for (StoreObject o : listed) folders.addAll(folders(o.relativeKey()));
-    Map<String, StoreObject> there = new LinkedHashMap<>();
-    for (StoreObject o : existing) there.put(o.relativeKey(), o);
-    List<Rejected> rejected = new ArrayList<>();
-    CopyPlanner planner = new CopyPlanner(config, destination, serverSide, 0);
-    List<CopyTask> tasks = new ArrayList<>();
-    long skipped = 0;
-    for (StoreObject o : listed) {
-      Decision d = decide(new Pairing(o.relativeKey(), o, there.get(o.relativeKey()), folders.contains(o.relativeKey())),
-          destination.hierarchicalKeys(), rules, filter, skipUnchanged);
-      switch (d.kind()) {
-        case COPY -> tasks.addAll(planner.add(o));
-        case REJECTED -> rejected.add(new Rejected(o, d.reason()));
-        case UNCHANGED -> skipped++;
-        default -> { }
-      }
-    }
-    tasks.addAll(planner.finish());
-    return new Result(CopyPlan.of(tasks, skipped), rejected);
   }
 }

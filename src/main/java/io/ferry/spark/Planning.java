@@ -6,12 +6,11 @@ import io.ferry.config.StoreConfig;
 import io.ferry.plan.CopyPlanner;
 import io.ferry.plan.CopyTask;
 import io.ferry.plan.Decision;
-import io.ferry.plan.Pairing;
+import io.ferry.plan.Keyed;
 import io.ferry.plan.PlanTotals;
 import io.ferry.plan.Triage;
 import io.ferry.store.Capabilities;
 import io.ferry.store.Destination;
-import io.ferry.store.KeyOrder;
 import io.ferry.store.ListCounts;
 import io.ferry.store.ObjectFilter;
 import io.ferry.store.Shard;
@@ -51,28 +50,6 @@ public final class Planning {
     @Override
     public void close() {
       cached.forEach(JavaRDD::unpersist);
-    }
-  }
-
-  /**
-   * One key's side of the join: the source's object, the destination's, or a mark that source keys lie under it; on
-   * a destination that folds case, the other source objects whose keys fold to the same one ({@code colliding}).
-   */
-  record Keyed(StoreObject source, StoreObject existing, boolean folder, List<StoreObject> colliding) implements Serializable {
-    Keyed(StoreObject source, StoreObject existing, boolean folder) {
-      this(source, existing, folder, List.of());
-    }
-
-    /** Associative and commutative, as reduceByKey needs: the sources are a set, the least key first. */
-    Keyed merge(Keyed o) {
-      java.util.TreeMap<String, StoreObject> sources = new java.util.TreeMap<>(KeyOrder.COMPARATOR);
-      for (Keyed k : List.of(this, o)) {
-        if (k.source != null) sources.put(k.source.key(), k.source);
-        k.colliding.forEach(c -> sources.put(c.key(), c));
-      }
-      List<StoreObject> all = new ArrayList<>(sources.values());
-      return new Keyed(all.isEmpty() ? null : all.get(0), existing != null ? existing : o.existing, folder || o.folder,
-          all.size() <= 1 ? List.of() : List.copyOf(all.subList(1, all.size())));
     }
   }
 
@@ -119,14 +96,8 @@ public final class Planning {
       throw new JobFailure("cannot tell whether the destination " + config.destination().describe() + " folds case (a probe file could"
           + " not be written): " + io.ferry.store.Failures.describe(e));
     }
-    JavaPairRDD<String, Keyed> keyed = source.flatMapToPair(o -> {
-      List<Tuple2<String, Keyed>> sides = new ArrayList<>(2);
-      sides.add(new Tuple2<>(KeyOrder.joinKey(o.relativeKey(), folds), new Keyed(o, null, false)));
-      if (hierarchical) {
-        for (String folder : Triage.folders(o.relativeKey())) sides.add(new Tuple2<>(KeyOrder.joinKey(folder, folds), new Keyed(null, null, true)));
-      }
-      return sides.iterator();
-    }).union(existing.mapToPair(o -> new Tuple2<>(KeyOrder.joinKey(o.relativeKey(), folds), new Keyed(null, o, false))));
+    JavaPairRDD<String, Keyed> keyed = source.flatMapToPair(o -> Triage.sides(o, hierarchical, folds).stream().map(Planning::tuple).iterator())
+        .union(existing.mapToPair(o -> tuple(Triage.side(o, folds))));
     jsc.setJobGroup("PLAN", "PLAN: " + listed + " objects", true);
     JavaRDD<Decision> decisions = cache(keyed.reduceByKey(Keyed::merge, partitions)
         .mapPartitions(new TriageFunction(settings, hierarchical, config.copy().skipUnchanged())), cached);
@@ -139,6 +110,10 @@ public final class Planning {
         cached);
   }
 
+  private static <K, V> Tuple2<K, V> tuple(java.util.Map.Entry<K, V> e) {
+    return new Tuple2<>(e.getKey(), e.getValue());
+  }
+
   private static <T> JavaRDD<T> cache(JavaRDD<T> rdd, List<JavaRDD<?>> cached) {
     cached.add(rdd);
     return rdd.persist(StorageLevel.MEMORY_AND_DISK_SER());
@@ -147,28 +122,6 @@ public final class Planning {
   /** What to check when a side cannot be listed: for a bucket, the settings that reach it. */
   static String hint(String side, StoreConfig store) {
     return store instanceof BucketConfig ? " (check ferry." + side + ".bucket, endpoint and credentials)" : "";
-  }
-
-  /** The destination's objects (no staging of any job: temp files, markers), or only this job's strays. */
-  static final class StrayFunction implements org.apache.spark.api.java.function.FlatMapFunction<Iterator<StoreObject>, StoreObject> {
-    private static final long serialVersionUID = 1L;
-    private final CopySettings settings;
-    private final boolean strays;
-
-    StrayFunction(CopySettings settings, boolean strays) {
-      this.settings = settings;
-      this.strays = strays;
-    }
-
-    @Override
-    public Iterator<StoreObject> call(Iterator<StoreObject> objects) {
-      Destination destination = ExecutorContext.destination(settings);
-      List<StoreObject> out = new ArrayList<>();
-      objects.forEachRemaining(o -> {
-        if (strays ? destination.isStray(o) : !destination.isStaging(o)) out.add(o);
-      });
-      return out.iterator();
-    }
   }
 
   /** Each key decided by the destination's rules and the job's selection; keys with nothing to do are dropped. */
@@ -189,22 +142,7 @@ public final class Planning {
       Destination destination = ExecutorContext.destination(settings);
       ObjectFilter filter = new ObjectFilter(settings.source().selection());
       List<Decision> out = new ArrayList<>();
-      keys.forEachRemaining(t -> {
-        Keyed k = t._2();
-        if (k.source() == null && k.existing() == null) return; // a folder only
-        if (!k.colliding().isEmpty()) {
-          List<StoreObject> all = new ArrayList<>(k.colliding());
-          all.add(0, k.source());
-          for (StoreObject o : all) {
-            String others = all.stream().filter(x -> x != o).map(StoreObject::relativeKey).collect(java.util.stream.Collectors.joining("', '"));
-            out.add(new Decision(Decision.Kind.REJECTED, o, "the key differs from '" + others + "' only in case, and the destination folds"
-                + " case (they would be one file): none of them was copied"));
-          }
-          return;
-        }
-        Decision d = Triage.decide(new Pairing(t._1(), k.source(), k.existing(), k.folder()), hierarchical, destination, filter, skipUnchanged);
-        if (d.kind() != Decision.Kind.NONE) out.add(d);
-      });
+      keys.forEachRemaining(t -> out.addAll(Triage.decide(t._2(), hierarchical, destination, filter, skipUnchanged)));
       return out.iterator();
     }
   }

@@ -1,6 +1,7 @@
 package io.ferry.spark;
 
 import io.ferry.config.MigrationConfig;
+import io.ferry.plan.Keyed;
 import io.ferry.plan.Lanes;
 import io.ferry.plan.PartSizing;
 import io.ferry.report.DatasetFiles;
@@ -49,12 +50,12 @@ final class VerifyJob {
     JavaRDD<StoreObject> source = sources.objects().mapPartitions(new Selected(settings, true));
     JavaRDD<StoreObject> existing = Listing.destination(jsc, settings, Listing.destinationShards(settings, target),
             new Listing.Counters(jsc, "destination"))
-        .mapPartitions(new Planning.StrayFunction(settings, false)).mapPartitions(new Selected(settings, false));
+        .mapPartitions(new StrayFunction(settings, false)).mapPartitions(new Selected(settings, false));
     jsc.setJobGroup("LIST", "LIST: both sides, paired by key", true);
     long partitions = jsc.defaultParallelism();
-    JavaRDD<Planning.Keyed> pairs = source.mapToPair(o -> new Tuple2<>(o.relativeKey(), new Planning.Keyed(o, null, false)))
-        .union(existing.mapToPair(o -> new Tuple2<>(o.relativeKey(), new Planning.Keyed(null, o, false))))
-        .reduceByKey(Planning.Keyed::merge, (int) partitions).values().persist(StorageLevel.MEMORY_AND_DISK_SER());
+    JavaRDD<Keyed> pairs = source.mapToPair(o -> new Tuple2<>(o.relativeKey(), Keyed.source(o)))
+        .union(existing.mapToPair(o -> new Tuple2<>(o.relativeKey(), Keyed.existing(o))))
+        .reduceByKey(Keyed::merge, (int) partitions).values().persist(StorageLevel.MEMORY_AND_DISK_SER());
     long listed = Actions.run(pairs::count, "cannot list " + config.source().describe() + " or " + config.destination().describe(), "");
     JavaRDD<Comparison.Result> settled = pairs.map(k -> Comparison.withoutReading(k.source(), k.existing())).filter(r -> r != null);
     long partSize = config.plan().partSize();

@@ -20,7 +20,7 @@ class CopyPlannerTest {
 
   @Test
   void largeObjectsBecomeOneTaskPerPart() {
-    CopyPlan plan = CopyPlanner.plan(List.of(object("big", 301)), CONFIG, LIMITS);
+    Planned plan = plan(List.of(object("big", 301)));
     assertThat(plan.tasks()).hasSize(4);
     assertThat(plan.tasks()).allSatisfy(t -> assertThat(t.ranges()).hasSize(1));
     assertThat(plan.tasks().stream().map(t -> t.ranges().get(0).range()).toList())
@@ -36,7 +36,7 @@ class CopyPlannerTest {
     // bundle-size 250 bytes, bundle-objects 3
     List<StoreObject> objects = List.of(object("a", 100), object("b", 100), object("c", 100), // 300 > 250: c starts a new bundle
         object("d", 0), object("e", 1), object("f", 1)); // c,d,e: 3 objects; f starts a new one
-    CopyPlan plan = CopyPlanner.plan(objects, CONFIG, LIMITS);
+    Planned plan = plan(objects);
     List<List<String>> bundles = new ArrayList<>();
     for (CopyTask task : plan.tasks()) bundles.add(task.ranges().stream().map(r -> r.object().key()).toList());
     assertThat(bundles).containsExactly(List.of("a", "b"), List.of("c", "d", "e"), List.of("f"));
@@ -46,7 +46,7 @@ class CopyPlannerTest {
 
   @Test
   void anEmptyObjectIsOneEmptyRangeAndNeedsNoRequest() {
-    CopyPlan plan = CopyPlanner.plan(List.of(object("empty", 0)), CONFIG, LIMITS);
+    Planned plan = plan(List.of(object("empty", 0)));
     assertThat(plan.tasks()).hasSize(1);
     RangeTask range = plan.tasks().get(0).ranges().get(0);
     assertThat(range.range()).isEqualTo(new ByteRange(0, 0));
@@ -57,13 +57,13 @@ class CopyPlannerTest {
   @Test
   void mixedInputKeepsListingOrderAndDenseIds() {
     List<StoreObject> objects = List.of(object("s1", 10), object("big", 250), object("s2", 10));
-    CopyPlan plan = CopyPlanner.plan(objects, CONFIG, LIMITS);
+    Planned plan = plan(objects);
     // the pending bundle [s1] stays open across the large object's parts and is flushed with s2 at the end
     assertThat(plan.tasks().stream().map(CopyTask::id).toList()).containsExactly(0L, 1L, 2L, 3L);
     assertThat(plan.tasks().get(3).ranges().stream().map(r -> r.object().key()).toList()).containsExactly("s1", "s2");
     assertThat(plan.ranges()).isEqualTo(5);
     assertThat(plan.getRequests()).isEqualTo(5);
-    assertThat(CopyPlanner.plan(objects, CONFIG, LIMITS)).isEqualTo(plan);
+    assertThat(plan(objects)).isEqualTo(plan);
   }
 
   @Test
@@ -86,7 +86,7 @@ class CopyPlannerTest {
 
   @Test
   void nothingToCopyIsAnEmptyPlan() {
-    CopyPlan plan = CopyPlanner.plan(List.of(), CONFIG, LIMITS);
+    Planned plan = plan(List.of());
     assertThat(plan.tasks()).isEmpty();
     assertThat(plan.objects()).isZero();
   }
@@ -94,7 +94,7 @@ class CopyPlannerTest {
   @Test
   void serverSideCopiesKeepObjectsUpToTheCopyCutoffWholeAndSplitLargerOnes() {
     PlanConfig config = new PlanConfig(100, 250, 3, 1000);
-    CopyPlan plan = plan(new CopyPlanner(config, LIMITS, true, 0), List.of(object("at-part", 100), object("above-part", 101),
+    Planned plan = plan(new CopyPlanner(config, LIMITS, true, 0), List.of(object("at-part", 100), object("above-part", 101),
         object("at-cutoff", 1000), object("above-cutoff", 1001)));
     assertThat(plan.splitObjects()).isEqualTo(1);
     assertThat(plan.ranges()).isEqualTo(3 + 11); // three whole objects, 1001 bytes in 100-byte parts
@@ -105,10 +105,37 @@ class CopyPlannerTest {
         .splitObjects()).isEqualTo(2);
   }
 
-  private static CopyPlan plan(CopyPlanner planner, List<StoreObject> objects) {
+  /** What a partition of the plan gives (PlanFunction): the tasks as the planner hands them out, and their totals. */
+  private record Planned(List<CopyTask> tasks, PlanTotals totals) {
+    long splitObjects() {
+      return totals.splitObjects();
+    }
+
+    long ranges() {
+      return totals.ranges();
+    }
+
+    long objects() {
+      return totals.objects();
+    }
+
+    long bytes() {
+      return totals.bytes();
+    }
+
+    long getRequests() {
+      return totals.gets();
+    }
+  }
+
+  private static Planned plan(List<StoreObject> objects) {
+    return plan(new CopyPlanner(CONFIG, LIMITS, false, 0), objects);
+  }
+
+  private static Planned plan(CopyPlanner planner, List<StoreObject> objects) {
     List<CopyTask> tasks = new ArrayList<>();
     for (StoreObject o : objects) tasks.addAll(planner.add(o));
     tasks.addAll(planner.finish());
-    return CopyPlan.of(tasks, 0);
+    return new Planned(tasks, tasks.stream().map(PlanTotals::of).reduce(PlanTotals.NONE, PlanTotals::plus));
   }
 }

@@ -1,49 +1,77 @@
 package io.ferry.plan;
 
-import io.ferry.store.Retrier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ferry.config.BucketConfig;
 import io.ferry.config.DirectoryConfig;
-import io.ferry.config.PlanConfig;
 import io.ferry.config.S3EndpointConfig;
 import io.ferry.config.Selection;
 import io.ferry.store.Destination;
+import io.ferry.store.KeyOrder;
 import io.ferry.store.ObjectFilter;
+import io.ferry.store.Retrier;
 import io.ferry.store.StoreObject;
 import io.ferry.store.file.FileStore;
 import io.ferry.store.s3.S3Store;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-/** The triage between listing and plan (no S3 server holds "a" beside "a/b", so this is where it is tested). */
+/**
+ * The triage between listing and plan, through the functions Planning runs on the executors: each object's sides, the
+ * sides of a key merged (what reduceByKey does), each key decided. No S3 server holds "a" beside "a/b", and no
+ * filesystem here folds case, so this is where those are tested.
+ */
 class TriageTest {
-  private static final PlanConfig PLAN = new PlanConfig(100, 100, 100);
+  private static final Destination DIRECTORY = new FileStore(new DirectoryConfig("/dest"), "run", 1 << 20).destination();
 
   private static StoreObject object(String key) {
     return new StoreObject("prefix/" + key, key, 3, "e", 0);
   }
 
-  private static Triage.Result triage(List<StoreObject> listed, Destination destination) {
-    return Triage.plan(listed, List.of(), PLAN, destination.capabilities(), false, destination, new ObjectFilter(Selection.ALL), true);
+  private static StoreObject object(String key, long size) {
+    return new StoreObject(key, key, size, "", 1_000);
+  }
+
+  /** Every key's decisions, in key order, as the executors make them. */
+  private static List<Decision> triage(List<StoreObject> listed, List<StoreObject> existing, Destination destination, boolean folds) {
+    boolean hierarchical = destination.capabilities().hierarchicalKeys();
+    Map<String, Keyed> keys = new TreeMap<>();
+    for (StoreObject o : listed) Triage.sides(o, hierarchical, folds).forEach(e -> keys.merge(e.getKey(), e.getValue(), Keyed::merge));
+    for (StoreObject o : existing) {
+      Map.Entry<String, Keyed> e = Triage.side(o, folds);
+      keys.merge(e.getKey(), e.getValue(), Keyed::merge);
+    }
+    List<Decision> decisions = new ArrayList<>();
+    keys.values().forEach(k -> decisions.addAll(Triage.decide(k, hierarchical, destination, new ObjectFilter(Selection.ALL), true)));
+    return decisions;
+  }
+
+  private static Map<String, String> rejected(List<Decision> decisions) {
+    Map<String, String> rejected = new TreeMap<>();
+    decisions.stream().filter(d -> d.kind() == Decision.Kind.REJECTED).forEach(d -> rejected.put(d.object().relativeKey(), d.reason()));
+    return rejected;
+  }
+
+  private static List<String> copied(List<Decision> decisions) {
+    return decisions.stream().filter(d -> d.kind() == Decision.Kind.COPY).map(d -> d.object().relativeKey()).toList();
   }
 
   @Test
   void unsafeKeysAndFilePrefixConflictsAreRejectedWithReasonsTheRestIsPlanned() {
     List<StoreObject> listed = List.of(object("a"), object("a/b"), object("a/c/d"), object("a/c"), object("../escape"),
         object("x//y"), object("ok.txt"));
-    Triage.Result result = triage(listed, new FileStore(new DirectoryConfig("/dest"), "run", 1 << 20).destination());
-    Map<String, String> rejected = new TreeMap<>();
-    for (Triage.Rejected r : result.rejected()) rejected.put(r.object().relativeKey(), r.reason());
+    List<Decision> decisions = triage(listed, List.of(), DIRECTORY, false);
+    Map<String, String> rejected = rejected(decisions);
     assertThat(rejected.keySet()).containsExactly("../escape", "a", "a/c", "x//y");
     assertThat(rejected.get("a")).startsWith("the key is also a prefix of other keys ('a/...')");
     assertThat(rejected.get("../escape")).isEqualTo("unsafe key, not copied: the key has a '..' segment (it could escape the destination directory)");
-    List<String> planned = result.plan().tasks().stream().map(CopyTask::ranges).flatMap(List::stream)
-        .map(r -> r.object().relativeKey()).toList();
-    assertThat(planned).containsExactly("a/b", "a/c/d", "ok.txt");
+    assertThat(copied(decisions)).containsExactly("a/b", "a/c/d", "ok.txt");
   }
 
   @Test
@@ -51,11 +79,51 @@ class TriageTest {
     String fits = "k".repeat(1024 - "dst/".length());
     List<StoreObject> listed = List.of(object("a"), object("a/b"), object("../odd"), object(fits), object(fits + "x"));
     BucketConfig bucket = new BucketConfig(S3EndpointConfig.withKeys("http://127.0.0.1:9", "us-east-1", "id", "secret"), "b", "dst/");
-    Triage.Result result = triage(listed, new S3Store(bucket, 4, Duration.ofSeconds(5), Retrier.once()).destination());
-    assertThat(result.rejected()).singleElement().satisfies(r -> {
-      assertThat(r.object().relativeKey()).isEqualTo(fits + "x");
-      assertThat(r.reason()).startsWith("the destination key would be 1025 bytes long");
-    });
-    assertThat(result.plan().objects()).isEqualTo(4);
+    List<Decision> decisions = triage(listed, List.of(), new S3Store(bucket, 4, Duration.ofSeconds(5), Retrier.once()).destination(), false);
+    assertThat(rejected(decisions)).containsOnlyKeys(fits + "x");
+    assertThat(rejected(decisions).get(fits + "x")).startsWith("the destination key would be 1025 bytes long");
+    assertThat(copied(decisions)).hasSize(4);
+  }
+
+  @Test
+  void onlyTheDestinationsObjectIsExtraneousAndAnUnchangedOneSkipped() {
+    StoreObject kept = object("kept", 5);
+    List<Decision> decisions = triage(List.of(kept, object("new", 5)), List.of(kept, object("gone", 5)), DIRECTORY, false);
+    assertThat(decisions).extracting(d -> d.object().key() + " " + d.kind()).containsExactly("gone EXTRANEOUS", "kept UNCHANGED", "new COPY");
+  }
+
+  @Test
+  void keysDifferingOnlyInCaseJoinAsOneWhereTheDestinationFoldsCase() {
+    assertThat(KeyOrder.joinKey("Dir/Photo.JPG", true)).isEqualTo(KeyOrder.joinKey("dir/photo.jpg", true)).isEqualTo("dir/photo.jpg");
+    assertThat(KeyOrder.joinKey("Dir/Photo.JPG", false)).isEqualTo("Dir/Photo.JPG");
+    assertThat(KeyOrder.joinKey("STRASSE", true)).isEqualTo(KeyOrder.joinKey("straße", true)); // full folding: ß is SS
+  }
+
+  @Test
+  void sourcesThatFoldToOneKeyMergeAlikeInAnyOrder() {
+    List<Keyed> sides = List.of(Keyed.source(object("A.txt", 1)), Keyed.source(object("a.txt", 2)), Keyed.existing(object("a.TXT", 3)),
+        Keyed.folderMark(), Keyed.source(object("a.Txt", 4)));
+    Keyed expected = sides.stream().reduce(Keyed::merge).orElseThrow();
+    Random random = new Random(3);
+    for (int trial = 0; trial < 50; trial++) {
+      List<Keyed> shuffled = new ArrayList<>(sides);
+      Collections.shuffle(shuffled, random);
+      assertThat(shuffled.stream().reduce(Keyed::merge).orElseThrow()).isEqualTo(expected);
+    }
+    assertThat(expected.source().key()).isEqualTo("A.txt");
+    assertThat(expected.colliding()).extracting(StoreObject::key).containsExactly("a.Txt", "a.txt");
+    assertThat(expected.existing().key()).isEqualTo("a.TXT");
+    assertThat(expected.folder()).isTrue();
+  }
+
+  @Test
+  void everyKeyOfACollisionIsRejectedAndNoneCopiedOrDeleted() {
+    List<Decision> decisions = triage(List.of(object("A.txt", 1), object("a.txt", 2), object("b.txt", 5)), List.of(object("a.txt", 2)),
+        DIRECTORY, true);
+    assertThat(decisions).extracting(d -> d.object().key() + " " + d.kind()).containsExactly("A.txt REJECTED", "a.txt REJECTED", "b.txt COPY");
+    assertThat(decisions.get(0).reason()).contains("differs from 'a.txt' only in case").contains("folds case");
+    // the same keys on a destination that keeps case: two objects, one of them unchanged
+    assertThat(triage(List.of(object("A.txt", 1), object("a.txt", 2)), List.of(object("a.txt", 2)), DIRECTORY, false))
+        .extracting(d -> d.object().key() + " " + d.kind()).containsExactly("A.txt COPY", "a.txt UNCHANGED");
   }
 }
