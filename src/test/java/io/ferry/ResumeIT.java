@@ -186,7 +186,7 @@ class ResumeIT {
     s3.client().createBucket(b -> b.bucket(name));
     String lost = s3.client().createMultipartUpload(b -> b.bucket(name).key("big.bin")).uploadId();
     String others = s3.client().createMultipartUpload(b -> b.bucket(name).key("someone-elses.bin")).uploadId();
-    try (Ledger.Writer w = ledger(name).writer("run-0-open-0-1")) {
+    try (Ledger.Writer w = ledger(name).writer(io.ferry.ledger.LedgerFile.opening("run-0", 0, 1))) {
       w.intent(new Ledger.Intent("big.bin", "big.bin", "s3://" + name + "/big.bin", "run-0"));
     }
     Path conf = Jobs.file(work.resolve("conf"), name + ".conf", job(name, fast.endpoint(), "bucket"));

@@ -74,15 +74,14 @@ public final class RangeCopier {
       Progress progress, int attempts, String receipt, String error, Checksum partsOf) {
     progress.settle();
     Checksum expected = progress.expected() != null ? progress.expected() : partsOf;
-    boolean ok = error.isEmpty();
     long payload = progress.bytes();
-    long delivered = ok ? task.range().length() : (transfer.resumable(task) ? payload : 0);
-    return new RangeResult(task.object(), location, taskId, task.partNumber(), task.partCount(),
-        task.range().offset(), task.range().length(), delivered, transfer.serverSide() ? 0 : payload, startedAt,
-        System.currentTimeMillis(), progress.firstByteNanos(), System.nanoTime() - start, attempts, transfer.method(),
-        executorId, host, ok ? RangeResult.Status.OK : RangeResult.Status.FAILED, error, progress.crc32c(), progress.checksum(),
-        expected == null ? "" : expected.text(),
-        upload.id(), receipt);
+    long delivered = error.isEmpty() ? task.range().length() : (transfer.resumable(task) ? payload : 0);
+    return RangeResult.of(task.object(), location).task(taskId)
+        .part(task.partNumber(), task.partCount(), task.range().offset(), task.range().length())
+        .bytes(delivered, transfer.serverSide() ? 0 : payload)
+        .times(startedAt, System.currentTimeMillis(), progress.firstByteNanos(), System.nanoTime() - start).attempts(attempts)
+        .by(transfer.method(), executorId, host).error(error)
+        .digests(progress.crc32c(), progress.checksum(), expected == null ? "" : expected.text()).upload(upload.id(), receipt).build();
   }
 
   private static void sleep(long millis) {

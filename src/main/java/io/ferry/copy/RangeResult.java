@@ -61,6 +61,111 @@ public record RangeResult(
     Objects.requireNonNull(etag, "etag is null");
   }
 
+  /** A result built by name: the object's range and where it goes, then what happened ({@link Builder}). */
+  public static Builder of(StoreObject object, String destination) {
+    return new Builder(object, destination);
+  }
+
+  /** Unset: task -1, part 1 of 1 (the whole object), nothing moved, no time, no attempt, OK, no digests, no upload. */
+  public static final class Builder {
+    private final StoreObject object;
+    private final String destination;
+    private long taskId = -1;
+    private int partNumber = 1;
+    private int partCount = 1;
+    private long offset;
+    private long length;
+    private long bytes;
+    private long payloadBytes;
+    private long startedAtMillis;
+    private long finishedAtMillis;
+    private long firstByteNanos = -1;
+    private long durationNanos;
+    private int attempts;
+    private String method = "";
+    private String executorId = "";
+    private String host = "";
+    private Status status = Status.OK;
+    private String error = "";
+    private String crc32c = "";
+    private String checksum = "";
+    private String expected = "";
+    private String uploadId = "";
+    private String etag = "";
+
+    private Builder(StoreObject object, String destination) {
+      this.object = object;
+      this.destination = destination;
+      this.length = object.size();
+    }
+
+    public Builder task(long id) {
+      taskId = id;
+      return this;
+    }
+
+    public Builder part(int number, int count, long offset, long length) {
+      partNumber = number;
+      partCount = count;
+      this.offset = offset;
+      this.length = length;
+      return this;
+    }
+
+    /** @param delivered bytes now at the destination; @param payload bytes that passed through the executor */
+    public Builder bytes(long delivered, long payload) {
+      bytes = delivered;
+      payloadBytes = payload;
+      return this;
+    }
+
+    public Builder times(long startedAt, long finishedAt, long firstByte, long duration) {
+      startedAtMillis = startedAt;
+      finishedAtMillis = finishedAt;
+      firstByteNanos = firstByte;
+      durationNanos = duration;
+      return this;
+    }
+
+    public Builder attempts(int n) {
+      attempts = n;
+      return this;
+    }
+
+    public Builder by(String method, String executorId, String host) {
+      this.method = method;
+      this.executorId = executorId;
+      this.host = host;
+      return this;
+    }
+
+    /** FAILED with {@code error}, or OK where it is "". */
+    public Builder error(String error) {
+      this.error = error;
+      status = error.isEmpty() ? Status.OK : Status.FAILED;
+      return this;
+    }
+
+    public Builder digests(String crc32c, String checksum, String expected) {
+      this.crc32c = crc32c;
+      this.checksum = checksum;
+      this.expected = expected;
+      return this;
+    }
+
+    public Builder upload(String uploadId, String etag) {
+      this.uploadId = uploadId;
+      this.etag = etag;
+      return this;
+    }
+
+    public RangeResult build() {
+      return new RangeResult(object, destination, taskId, partNumber, partCount, offset, length, bytes, payloadBytes, startedAtMillis,
+          finishedAtMillis, firstByteNanos, durationNanos, attempts, method, executorId, host, status, error, crc32c, checksum, expected,
+          uploadId, etag);
+    }
+  }
+
   /** Megabytes (10^6 bytes) per second delivered over the range's duration; 0 for an empty range. */
   public double megabytesPerSecond() {
     return durationNanos <= 0 || bytes == 0 ? 0.0 : bytes / 1e6 / (durationNanos / 1e9);

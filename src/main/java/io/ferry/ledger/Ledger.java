@@ -86,16 +86,16 @@ public final class Ledger {
   }
 
   /**
-   * A writer of one task attempt's entries ({@code name} unique to it), each durable once written: appended and
+   * A writer of one task attempt's entries, each durable once written: appended and
    * flushed to one file where the filesystem can flush (local, HDFS); on an object store, where a file is published
    * only when closed (S3A's hflush does nothing), each entry a file of its own, so a run killed mid-task leaves
    * every entry it wrote.
    */
-  public Writer writer(String name) throws IOException {
+  public Writer writer(LedgerFile file) throws IOException {
     FileSystem fs = fs();
     String scheme = fs.getUri().getScheme();
     boolean flushes = scheme == null || scheme.equals("file") || scheme.equals("hdfs");
-    return new Writer(fs, directory + "/" + name, flushes);
+    return new Writer(fs, directory + "/" + file.name(), flushes);
   }
 
   /** Writes entries as JSON lines; thread-safe (a task's streams record their parts as they finish). */
@@ -145,11 +145,11 @@ public final class Ledger {
 
   /** Every entry of every file (a line cut short by a killed writer is skipped); later entries win. */
   public State read() throws IOException {
-    return read("");
+    return read((LedgerFile) null);
   }
 
-  /** The entries of the files whose names start with {@code name} (the attempts of one task), as {@link #read()}. */
-  public State read(String name) throws IOException {
+  /** The entries every attempt of {@code task}'s task wrote, as {@link #read()}. */
+  public State read(LedgerFile task) throws IOException {
     FileSystem fs = fs();
     Path root = new Path(directory);
     if (!fs.exists(root)) return State.EMPTY;
@@ -157,14 +157,14 @@ public final class Ledger {
     Map<String, Map<Integer, Copied>> copied = new TreeMap<>();
     Map<String, Intent> intents = new LinkedHashMap<>();
     List<FileStatus> ledgerFiles = new ArrayList<>();
-    if (name.isEmpty()) {
+    if (task == null) {
       RemoteIterator<LocatedFileStatus> files = fs.listFiles(root, true);
       while (files.hasNext()) {
         LocatedFileStatus f = files.next();
-        if (f.getPath().getName().endsWith(".jsonl")) ledgerFiles.add(f);
+        if (isEntries(f.getPath())) ledgerFiles.add(f);
       }
     } else {
-      FileStatus[] matched = fs.globStatus(new Path(directory + "/" + name + "*.jsonl")); // a prefix listing on a bucket
+      FileStatus[] matched = fs.globStatus(new Path(directory + "/" + task.ofEveryAttempt() + "*.jsonl")); // a prefix listing on a bucket
       if (matched != null) ledgerFiles.addAll(List.of(matched));
     }
     // in the order written: by time, then name (one writer's entry files count up)
@@ -203,18 +203,24 @@ public final class Ledger {
     Path root = new Path(directory);
     List<Path> old = new ArrayList<>();
     if (fs.exists(root)) {
-      for (FileStatus f : fs.listStatus(root)) if (f.getPath().getName().endsWith(".jsonl")) old.add(f.getPath());
+      for (FileStatus f : fs.listStatus(root)) if (isEntries(f.getPath())) old.add(f.getPath());
     }
     if (!stillOpen.isEmpty()) {
-      String name = "kept-" + System.currentTimeMillis();
-      try (Writer w = writer(name)) {
+      LedgerFile kept = LedgerFile.kept(System.currentTimeMillis());
+      try (Writer w = writer(kept)) {
         for (Opened o : stillOpen) {
           w.opened(o);
           for (Copied c : state.copied().getOrDefault(o.uploadId(), Map.of()).values()) w.copied(c);
         }
       }
-      old.remove(new Path(directory + "/" + name + ".jsonl"));
+      old.remove(new Path(directory + "/" + kept.name() + ".jsonl"));
     }
     for (Path p : old) fs.delete(p, false);
+  }
+
+  /** A file of ledger entries, by its name: no other file in the folder is read or deleted. */
+  private static boolean isEntries(Path file) {
+    String name = file.getName();
+    return name.endsWith(".jsonl") && LedgerFile.parse(name.substring(0, name.length() - ".jsonl".length())).isPresent();
   }
 }

@@ -1,5 +1,6 @@
 package io.ferry.manifest;
 
+import io.ferry.store.ETags;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedInputStream;
@@ -141,7 +142,7 @@ public final class Manifests {
                 + " key<TAB>size<TAB>etag)");
           }
         }
-        out.accept(new ManifestEntry(fields[0], size, fields.length > 2 ? unquote(fields[2].trim()) : "", 0));
+        out.accept(new ManifestEntry(fields[0], size, fields.length > 2 ? ETags.unquote(fields[2].trim()) : "", 0));
       }
     }
   }
@@ -162,7 +163,7 @@ public final class Manifests {
         if (latest >= 0 && latest < row.size() && "false".equalsIgnoreCase(row.get(latest))) continue;
         if (deleteMarker >= 0 && deleteMarker < row.size() && "true".equalsIgnoreCase(row.get(deleteMarker))) continue;
         out.accept(new ManifestEntry(URLDecoder.decode(row.get(key), StandardCharsets.UTF_8), field(row, size).isEmpty() ? -1
-            : Long.parseLong(field(row, size)), unquote(field(row, etag)), field(row, modified).isEmpty() ? 0
+            : Long.parseLong(field(row, size)), ETags.unquote(field(row, etag)), field(row, modified).isEmpty() ? 0
             : Instant.parse(field(row, modified)).toEpochMilli()));
       }
     }
@@ -217,7 +218,7 @@ public final class Manifests {
         if (has(row, type, "is_latest") && !row.getBoolean("is_latest", 0)) continue;
         if (has(row, type, "is_delete_marker") && row.getBoolean("is_delete_marker", 0)) continue;
         out.accept(new ManifestEntry(row.getString("key", 0), has(row, type, "size") ? row.getLong("size", 0) : -1,
-            has(row, type, "e_tag") ? unquote(row.getString("e_tag", 0)) : "",
+            has(row, type, "e_tag") ? ETags.unquote(row.getString("e_tag", 0)) : "",
             has(row, type, "last_modified_date") ? row.getLong("last_modified_date", 0) : 0));
       }
     } finally {
@@ -227,10 +228,6 @@ public final class Manifests {
 
   private static boolean has(Group row, GroupType type, String field) {
     return type.containsField(field) && row.getFieldRepetitionCount(field) > 0;
-  }
-
-  private static String unquote(String etag) {
-    return etag.length() >= 2 && etag.startsWith("\"") && etag.endsWith("\"") ? etag.substring(1, etag.length() - 1) : etag;
   }
 
   /** Rows of a Parquet file as Parquet's example {@link Group}s. */

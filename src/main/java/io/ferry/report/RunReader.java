@@ -59,12 +59,14 @@ public final class RunReader {
   private static RangeResult range(Group r) {
     String key = r.getString("key", 0);
     double firstByteMs = r.getFieldRepetitionCount("first_byte_ms") == 0 ? -1 : r.getDouble("first_byte_ms", 0);
-    return new RangeResult(new StoreObject(key, key, r.getLong("object_size", 0), "", 0), r.getString("destination", 0),
-        r.getLong("task", 0), r.getInteger("part", 0), r.getInteger("parts", 0), r.getLong("offset", 0), r.getLong("length", 0),
-        r.getLong("bytes", 0), r.getLong("payload_bytes", 0), r.getLong("started_at", 0), r.getLong("finished_at", 0),
-        firstByteMs < 0 ? -1 : (long) (firstByteMs * 1e6), (long) (r.getDouble("duration_ms", 0) * 1e6), r.getInteger("attempts", 0),
-        r.getString("method", 0), r.getString("executor", 0), r.getString("host", 0), RangeResult.Status.valueOf(r.getString("status", 0)),
-        r.getString("error", 0), r.getString("crc32c", 0), r.getString("checksum", 0), r.getString("expected", 0), "", r.getString("etag", 0));
+    return RangeResult.of(new StoreObject(key, key, r.getLong("object_size", 0), "", 0), r.getString("destination", 0))
+        .task(r.getLong("task", 0)).part(r.getInteger("part", 0), r.getInteger("parts", 0), r.getLong("offset", 0), r.getLong("length", 0))
+        .bytes(r.getLong("bytes", 0), r.getLong("payload_bytes", 0))
+        .times(r.getLong("started_at", 0), r.getLong("finished_at", 0), firstByteMs < 0 ? -1 : (long) (firstByteMs * 1e6),
+            (long) (r.getDouble("duration_ms", 0) * 1e6))
+        .attempts(r.getInteger("attempts", 0)).by(r.getString("method", 0), r.getString("executor", 0), r.getString("host", 0))
+        .error(r.getString("error", 0)).digests(r.getString("crc32c", 0), r.getString("checksum", 0), r.getString("expected", 0))
+        .upload("", r.getString("etag", 0)).build();
   }
 
   /** Every row of a dataset's Parquet parts; none when the run has no such dataset (older runs have no partitions). */

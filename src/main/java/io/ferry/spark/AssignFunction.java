@@ -4,6 +4,7 @@ import io.ferry.copy.Assignment;
 import io.ferry.copy.Opening;
 import io.ferry.copy.RangeResult;
 import io.ferry.ledger.Ledger;
+import io.ferry.ledger.LedgerFile;
 import io.ferry.plan.CopyTask;
 import io.ferry.plan.RangeTask;
 import io.ferry.store.Destination;
@@ -58,8 +59,8 @@ final class AssignFunction implements FlatMapFunction<Iterator<CopyTask>, Assign
     Opening.Opened current = null;
     Set<Integer> done = Set.of();
     TaskContext context = TaskContext.get();
-    String name = settings.runId() + "-open-" + context.partitionId() + "-";
-    java.util.Map<String, Ledger.Opened> before = new Ledger(ledger, hadoop.value().value()).read(name).opened();
+    LedgerFile file = LedgerFile.opening(settings.runId(), context.partitionId(), context.taskAttemptId());
+    java.util.Map<String, Ledger.Opened> before = new Ledger(ledger, hadoop.value().value()).read(file).opened();
     try {
       while (tasks.hasNext()) {
         CopyTask task = tasks.next();
@@ -82,7 +83,7 @@ final class AssignFunction implements FlatMapFunction<Iterator<CopyTask>, Assign
             done = Set.of();
             out.add(new Assigned(null, null, current, false));
           } else {
-            if (writer == null) writer = new Ledger(ledger, hadoop.value().value()).writer(name + context.taskAttemptId());
+            if (writer == null) writer = new Ledger(ledger, hadoop.value().value()).writer(file);
             if (destination.capabilities().openSendsRequest()) {
               // recorded before the request: an upload this opening leaves, whatever happens to its answer, is found again
               writer.intent(new Ledger.Intent(first.object().key(), first.object().relativeKey(), destination.location(first.object()),

@@ -4,6 +4,7 @@ import io.ferry.copy.Assignment;
 import io.ferry.copy.ConcurrentRanges;
 import io.ferry.copy.RangeResult;
 import io.ferry.ledger.Ledger;
+import io.ferry.ledger.LedgerFile;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -40,7 +41,7 @@ final class CopyRangesFunction implements FlatMapFunction<Iterator<Assignment>, 
     }
     TaskContext task = TaskContext.get();
     try (Ledger.Writer writer = new Ledger(ledger, hadoop.value().value())
-        .writer(settings.runId() + "-copy-" + task.partitionId() + "-" + task.taskAttemptId())) {
+        .writer(LedgerFile.copying(settings.runId(), task.partitionId(), task.taskAttemptId()))) {
       return ConcurrentRanges.copy(list, settings.copy().streamsPerTask(), ExecutorContext.copier(settings), counters::moving, r -> {
         counters.add(r);
         if (r.status() == RangeResult.Status.OK && !r.uploadId().isEmpty()) {

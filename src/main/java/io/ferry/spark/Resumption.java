@@ -134,9 +134,9 @@ record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Integer, Ledg
       ByteRange planned = PartSizing.part(first.object().size(), first.range().length(), part);
       if (c.offset() != planned.offset() || c.length() != planned.length()) continue; // not this plan's part: copied again
       there.add(part);
-      ranges.add(new RangeResult(first.object(), destination.location(first.object()), -1, part, first.partCount(), c.offset(),
-          c.length(), c.length(), 0, now, now, -1, 0, 0, "resumed", "driver", "", RangeResult.Status.OK, "", c.crc32c(),
-          c.checksum(), entry.expected(), entry.uploadId(), c.receipt()));
+      ranges.add(RangeResult.of(first.object(), destination.location(first.object())).part(part, first.partCount(), c.offset(), c.length())
+          .bytes(c.length(), 0).times(now, now, -1, 0).by("resumed", "driver", "").digests(c.crc32c(), c.checksum(), entry.expected())
+          .upload(entry.uploadId(), c.receipt()).build());
     }
     return new Resumed(new Opening.Opened(first.object(), upload, Checksum.parse(entry.expected()), ""), ranges, there);
   }

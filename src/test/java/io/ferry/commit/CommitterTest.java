@@ -52,9 +52,9 @@ class CommitterTest {
   /** A range's result as the copy reports it: {@code read} is what was read of {@code range} of the object. */
   private static PartTally range(StoreObject o, int part, int parts, ByteRange range, boolean ok, String uploadId, String read,
       String expected) {
-    return PartTally.of(new RangeResult(o, "dest/" + o.key(), 0, part, parts, range.offset(), range.length(), ok ? range.length() : 0,
-        range.length(), 0, 0, 0, 0, 1, "m", "0", "h", ok ? RangeResult.Status.OK : RangeResult.Status.FAILED, ok ? "" : "reset",
-        crc32c(read), expected.isEmpty() ? "" : crc32cChecksum(read), expected, uploadId, ""));
+    return PartTally.of(RangeResult.of(o, "dest/" + o.key()).task(0).part(part, parts, range.offset(), range.length())
+        .bytes(ok ? range.length() : 0, range.length()).times(0, 0, 0, 0).attempts(1).by("m", "0", "h").error(ok ? "" : "reset")
+        .digests(crc32c(read), expected.isEmpty() ? "" : crc32cChecksum(read), expected).upload(uploadId, "").build());
   }
 
   private static void write(Destination d, Upload upload, int part, ByteRange range, String all) throws Exception {

@@ -19,9 +19,9 @@ class PartTallyTest {
   }
 
   private static PartTally range(int part, boolean ok, String error, String upload) {
-    return PartTally.of(new RangeResult(OBJECT, part == 1 ? "dest/k" : "", 0, part, 4, (part - 1) * 100L, 100, ok ? 100 : 30,
-        100, 0, 0, 0, 0, 1, "m", "0", "h", ok ? RangeResult.Status.OK : RangeResult.Status.FAILED, error, "0000000" + part,
-        "crc32c:AAAAA" + part + "==", part == 2 ? "crc32c:expected" : "", upload, ok ? "etag-" + part : ""));
+    return PartTally.of(RangeResult.of(OBJECT, part == 1 ? "dest/k" : "").task(0).part(part, 4, (part - 1) * 100L, 100).bytes(ok ? 100 : 30, 100)
+        .times(0, 0, 0, 0).attempts(1).by("m", "0", "h").error(ok ? "" : error)
+        .digests("0000000" + part, "crc32c:AAAAA" + part + "==", part == 2 ? "crc32c:expected" : "").upload(upload, ok ? "etag-" + part : "").build());
   }
 
   @Test

@@ -21,23 +21,48 @@ class LedgerTest {
   void anEntryWrittenByAWriterNeverClosedIsReadOneByOneOnAStoreThatPublishesFilesOnlyWhenClosed() throws Exception {
     Ledger ledger = new Ledger(dir.toUri().toString(), conf);
     // as on S3A: each entry a file of its own, published as it is closed; the writer itself never is (a killed run)
-    Ledger.Writer writer = new Ledger.Writer(LocalFiles.of(URI.create(dir.toUri().toString()), conf), dir.toUri() + "run-1-open-0-7", false);
+    Ledger.Writer writer = new Ledger.Writer(LocalFiles.of(URI.create(dir.toUri().toString()), conf), dir.toUri() + LedgerFile.opening("run-1", 0, 7).name(), false);
     writer.opened(opened("a", "u1"));
     writer.copied(new Ledger.Copied("a", "u1", 1, 0, 5, "etag-1", "00000000", ""));
     writer.opened(opened("b", "u2"));
     Ledger.State state = ledger.read();
     assertThat(state.opened()).containsOnlyKeys("a", "b");
     assertThat(state.copied().get("u1")).containsOnlyKeys(1);
-    assertThat(ledger.read("run-1-open-0-").opened()).containsOnlyKeys("a", "b");
-    assertThat(ledger.read("run-1-open-1-").opened()).isEmpty();
+    assertThat(ledger.read(LedgerFile.opening("run-1", 0, 9)).opened()).containsOnlyKeys("a", "b");
+    assertThat(ledger.read(LedgerFile.opening("run-1", 1, 7)).opened()).isEmpty();
   }
 
   @Test
   void anEntryAppendedWhereTheFilesystemFlushesIsReadBeforeTheWriterCloses() throws Exception {
     Ledger ledger = new Ledger(dir.toUri().toString(), conf);
-    Ledger.Writer writer = ledger.writer("run-1-copy-0-3");
+    Ledger.Writer writer = ledger.writer(LedgerFile.copying("run-1", 0, 3));
     writer.opened(opened("a", "u1"));
     assertThat(ledger.read().opened()).containsOnlyKeys("a");
     writer.close();
+  }
+
+  @Test
+  void aNameIsReadBackAsTheFileItWasBuiltFromAndNoOtherNameIsALedgers() {
+    for (LedgerFile f : java.util.List.of(LedgerFile.opening("20261202T104046Z-31b8", 3, 17), LedgerFile.copying("r-1", 0, 0),
+        LedgerFile.kept(1_700_000_000_000L))) {
+      assertThat(LedgerFile.parse(f.name())).contains(f);
+      assertThat(LedgerFile.parse(f.name() + ".000004")).as("an entry file on an object store").contains(f);
+    }
+    for (String other : java.util.List.of("lock", "run-open-x-1", "notes-open-1", "kept-", "kept-12x", "run-1-delete-0-1", "")) {
+      assertThat(LedgerFile.parse(other)).as(other).isEmpty();
+    }
+    assertThat(LedgerFile.opening("r", 2, 5).ofEveryAttempt()).isEqualTo("r-open-2-").isEqualTo(LedgerFile.opening("r", 2, 9).ofEveryAttempt());
+  }
+
+  @Test
+  void theEndOfARunDeletesOnlyTheLedgersOwnFiles() throws Exception {
+    Ledger ledger = new Ledger(dir.toUri().toString(), conf);
+    try (Ledger.Writer w = ledger.writer(LedgerFile.opening("run-1", 0, 1))) {
+      w.opened(opened("a", "u1"));
+    }
+    java.nio.file.Files.writeString(dir.resolve("notes.jsonl"), "{}\n");
+    ledger.keepOnly(java.util.List.of(), ledger.read());
+    assertThat(ledger.read().isEmpty()).isTrue();
+    assertThat(dir.resolve("notes.jsonl")).exists();
   }
 }

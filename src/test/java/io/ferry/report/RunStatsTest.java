@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 
 class RunStatsTest {
   private static RangeResult range(String key, int part, long bytes, long startMillis, long durationMillis, int attempts, String executor) {
-    return new RangeResult(new StoreObject(key, key, bytes * 10, "e", 0), "/d/" + key, 0, part, 10, 0, bytes, bytes, bytes,
-        startMillis, startMillis + durationMillis, 5_000_000, durationMillis * 1_000_000, attempts, "get+write", executor, "h",
-        RangeResult.Status.OK, "", "00000000", "", "", "", "");
+    return RangeResult.of(new StoreObject(key, key, bytes * 10, "e", 0), "/d/" + key).task(0).part(part, 10, 0, bytes).bytes(bytes, bytes)
+        .times(startMillis, startMillis + durationMillis, 5_000_000, durationMillis * 1_000_000).attempts(attempts).by("get+write", executor, "h")
+        .digests("00000000", "", "").build();
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.ferry.store.s3;
 
+import io.ferry.store.ETags;
 import io.ferry.config.BucketConfig;
 import io.ferry.config.ObjectWrites;
 import io.ferry.store.Body;
@@ -185,7 +186,7 @@ final class S3Destination implements Destination {
         var page = client.listParts(b -> b.bucket(config.bucket()).key(key(upload.object())).uploadId(upload.id()).partNumberMarker(from));
         for (var part : page.parts()) {
           String etag = recorded.get(part.partNumber());
-          if (etag != null && S3Lister.unquote(part.eTag()).equals(S3Lister.unquote(etag))) there.add(part.partNumber());
+          if (etag != null && ETags.unquote(part.eTag()).equals(ETags.unquote(etag))) there.add(part.partNumber());
         }
         marker = Boolean.TRUE.equals(page.isTruncated()) ? page.nextPartNumberMarker() : null;
       } while (marker != null);
@@ -266,7 +267,7 @@ final class S3Destination implements Destination {
     String expected = multipartEtag(receipts.values());
     try {
       var head = client.headObject(b -> b.bucket(config.bucket()).key(key(upload.object())));
-      String etag = S3Lister.unquote(head.eTag());
+      String etag = ETags.unquote(head.eTag());
       return expected != null ? expected.equals(etag) : head.contentLength() == upload.object().size();
     } catch (NoSuchKeyException e) {
       return false;
@@ -284,7 +285,7 @@ final class S3Destination implements Destination {
       throw new IllegalStateException(e);
     }
     for (String etag : partEtags) {
-      String hex = S3Lister.unquote(etag);
+      String hex = ETags.unquote(etag);
       if (!hex.matches("[0-9a-fA-F]{32}")) return null;
       md5.update(java.util.HexFormat.of().parseHex(hex));
     }

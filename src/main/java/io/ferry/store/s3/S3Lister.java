@@ -1,5 +1,6 @@
 package io.ferry.store.s3;
 
+import io.ferry.store.ETags;
 import io.ferry.store.KeySpace;
 import io.ferry.store.ListCounts;
 import io.ferry.store.Lister;
@@ -85,7 +86,7 @@ final class S3Lister implements Lister {
           markers++;
           continue;
         }
-        consumer.accept(new StoreObject(o.key(), o.key().substring(prefix.length()), o.size(), unquote(o.eTag()),
+        consumer.accept(new StoreObject(o.key(), o.key().substring(prefix.length()), o.size(), ETags.unquote(o.eTag()),
             o.lastModified() == null ? 0 : o.lastModified().toEpochMilli()));
       }
       token = !end && Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
@@ -118,17 +119,11 @@ final class S3Lister implements Lister {
       }
     });
     return head == null ? null : new StoreObject(key, key.startsWith(prefix) ? key.substring(prefix.length()) : key,
-        head.contentLength(), unquote(head.eTag()), head.lastModified() == null ? 0 : head.lastModified().toEpochMilli());
+        head.contentLength(), ETags.unquote(head.eTag()), head.lastModified() == null ? 0 : head.lastModified().toEpochMilli());
   }
 
   @Override
   public StoreObject find(String relativeKey) throws IOException {
     return stat(prefix + relativeKey);
-  }
-
-  /** ETags compared and passed on without quotes: stores differ in whether they quote them. */
-  static String unquote(String etag) {
-    if (etag == null) return "";
-    return etag.length() >= 2 && etag.startsWith("\"") && etag.endsWith("\"") ? etag.substring(1, etag.length() - 1) : etag;
   }
 }

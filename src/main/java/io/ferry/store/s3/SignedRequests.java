@@ -1,5 +1,6 @@
 package io.ferry.store.s3;
 
+import io.ferry.store.ETags;
 import io.ferry.store.Body;
 import io.ferry.store.ByteRange;
 import java.io.FilterInputStream;
@@ -154,7 +155,7 @@ public final class SignedRequests {
     } catch (S3Exception e) {
       throw corruptedInTransit(e, bucket);
     }
-    return unquote(response.httpResponse().firstMatchingHeader("ETag").orElse(""));
+    return ETags.unquote(response.httpResponse().firstMatchingHeader("ETag").orElse(""));
   }
 
   /** Codes by which a service says the body it received is not the one whose digest was sent. */
@@ -216,7 +217,7 @@ public final class SignedRequests {
     if (text.contains("<Error>")) throw error(500, response.httpResponse().firstMatchingHeader("x-amz-request-id").orElse(""), text);
     String etag = element(text, "ETag");
     if (etag == null) throw new IOException("the copy's answer names no ETag");
-    return unquote(etag);
+    return ETags.unquote(etag);
   }
 
   /** {@code bucket}'s URL followed by the key, as the client addresses it. */
@@ -323,10 +324,6 @@ public final class SignedRequests {
     } catch (DateTimeParseException e) {
       return skew;
     }
-  }
-
-  private static String unquote(String etag) {
-    return etag.length() >= 2 && etag.startsWith("\"") && etag.endsWith("\"") ? etag.substring(1, etag.length() - 1) : etag;
   }
 
   private String bucketUrl(String bucket) {
