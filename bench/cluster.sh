@@ -104,7 +104,7 @@ s3proxy $DST_PORT "$WORK/data-dst"
 SRC_EP="http://$ROOT_IP:$PORT" DST_EP="http://$ROOT_IP:$DST_PORT" # what the hosts' tools are given
 if [ "$DELAY_MS" != 0 ]; then # latency only: each host's link is capped by tc already
   for pair in "$WAN_PORT:$PORT" "$DST_WAN_PORT:$DST_PORT"; do
-    ferry_lab_java io.ferry.bench.WanEmulator "$ROOT_IP:${pair%:*}" "$ROOT_IP:${pair#*:}" 10000 "$DELAY_MS" \
+    ferry_lab_java io.ferry.support.WanEmulator "$ROOT_IP:${pair%:*}" "$ROOT_IP:${pair#*:}" 10000 "$DELAY_MS" \
       > "$WORK/logs/wan-${pair%:*}.log" 2>&1 &
     pids+=($!)
   done

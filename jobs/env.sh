@@ -57,7 +57,7 @@ ferry {
   report.path = "$dir/reports"
 }
 CONF
-  (ferry_lab_java io.ferry.demo.SeedData "http://127.0.0.1:$port" train train-secret train $((72 << 20)) 20 train-copy) &&
+  (ferry_lab_java io.ferry.support.SeedData "http://127.0.0.1:$port" train train-secret train $((72 << 20)) 20 train-copy) &&
     (FERRY_CDS_DUMP="$archive.$$" FERRY_DRIVER_OPTS="-Xmx1g" ferry_java io.ferry.Ferry migrate "$dir/train.conf") &&
     [ -s "$archive.$$" ] && mv -f "$archive.$$" "$archive" || status=1
   rm -f "$archive.$$"
@@ -80,7 +80,7 @@ ferry_cds_fresh() {
   [ -f "$archive" ] && [ -z "$(find "$FERRY_HOME/target/ferry-classes.jar" "$FERRY_HOME/target/local-classpath.txt" "$FERRY_HOME/target/local-runtime-classpath.txt" -newer "$archive" -print -quit)" ]
 }
 
-# Runs a main class of the lab (the demo, the benchmark: src/test, never in the product jar) on the product's local
+# Runs a main class of the lab (the demo, the benchmark: src/lab with the tests' support, never in the product jar) on the product's local
 # classpath with the lab's jar after it.
 ferry_lab_java() {
   FERRY_EXTRA_CLASSPATH="$FERRY_HOME/target/ferry-classes-tests.jar" ferry_java "$@"

@@ -1,9 +1,11 @@
 package io.ferry;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -13,14 +15,18 @@ import org.junit.jupiter.api.Test;
 /**
  * The shape of the product, checked on its bytecode: packages depend one way (config → store → plan → copy → commit →
  * ledger → report, the Spark wiring on top), the pipeline sees stores only through their interfaces, and Spark, the AWS SDK
- * and Hadoop stay in the packages whose job they are.
+ * and Hadoop stay in the packages whose job they are. The tests' side has a shape too: the lab (the demo and the
+ * benchmarks, src/lab/java) uses the tests' shared helpers (support) and nothing imports the lab.
  */
 class ArchitectureTest {
+  private static final String[] LAB = {"io.ferry.bench..", "io.ferry.demo.."};
   private static JavaClasses product;
+  private static JavaClasses everything;
 
   @BeforeAll
   static void importProduct() {
     product = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("io.ferry");
+    everything = new ClassFileImporter().importPackages("io.ferry");
   }
 
   @Test
@@ -76,5 +82,31 @@ class ArchitectureTest {
     noClasses().that().resideOutsideOfPackages("io.ferry.ledger..", "io.ferry.report..", "io.ferry.manifest..", "io.ferry.spark..")
         .should().dependOnClassesThat().resideInAnyPackage("org.apache.hadoop..", "org.apache.parquet..")
         .check(product);
+  }
+
+  @Test
+  void nothingImportsTheLab() {
+    noClasses().that().resideOutsideOfPackages(LAB).should().dependOnClassesThat().resideInAnyPackage(LAB).check(everything);
+  }
+
+  @Test
+  void theSharedHelpersUseNoTestAndNoSuite() {
+    noClasses().that().resideInAPackage("io.ferry.support..").and().haveSimpleNameNotEndingWith("Test")
+        .should().dependOnClassesThat(JavaClass.Predicates.resideInAPackage("io.ferry..")
+            .and(JavaClass.Predicates.simpleNameEndingWith("IT").or(JavaClass.Predicates.simpleNameEndingWith("Test"))))
+        .orShould().dependOnClassesThat().resideInAPackage("io.ferry.invariants..")
+        .check(everything);
+  }
+
+  @Test
+  void theLabLivesInItsOwnSourceSetAndOnlyThere() throws java.io.IOException {
+    java.nio.file.Path lab = java.nio.file.Path.of("src/lab/java/io/ferry");
+    try (var files = java.nio.file.Files.walk(lab)) {
+      assertThat(files.filter(f -> f.toString().endsWith(".java")).map(f -> lab.relativize(f).getName(0).toString()).distinct())
+          .as("packages under src/lab/java").containsExactlyInAnyOrder("bench", "demo");
+    }
+    for (String pkg : new String[] {"bench", "demo"}) {
+      assertThat(java.nio.file.Path.of("src/test/java/io/ferry", pkg)).as("the lab's package in src/test/java").doesNotExist();
+    }
   }
 }

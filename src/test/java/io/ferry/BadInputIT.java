@@ -2,7 +2,7 @@ package io.ferry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ferry.demo.SeedData;
+import io.ferry.support.SeedData;
 import io.ferry.support.FaultProxy;
 import io.ferry.support.FaultProxy.Fault;
 import io.ferry.support.FaultProxy.Kind;

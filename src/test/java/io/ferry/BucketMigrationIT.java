@@ -3,7 +3,7 @@ package io.ferry;
 import io.ferry.spark.MigrationJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ferry.demo.SeedData;
+import io.ferry.support.SeedData;
 import io.ferry.report.RunSummary;
 import io.ferry.support.Buckets;
 import io.ferry.support.FaultProxy;

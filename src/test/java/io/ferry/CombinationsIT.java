@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ferry.config.ConfigException;
 import io.ferry.config.ConfigLoader;
-import io.ferry.demo.SeedData;
+import io.ferry.support.SeedData;
 import io.ferry.report.RunSummary;
 import io.ferry.spark.MigrationJob;
 import io.ferry.support.Buckets;

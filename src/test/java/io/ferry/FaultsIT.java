@@ -3,7 +3,7 @@ package io.ferry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ferry.config.ConfigLoader;
-import io.ferry.demo.SeedData;
+import io.ferry.support.SeedData;
 import io.ferry.report.RunSummary;
 import io.ferry.spark.MigrationJob;
 import io.ferry.store.Throttle;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.config.MigrationConfig;
-import io.ferry.demo.SeedData;
+import io.ferry.support.SeedData;
 import io.ferry.plan.Lanes;
 import io.ferry.report.RunSummary;
 import io.ferry.report.Units;

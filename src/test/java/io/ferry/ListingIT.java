@@ -203,7 +203,7 @@ class ListingIT {
   @Test
   void theProgressLineCountsObjectsWhileListingAndEndsAtTheTotal() throws Exception {
     int port = Integer.parseInt(s3.endpoint().substring(s3.endpoint().lastIndexOf(':') + 1));
-    try (io.ferry.bench.WanEmulator slow = new io.ferry.bench.WanEmulator(0, port, 10_000, 100)) { // a page takes 200 ms or more
+    try (io.ferry.support.WanEmulator slow = new io.ferry.support.WanEmulator(0, port, 10_000, 100)) { // a page takes 200 ms or more
       MigrationConfig config = Jobs.config(s3, "http://127.0.0.1:" + slow.port(), "keys", work.resolve("unused"), work.resolve("reports"),
           "ferry.plan.listing-shards = 1, ferry.report.progress-interval = 100ms");
       ByteArrayOutputStream out = new ByteArrayOutputStream();

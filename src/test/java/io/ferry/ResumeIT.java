@@ -2,8 +2,8 @@ package io.ferry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ferry.bench.WanEmulator;
-import io.ferry.demo.SeedData;
+import io.ferry.support.WanEmulator;
+import io.ferry.support.SeedData;
 import io.ferry.ledger.Ledger;
 import io.ferry.support.Buckets;
 import io.ferry.support.FaultProxy;

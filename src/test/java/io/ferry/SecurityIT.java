@@ -2,10 +2,10 @@ package io.ferry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ferry.bench.WanEmulator;
+import io.ferry.support.WanEmulator;
 import io.ferry.config.S3EndpointConfig;
-import io.ferry.demo.S3ProxyProcess;
-import io.ferry.demo.SeedData;
+import io.ferry.support.S3ProxyProcess;
+import io.ferry.support.SeedData;
 import io.ferry.support.Jobs;
 import io.ferry.support.TestS3;
 import io.ferry.support.Trees;

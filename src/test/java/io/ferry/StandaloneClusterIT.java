@@ -2,14 +2,14 @@ package io.ferry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ferry.demo.SeedData;
+import io.ferry.support.SeedData;
 import io.ferry.support.Buckets;
 import io.ferry.support.Jobs;
 import io.ferry.support.LocalSpark;
 import io.ferry.support.S3Backend;
 import io.ferry.support.StandaloneCluster;
 import io.ferry.support.Trees;
-import io.ferry.bench.WanEmulator;
+import io.ferry.support.WanEmulator;
 import io.ferry.ledger.Ledger;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;

@@ -2,7 +2,7 @@ package io.ferry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ferry.demo.SeedData;
+import io.ferry.support.SeedData;
 import io.ferry.support.Jobs;
 import io.ferry.support.LocalSpark;
 import io.ferry.support.S3Backend;

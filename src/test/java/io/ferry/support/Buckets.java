@@ -1,6 +1,5 @@
 package io.ferry.support;
 
-import io.ferry.demo.SeedData;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

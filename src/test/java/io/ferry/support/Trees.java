@@ -1,6 +1,5 @@
 package io.ferry.support;
 
-import io.ferry.demo.Demo;
 import io.ferry.store.file.KeyPaths;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,7 +19,7 @@ public final class Trees {
       for (Path p : paths.filter(Files::isRegularFile).toList()) {
         String name = p.getFileName().toString();
         if (name.startsWith(".ferry-") && name.endsWith(".marker") || KeyPaths.isTempName(name)) continue;
-        digests.put(root.relativize(p).toString(), Demo.sha256(p));
+        digests.put(root.relativize(p).toString(), SeedData.sha256(p));
       }
     }
     return digests;

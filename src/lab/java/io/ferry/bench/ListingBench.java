@@ -1,9 +1,10 @@
 package io.ferry.bench;
 
+import io.ferry.support.WanEmulator;
 import io.ferry.config.ConfigLoader;
 import io.ferry.config.MigrationConfig;
 import io.ferry.config.S3EndpointConfig;
-import io.ferry.demo.S3ProxyProcess;
+import io.ferry.support.S3ProxyProcess;
 import io.ferry.spark.Commands;
 import io.ferry.spark.SparkStart;
 import io.ferry.support.TestS3;

@@ -1,5 +1,7 @@
 package io.ferry.demo;
 
+import io.ferry.support.S3ProxyProcess;
+import io.ferry.support.SeedData;
 import io.ferry.Ferry;
 import io.ferry.config.S3EndpointConfig;
 import io.ferry.store.s3.S3Clients;
@@ -85,7 +87,7 @@ public final class Demo {
     int bad = 0;
     for (Map.Entry<String, String> e : digests.entrySet()) {
       Path file = root.resolve(e.getKey());
-      if (!Files.isRegularFile(file) || !sha256(file).equals(e.getValue())) {
+      if (!Files.isRegularFile(file) || !SeedData.sha256(file).equals(e.getValue())) {
         System.out.println("MISMATCH " + e.getKey());
         bad++;
       }
@@ -112,14 +114,6 @@ public final class Demo {
     return bad == 0 ? Ferry.OK : Ferry.SOME_FAILED;
   }
 
-  public static String sha256(Path file) throws IOException {
-    MessageDigest sha = SeedData.sha256();
-    byte[] buffer = new byte[1 << 20];
-    try (InputStream in = Files.newInputStream(file)) {
-      for (int n; (n = in.read(buffer)) > 0; ) sha.update(buffer, 0, n);
-    }
-    return HexFormat.of().formatHex(sha.digest());
-  }
 
   /** Deletes a directory tree, if it exists. */
   public static void deleteTree(Path root) throws IOException {

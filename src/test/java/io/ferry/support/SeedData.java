@@ -1,5 +1,9 @@
-package io.ferry.demo;
+package io.ferry.support;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -30,7 +34,7 @@ public final class SeedData {
    */
   public static void main(String[] args) {
     io.ferry.config.S3EndpointConfig endpoint = io.ferry.config.S3EndpointConfig.withKeys(args[0], "us-east-1", args[1], args[2]);
-    try (S3Client s3 = io.ferry.support.TestS3.client(endpoint)) {
+    try (S3Client s3 = TestS3.client(endpoint)) {
       upload(s3, args[3], mix(Long.parseLong(args[4]), Integer.parseInt(args[5])));
       for (int i = 6; i < args.length; i++) {
         String bucket = args[i];
@@ -152,6 +156,16 @@ public final class SeedData {
     long v = random.nextLong();
     for (int k = 0; i < size; i++, k++) bytes[i] = (byte) (v >>> (8 * k));
     return bytes;
+  }
+
+  /** The SHA-256 of a file's bytes, in hex. */
+  public static String sha256(Path file) throws IOException {
+    MessageDigest sha = SeedData.sha256();
+    byte[] buffer = new byte[1 << 20];
+    try (InputStream in = Files.newInputStream(file)) {
+      for (int n; (n = in.read(buffer)) > 0; ) sha.update(buffer, 0, n);
+    }
+    return HexFormat.of().formatHex(sha.digest());
   }
 
   public static MessageDigest sha256() {

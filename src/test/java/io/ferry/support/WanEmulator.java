@@ -1,4 +1,4 @@
-package io.ferry.bench;
+package io.ferry.support;
 
 import java.io.IOException;
 import java.net.InetAddress;

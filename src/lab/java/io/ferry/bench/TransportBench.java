@@ -1,7 +1,7 @@
 package io.ferry.bench;
 
 import io.ferry.config.S3EndpointConfig;
-import io.ferry.demo.S3ProxyProcess;
+import io.ferry.support.S3ProxyProcess;
 import io.ferry.store.ByteRange;
 import io.ferry.store.s3.S3Clients;
 import io.ferry.store.s3.SignedRequests;

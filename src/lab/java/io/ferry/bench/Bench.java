@@ -1,9 +1,10 @@
 package io.ferry.bench;
 
+import io.ferry.support.WanEmulator;
 import io.ferry.config.S3EndpointConfig;
 import io.ferry.demo.Demo;
-import io.ferry.demo.S3ProxyProcess;
-import io.ferry.demo.SeedData;
+import io.ferry.support.S3ProxyProcess;
+import io.ferry.support.SeedData;
 import io.ferry.store.s3.S3Clients;
 import java.io.IOException;
 import java.io.InputStream;
@@ -379,7 +380,7 @@ public final class Bench {
         String name = dir.relativize(p).toString();
         String file = p.getFileName().toString();
         if (file.startsWith(".ferry-") || (file.startsWith(".") && file.endsWith(".crc"))) continue; // Hadoop's checksum files
-        out.put(name.startsWith(workload + "/") ? name : workload + "/" + name, Demo.sha256(p));
+        out.put(name.startsWith(workload + "/") ? name : workload + "/" + name, SeedData.sha256(p));
       }
     }
     return out;

@@ -1,4 +1,4 @@
-package io.ferry.demo;
+package io.ferry.support;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

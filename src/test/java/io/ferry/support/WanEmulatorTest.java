@@ -1,4 +1,4 @@
-package io.ferry.bench;
+package io.ferry.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
