@@ -59,7 +59,8 @@ class ArchitectureTest {
         .whereLayer("manifest").mayOnlyBeAccessedByLayers("spark", "cli")
         .whereLayer("plan").mayOnlyBeAccessedByLayers("copy", "verify", "commit", "ledger", "report", "spark", "cli")
         .whereLayer("store kinds").mayOnlyBeAccessedByLayers("spark", "cli")
-        .whereLayer("store").mayOnlyBeAccessedByLayers("store kinds", "manifest", "plan", "copy", "verify", "commit", "ledger", "report", "spark", "cli")
+        .whereLayer("store").mayOnlyBeAccessedByLayers("store kinds", "manifest", "plan", "copy", "verify", "commit", "ledger", "report",
+        "spark", "cli")
         .check(product);
   }
 

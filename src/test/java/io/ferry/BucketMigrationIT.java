@@ -114,7 +114,8 @@ class BucketMigrationIT {
     var config = io.ferry.config.ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString(hocon),
         Map.of("ferry.source.credentials.secret-access-key", providerA.secret()));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    RunSummary summary = MigrationJob.run(config, JavaSparkContext.fromSparkContext(spark.sparkContext()), new PrintStream(out, true, StandardCharsets.UTF_8));
+    RunSummary summary = MigrationJob.run(config, JavaSparkContext.fromSparkContext(spark.sparkContext()), new PrintStream(out, true,
+        StandardCharsets.UTF_8));
     assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain(providerA.secret()).doesNotContain(providerB.secret());
     return summary;
   }
@@ -374,7 +375,8 @@ class BucketMigrationIT {
         "-Dferry.estimate.source.read-per-1000=1000", "-Dferry.estimate.destination.write-per-1000=1000", "-Dferry.estimate.mb-per-s=1");
     assertThat(split).contains("objects   " + source.size() + " to copy (3 split into ranges)")
         .contains((source.size() - 3) + " CopyObject, 8 UploadPartCopy, 3 CreateMultipartUpload + CompleteMultipartUpload");
-    java.util.regex.Matcher pages = java.util.regex.Pattern.compile("source: (\\d+) LIST pages, 3 HEAD; destination: 1 LIST pages").matcher(split);
+    java.util.regex.Matcher pages =
+        java.util.regex.Pattern.compile("source: (\\d+) LIST pages, 3 HEAD; destination: 1 LIST pages").matcher(split);
     assertThat(pages.find()).as(split).isTrue();
     long sourcePages = Long.parseLong(pages.group(1));
     long destinationWrites = (source.size() - 3) + 8 + 3 + 3 + 1;

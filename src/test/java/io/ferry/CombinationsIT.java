@@ -35,7 +35,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
  * Features that each hold alone, combined as users combine them: the cut-over pass with prefixes, with a manifest
@@ -106,7 +105,8 @@ class CombinationsIT {
 
   private Map<String, String> seed(String bucket, Map<String, Integer> sizes) {
     a.client().createBucket(r -> r.bucket(bucket));
-    List<SeedData.Spec> specs = sizes.entrySet().stream().map(e -> new SeedData.Spec(e.getKey(), e.getValue(), e.getKey().hashCode())).toList();
+    List<SeedData.Spec> specs = sizes.entrySet().stream().map(e -> new SeedData.Spec(e.getKey(), e.getValue(),
+        e.getKey().hashCode())).toList();
     return new TreeMap<>(SeedData.upload(a.client(), bucket, specs));
   }
 
@@ -132,7 +132,8 @@ class CombinationsIT {
         + " destination.delete-extraneous = true }"));
     assertThat(second.summary().succeeded()).as(second.out()).isTrue();
     assertThat(second.out()).contains("LIST  2 objects listed");
-    assertThat(Trees.digests(dest)).as("2019/c lies outside the prefixes; 2018/a and 2018/b are the source's").isEqualTo(under(source, "archive/"));
+    assertThat(Trees.digests(dest)).as("2019/c lies outside the prefixes; 2018/a and 2018/b are the source's").isEqualTo(under(source,
+        "archive/"));
   }
 
   @Test
@@ -146,7 +147,8 @@ class CombinationsIT {
     assertThat(first.summary().succeeded()).as(first.out()).isTrue();
     Path manifest = Files.writeString(work.resolve(bucket + ".keys"), "k1\nk2\n");
 
-    String withManifest = "ferry { job.name = " + bucket + ", source.manifest = \"" + manifest + "\", destination.delete-extraneous = true %s }";
+    String withManifest = "ferry { job.name = " + bucket + ", source.manifest = \"" + manifest
+        + "\", destination.delete-extraneous = true %s }";
     assertThatThrownBy(() -> migrate(job(bucket, dest, withManifest.formatted(""))))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("ferry.source.manifest-complete");
@@ -299,7 +301,8 @@ class CombinationsIT {
     Map<String, String> source = seed(bucket, Map.of("a", 100, "b", 200, "dir/c", 300));
     Path dest = work.resolve(bucket);
     Path aside = work.resolve(bucket + "-deleted");
-    String hocon = "ferry { job.name = " + bucket + ", destination { delete-extraneous = true, max-delete = \"100%\", delete-to = \"" + aside + "\" } }";
+    String hocon = "ferry { job.name = " + bucket + ", destination { delete-extraneous = true, max-delete = \"100%\", delete-to = \""
+        + aside + "\" } }";
     assertThat(migrate(job(bucket, dest, hocon)).summary().succeeded()).isTrue();
     a.client().deleteObject(r -> r.bucket(bucket).key("b"));
     Run run = migrate(job(bucket, dest, hocon));

@@ -75,7 +75,8 @@ class FaultsIT {
         new SeedData.Spec("a.txt", 10_000, 2), new SeedData.Spec("dir/b.bin", 300_000, 3), new SeedData.Spec("empty", 0, 4))));
     // objects whose source keeps a checksum (S3 stores one for every object it is given one with, CRC64NVME by default)
     checksummed = new TreeMap<>();
-    checksummed.put("sums/whole-crc64nvme.bin", putWithChecksum("sums/whole-crc64nvme.bin", bytes(200_000, 7), Checksum.Algorithm.CRC64NVME));
+    checksummed.put("sums/whole-crc64nvme.bin", putWithChecksum("sums/whole-crc64nvme.bin", bytes(200_000, 7),
+        Checksum.Algorithm.CRC64NVME));
     checksummed.put("sums/split-crc32c.bin", putInPartsWithFullObjectCrc32c("sums/split-crc32c.bin", bytes((int) (11 * MIB + 3), 8)));
   }
 
@@ -120,7 +121,8 @@ class FaultsIT {
         .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(e1).checksumCRC32C(p1).build(),
             CompletedPart.builder().partNumber(2).eTag(e2).checksumCRC32C(p2).build())));
     String stored = a.headObject(b -> b.bucket("src").key(key).checksumMode(ChecksumMode.ENABLED)).checksumCRC32C();
-    assertThat(stored).as("the test server keeps the full-object checksum").isEqualTo(value(Checksum.Algorithm.CRC32C, bytes, 0, bytes.length));
+    assertThat(stored).as("the test server keeps the full-object checksum").isEqualTo(value(Checksum.Algorithm.CRC32C, bytes, 0,
+        bytes.length));
     return java.util.HexFormat.of().formatHex(SeedData.sha256().digest(bytes));
   }
 
@@ -212,7 +214,8 @@ class FaultsIT {
     Run run = migrate(job(bucket, ""));
     assertThat(toB.injected(Fault.Status.class) - before).as("both answers to the abort were met").isEqualTo(2);
     assertThat(run.summary().succeeded()).isFalse();
-    assertThat(run.summary().failures()).extracting(RunSummary.Failure::key).containsExactlyInAnyOrder("split.bin", "sums/split-crc32c.bin");
+    assertThat(run.summary().failures()).extracting(RunSummary.Failure::key).containsExactlyInAnyOrder("split.bin",
+        "sums/split-crc32c.bin");
     assertThat(Buckets.openUploads(providerB.client(), bucket)).isZero();
     Map<String, String> landed = Buckets.digests(providerB.client(), bucket, "");
     assertThat(landed).doesNotContainKey("split.bin").doesNotContainKey("sums/split-crc32c.bin").hasSize(4);
@@ -264,7 +267,8 @@ class FaultsIT {
   @Test
   void aFullDestinationFilesystemFailsTheObjectsThatDoNotFitAndLeavesNothingHalfWritten() throws Exception {
     Path mount = Files.createDirectories(work.resolve("small-disk"));
-    Process mounting = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=6m", "tmpfs", mount.toString()).redirectErrorStream(true).start();
+    Process mounting = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=6m", "tmpfs",
+        mount.toString()).redirectErrorStream(true).start();
     String why = new String(mounting.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
     org.junit.jupiter.api.Assumptions.assumeTrue(mounting.waitFor() == 0, "a small tmpfs needs mount(8) as root; not here: " + why);
     try {
@@ -275,7 +279,8 @@ class FaultsIT {
       assertThat(run.summary().failures()).as("what fits depends on the order the writes meet the full disk").isNotEmpty()
           .allSatisfy(f -> assertThat(f.error()).contains("No space left on device"));
       Map<String, String> landed = Trees.digests(mount);
-      String previous = java.util.HexFormat.of().formatHex(SeedData.sha256().digest("the previous version".getBytes(StandardCharsets.UTF_8)));
+      String previous =
+          java.util.HexFormat.of().formatHex(SeedData.sha256().digest("the previous version".getBytes(StandardCharsets.UTF_8)));
       landed.forEach((key, digest) -> assertThat(digest).as(key).isIn(all().get(key), key.equals("split.bin") ? previous : ""));
       for (RunSummary.Failure f : run.summary().failures()) {
         assertThat(landed.get(f.key())).as("a failed object is not at its final name, or is its previous version")

@@ -75,7 +75,8 @@ class FileMigrationIT {
 
   private RunSummary migrate(MigrationConfig config) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    RunSummary summary = MigrationJob.run(config, JavaSparkContext.fromSparkContext(spark.sparkContext()), new PrintStream(out, true, StandardCharsets.UTF_8));
+    RunSummary summary = MigrationJob.run(config, JavaSparkContext.fromSparkContext(spark.sparkContext()), new PrintStream(out, true,
+        StandardCharsets.UTF_8));
     console = out.toString(StandardCharsets.UTF_8);
     assertThat(console).contains("Ferry run " + summary.run()).doesNotContain(s3.secret());
     return summary;
@@ -213,7 +214,8 @@ class FileMigrationIT {
         Path.of("notebooks/throughput.ipynb").toAbsolutePath().toString())
         .redirectErrorStream(true);
     builder.environment().put("FERRY_RUN_DIR", firstRun.toString());
-    builder.environment().put("FERRY_COMPARE_RUNS", String.join(",", firstRun.toString(), laterRuns.get(0).toString(), laterRuns.get(1).toString()));
+    builder.environment().put("FERRY_COMPARE_RUNS", String.join(",", firstRun.toString(), laterRuns.get(0).toString(),
+        laterRuns.get(1).toString()));
     builder.environment().put("PYDEVD_DISABLE_FILE_VALIDATION", "1");
     Process process = builder.start();
     String log = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -266,7 +268,8 @@ class FileMigrationIT {
     // the same totals, sections, task bars and slowest ranges as the page the run wrote
     assertThat(table(again, 0)).isEqualTo(table(original, 0));
     assertThat(headings(again)).isEqualTo(headings(original)).contains("Tasks over time");
-    assertThat(again.split("<rect class=\"task\"", -1).length).isEqualTo(original.split("<rect class=\"task\"", -1).length).isGreaterThan(1);
+    assertThat(again.split("<rect class=\"task\"", -1).length).isEqualTo(original.split("<rect class=\"task\"",
+        -1).length).isGreaterThan(1);
     assertThat(keys(again, "Slowest ranges")).isEqualTo(keys(original, "Slowest ranges")).isNotEmpty();
 
     // three runs: everything copied, nothing (all unchanged), one changed object

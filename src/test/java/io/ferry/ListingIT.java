@@ -2,7 +2,6 @@ package io.ferry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ferry.commit.ObjectResult;
 import io.ferry.config.BucketConfig;
 import io.ferry.config.MigrationConfig;
 import io.ferry.config.ObjectWrites;
@@ -170,7 +169,8 @@ class ListingIT {
 
   @Test
   void shardsCoverEveryKeyOnceAndTheRunCopiesEachByContent() throws Exception {
-    S3Store store = new S3Store(new BucketConfig(s3.endpointConfig(), "keys", "", ObjectWrites.NONE), 16, Duration.ofSeconds(10), Retrier.once());
+    S3Store store = new S3Store(new BucketConfig(s3.endpointConfig(), "keys", "", ObjectWrites.NONE), 16, Duration.ofSeconds(10),
+        Retrier.once());
     Lister lister = store.lister();
     List<Shard> shards = lister.shards(List.of(), 48);
     assertThat(shards.size()).isGreaterThan(10);
@@ -188,7 +188,8 @@ class ListingIT {
     // under prefixes, with and without the trailing '/': "tree" is the folder "tree/", not "tree0"
     List<String> under = new ArrayList<>();
     for (Shard shard : lister.shards(List.of("tree/", "flat/img_1"), 8)) lister.list(shard, o -> under.add(o.key()));
-    assertThat(under).containsExactlyInAnyOrderElementsOf(keys.stream().filter(k -> k.startsWith("tree/") || k.startsWith("flat/img_1")).toList());
+    assertThat(under).containsExactlyInAnyOrderElementsOf(keys.stream().filter(k -> k.startsWith("tree/")
+        || k.startsWith("flat/img_1")).toList());
 
     Path dest = work.resolve("shards-out");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -260,7 +261,8 @@ class ListingIT {
     Commands.plan(config, SparkStart.begin(), new PrintStream(plan, true, StandardCharsets.UTF_8));
     assertThat(plan.toString(StandardCharsets.UTF_8))
         .contains("extraneous 1 objects (21 B) at the destination, in the selection, that the source's listing lacks")
-        .contains("cut-over  1 of the 3 objects the destination holds in the selection once the run copied (cap destination.max-delete = 50%)")
+        .contains("cut-over  1 of the 3 objects the destination holds in the selection once the run copied "
+            + "(cap destination.max-delete = 50%)")
         .contains("would delete " + dest.resolve("2018/gone.bin") + " (21 B)");
     assertThat(dest.resolve("2018/gone.bin")).exists(); // a plan deletes nothing
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -323,7 +325,8 @@ class ListingIT {
         + " required binary key (STRING); optional int64 size; optional int64 last_modified_date (TIMESTAMP(MILLIS,true));"
         + " optional binary e_tag (STRING); optional boolean is_latest; }");
     SimpleGroupFactory groups = new SimpleGroupFactory(schema);
-    try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(parquetReport.resolveSibling("data").resolve("p.parquet")))
+    try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new
+        LocalOutputFile(parquetReport.resolveSibling("data").resolve("p.parquet")))
         .withType(schema).build()) {
       for (String k : List.of("2019/d.bin", "late/e.bin")) {
         writer.write(groups.newGroup().append("bucket", "media").append("key", k).append("size", (long) all.get(k).length)

@@ -11,9 +11,6 @@ import io.ferry.support.FerryProcess;
 import io.ferry.support.Jobs;
 import io.ferry.support.S3Backend;
 import io.ferry.support.Trees;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -139,7 +136,8 @@ class ResumeIT {
     String out = Files.readString(work.resolve(name + "-rerun.log"));
     assertThat(rerun.exitValue()).as(out).isZero();
     assertThat(out).contains("RESUME 1 objects opened by earlier runs, " + landed + " of their parts already copied");
-    Map<String, String> copied = to.equals("bucket") ? Buckets.digests(s3.client(), name, "") : Trees.digests(work.resolve(name + "-files"));
+    Map<String, String> copied = to.equals("bucket") ? Buckets.digests(s3.client(), name, "") : Trees.digests(work.resolve(name
+        + "-files"));
     assertThat(copied).isEqualTo(source);
     if (to.equals("bucket")) assertThat(Buckets.openUploads(s3.client(), name)).isZero();
     else assertThat(Trees.tempFiles(work.resolve(name + "-files"))).isEmpty();
@@ -168,7 +166,8 @@ class ResumeIT {
     String out = Files.readString(work.resolve(name + "-rerun.log"));
     assertThat(rerun.exitValue()).as(out).isZero();
     assertThat(out).doesNotContain("RESUME").contains("ABORT 1 objects earlier runs opened and this one does not resume");
-    Map<String, String> copied = to.equals("bucket") ? Buckets.digests(s3.client(), name, "") : Trees.digests(work.resolve(name + "-files"));
+    Map<String, String> copied = to.equals("bucket") ? Buckets.digests(s3.client(), name, "") : Trees.digests(work.resolve(name
+        + "-files"));
     assertThat(copied).isEqualTo(source);
     if (to.equals("bucket")) assertThat(Buckets.openUploads(s3.client(), name)).isZero();
     else assertThat(Trees.tempFiles(work.resolve(name + "-files"))).isEmpty();

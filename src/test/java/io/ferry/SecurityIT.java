@@ -59,7 +59,8 @@ class SecurityIT {
     keytool(tls, "-gencert", "-alias", "ca", "-keystore", "ca.p12", "-storepass", "changeit", "-infile", "server.csr", "-outfile",
         "server.pem", "-rfc", "-ext", "san=ip:127.0.0.1", "-validity", "2");
     keytool(tls, "-importcert", "-noprompt", "-alias", "ca", "-file", "ca.pem", "-keystore", "server.p12", "-storepass", "changeit");
-    keytool(tls, "-importcert", "-noprompt", "-alias", "server", "-file", "server.pem", "-keystore", "server.p12", "-storepass", "changeit");
+    keytool(tls, "-importcert", "-noprompt", "-alias", "server", "-file", "server.pem", "-keystore", "server.p12", "-storepass",
+        "changeit");
     server = S3ProxyProcess.start(work.resolve("s3"), IDENTITY, secret, "filesystem-nio2",
         new S3ProxyProcess.Tls(tls.resolve("server.p12"), "changeit"));
     source = new TreeMap<>(SeedData.upload(TestS3.client(S3EndpointConfig.withKeys(server.endpoint(), "us-east-1", IDENTITY, secret)),

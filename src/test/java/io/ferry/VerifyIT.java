@@ -102,7 +102,8 @@ class VerifyIT {
     Path report = reports.iterator().next();
     Map<String, String> statuses = spark.read().parquet(report.resolve("verify.parquet").toString()).collectAsList().stream()
         .collect(Collectors.toMap(r -> r.getAs("key"), (Row r) -> r.getAs("status")));
-    assertThat(statuses).containsExactlyInAnyOrderEntriesOf(Map.of("a.txt", "MISSING", "big.bin", "CONTENT_DIFFERS", "b.txt", "SIZE_DIFFERS",
+    assertThat(statuses).containsExactlyInAnyOrderEntriesOf(Map.of("a.txt", "MISSING", "big.bin", "CONTENT_DIFFERS", "b.txt",
+        "SIZE_DIFFERS",
         "c.txt", "MATCH", "empty", "MATCH", "extra.txt", "EXTRA"));
     assertThat(Files.readString(report.resolve("summary.json"))).contains("\"name\" : \"ferry-verify-summary\"");
   }

@@ -57,7 +57,6 @@ public final class Bench {
 
   private final Path home;
   private final Path work;
-  private final List<String> rows = new ArrayList<>();
   private S3ProxyProcess a;
   private S3ProxyProcess b;
 
@@ -92,11 +91,13 @@ public final class Bench {
     long gib = (long) (1024 * MIB * scale);
     w.put("large", List.of(new SeedData.Spec("large/a.bin", gib, 1), new SeedData.Spec("large/b.bin", gib, 2)));
     List<SeedData.Spec> small = new ArrayList<>();
-    for (int i = 0; i < (int) (2000 * scale); i++) small.add(new SeedData.Spec(String.format("small/%02d/o-%05d", i % 20, i), 256 * 1024, 10 + i));
+    for (int i = 0; i < (int) (2000 * scale); i++) small.add(new SeedData.Spec(String.format("small/%02d/o-%05d", i % 20, i), 256 * 1024,
+        10 + i));
     w.put("small", small);
     List<SeedData.Spec> mixed = new ArrayList<>();
     mixed.add(new SeedData.Spec("mixed/big.bin", gib, 3));
-    for (int i = 0; i < (int) (1000 * scale); i++) mixed.add(new SeedData.Spec(String.format("mixed/%02d/m-%05d", i % 10, i), MIB, 5000 + i));
+    for (int i = 0; i < (int) (1000 * scale); i++) mixed.add(new SeedData.Spec(String.format("mixed/%02d/m-%05d", i % 10, i), MIB, 5000
+        + i));
     w.put("mixed", mixed);
     // issue 16's long single-host job: 100,000 objects of 16-64 KiB in 100 folders at scale 1
     List<SeedData.Spec> many = new ArrayList<>();
@@ -181,7 +182,8 @@ public final class Bench {
     boolean toFiles = task.equals("files");
     boolean same = task.equals("same");
     String dstEndpoint = same ? endpoints.source() : endpoints.destination();
-    S3Client dstClient = io.ferry.support.TestS3.client(S3EndpointConfig.withKeys(same ? a.endpoint() : b.endpoint(), "us-east-1", ID, SECRET));
+    S3Client dstClient = io.ferry.support.TestS3.client(S3EndpointConfig.withKeys(same ? a.endpoint() : b.endpoint(), "us-east-1", ID,
+        SECRET));
     List<String> command = command(tool, task, endpoints.source(), bucket, dstEndpoint, dstBucket, dir);
     if (command == null) return; // the tool cannot do this task (e.g. one endpoint only): no bucket left behind
     if (!toFiles) dstClient.createBucket(r -> r.bucket(dstBucket));
@@ -365,7 +367,8 @@ public final class Bench {
     if (!Files.isDirectory(reports)) return new double[3];
     try (var runs = Files.list(reports)) {
       // runs only: the job's folder also holds its ledger
-      Path newest = runs.filter(r -> Files.exists(r.resolve("summary.json"))).max(java.util.Comparator.comparing(Path::getFileName)).orElse(null);
+      Path newest = runs.filter(r ->
+          Files.exists(r.resolve("summary.json"))).max(java.util.Comparator.comparing(Path::getFileName)).orElse(null);
       if (newest == null) return new double[3];
       var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(newest.resolve("summary.json").toFile());
       return new double[] {json.at("/throughput/copyStageSeconds").asDouble(), json.at("/throughput/aggregateMBps").asDouble(),
@@ -513,8 +516,10 @@ public final class Bench {
       String vsLimit = ferry && limit.containsKey(group) ? String.format(Locale.ROOT, "%.0f%%", 100 * mbps / limit.get(group)) : "";
       boolean inner = !f[16].isEmpty() && Double.parseDouble(f[16]) > 0;
       out.append(String.format("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", f[2], f[3], f[4],
-          f[5].replace("@", " ") + (runs.get(f) > 1 ? " (median of " + runs.get(f) + ")" : ""), f[10], files && !f[5].equals("raw") ? f[11] : "", f[12], f[8], f[14], f[15], inner ? f[16] : "",
-          vsPeer, vsSynced, vsLimit, f[17] + (runs.get(f) > 1 && failed.getOrDefault(f, 0) > 0 ? " (" + failed.get(f) + " of " + runs.get(f) + " runs not)" : "")));
+          f[5].replace("@", " ") + (runs.get(f) > 1 ? " (median of " + runs.get(f) + ")" : ""), f[10], files && !f[5].equals("raw") ? f[11]
+              : "", f[12], f[8], f[14], f[15], inner ? f[16] : "",
+          vsPeer, vsSynced, vsLimit, f[17] + (runs.get(f) > 1 && failed.getOrDefault(f, 0) > 0 ? " (" + failed.get(f) + " of "
+              + runs.get(f) + " runs not)" : "")));
     }
     Files.writeString(md, out.toString());
   }

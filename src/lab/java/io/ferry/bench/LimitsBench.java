@@ -64,7 +64,8 @@ public final class LimitsBench {
           Path job = Files.writeString(work.resolve("limits-" + mode + ".conf"), """
               ferry {
                 job.name = limits
-                source { endpoint = "%s", bucket = limits, credentials { access-key-id = bench, secret-access-key = ${?SRC_SECRET_ACCESS_KEY} } }
+                source { endpoint = "%s", bucket = limits
+                  credentials { access-key-id = bench, secret-access-key = ${?SRC_SECRET_ACCESS_KEY} } }
                 destination.path = "%s"
                 report.path = "%s"
                 limits.bandwidth = %dMiB
@@ -101,7 +102,8 @@ public final class LimitsBench {
 
   private static Path newest(Path job) throws Exception {
     try (Stream<Path> runs = Files.list(job)) {
-      return runs.filter(p -> Files.exists(p.resolve("summary.json"))).max(Comparator.comparing(p -> p.toFile().lastModified())).orElseThrow();
+      return runs.filter(p -> Files.exists(p.resolve("summary.json"))).max(Comparator.comparing(p ->
+          p.toFile().lastModified())).orElseThrow();
     }
   }
 }

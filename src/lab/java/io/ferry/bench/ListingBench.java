@@ -59,7 +59,8 @@ public final class ListingBench {
           .set("spark.driver.host", "127.0.0.1").set("spark.driver.bindAddress", "127.0.0.1"));
       try {
         Path csv = home.resolve("bench/results/listing.csv");
-        if (!Files.exists(csv)) Files.writeString(csv, "when,objects,delay_ms,shards,shards_found,streams,seconds,objects_per_s,list_pages\n");
+        if (!Files.exists(csv)) Files.writeString(csv,
+            "when,objects,delay_ms,shards,shards_found,streams,seconds,objects_per_s,list_pages\n");
         for (int r = 0; r < repeat; r++) {
           for (int shards : shardCounts) for (int streams : streamCounts) {
             Path job = work.resolve("listing.conf");
@@ -83,7 +84,8 @@ public final class ListingBench {
             long pages = group(text, "source: (\\d+) LIST pages");
             long found = group(text, "listed +in (\\d+) shards");
             if (listed != objects) throw new IllegalStateException("listed " + listed + " of " + objects + ":\n" + text);
-            String row = String.format(Locale.ROOT, "%s,%d,%d,%d,%d,%d,%.2f,%.0f,%d%n", Instant.now(), objects, delay, shards, found, streams, seconds,
+            String row = String.format(Locale.ROOT, "%s,%d,%d,%d,%d,%d,%.2f,%.0f,%d%n", Instant.now(), objects, delay, shards, found,
+                streams, seconds,
                 objects / seconds, pages);
             System.out.print(row);
             Files.writeString(csv, row, StandardOpenOption.APPEND);

@@ -71,12 +71,15 @@ public final class PlanScaleBench {
             "--conf", "spark.scheduler.minRegisteredResourcesRatio=1.0",
             "--conf", "spark.driver.host=127.0.0.1",
             "--conf", "spark.ui.enabled=false",
-            home.resolve("target/ferry.jar").toString(), "plan", job.toString()), Map.of("SCALE_KEY", "bench", "SCALE_SECRET", "bench"), 7200);
+            home.resolve("target/ferry.jar").toString(), "plan", job.toString()), Map.of("SCALE_KEY", "bench", "SCALE_SECRET", "bench"),
+                7200);
         double seconds = (System.nanoTime() - start) / 1e9;
         String log = cluster.log("submit");
-        if (code != 0) throw new IllegalStateException("plan of " + objects + " objects failed (" + code + "): see " + logs.resolve("submit.log"));
+        if (code != 0) throw new IllegalStateException("plan of " + objects + " objects failed (" + code + "): see "
+            + logs.resolve("submit.log"));
         long[] gc = gc(Files.readString(gcLog));
-        String row = String.format(Locale.ROOT, "%s,%d,%s,%.1f,%d,%d,%d,%d,%d%n", Instant.now(), objects, heap, seconds, gc[0], gc[1], gc[2],
+        String row = String.format(Locale.ROOT, "%s,%d,%s,%.1f,%d,%d,%d,%d,%d%n", Instant.now(), objects, heap, seconds, gc[0], gc[1],
+            gc[2],
             group(log, "objects +(\\d+) to copy"), group(log, "in (\\d+) tasks"));
         System.out.print(row);
         Files.writeString(csv, row, StandardOpenOption.APPEND);
@@ -120,13 +123,15 @@ public final class PlanScaleBench {
           long size = u < 0.90 ? 1024 + random.nextLong(4 << 20) : u < 0.99 ? (4L << 20) + random.nextLong(124L << 20)
               : (128L << 20) + random.nextLong(896L << 20);
           out.write(String.format(Locale.ROOT,
-              "\"scale\",\"warehouse%%2Fevents%%2Fdate%%3D2026-11-%02d%%2Fhour%%3D%02d%%2Fpart-%05d-%016x.snappy.parquet\",\"%d\",\"2026-11-30T10:00:00.000Z\",\"%016x%016x\"%n",
+              "\"scale\",\"warehouse%%2Fevents%%2Fdate%%3D2026-11-%02d%%2Fhour%%3D%02d%%2Fpart-%05d-%016x.snappy.parquet\","
+                  + "\"%d\",\"2026-11-30T10:00:00.000Z\",\"%016x%016x\"%n",
               1 + i % 30, i / 30 % 24, i % 100_000, random.nextLong(), size, random.nextLong(), random.nextLong()));
         }
       }
       files.add(name);
     }
-    StringBuilder json = new StringBuilder("{\"sourceBucket\": \"scale\", \"destinationBucket\": \"arn:aws:s3:::inventory\", \"fileFormat\": \"CSV\",\n"
+    StringBuilder json = new
+        StringBuilder("{\"sourceBucket\": \"scale\", \"destinationBucket\": \"arn:aws:s3:::inventory\", \"fileFormat\": \"CSV\",\n"
         + " \"fileSchema\": \"Bucket, Key, Size, LastModifiedDate, ETag\", \"files\": [\n");
     for (int i = 0; i < files.size(); i++) {
       json.append("  {\"key\": \"scale/config/data/").append(files.get(i)).append("\", \"size\": 1, \"MD5checksum\": \"00\"}")

@@ -108,8 +108,10 @@ public final class TransportBench {
     List<String> workloads = List.of(System.getenv().getOrDefault("FERRY_TRANSPORT_WORKLOADS", String.join(",", WORKLOADS)).split(","));
     Path work = home.resolve("target/bench-transport");
     Path csv = home.resolve("bench/results/transport.csv");
-    String session = java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss").withZone(java.time.ZoneOffset.UTC).format(Instant.now());
-    if (!Files.exists(csv)) Files.writeString(csv, "session,variant,workload,requests,bytes,wall_s,cpu_s,cpu_s_per_gb,mb_per_s,cpu_ms_per_request,retried\n");
+    String session =
+        java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss").withZone(java.time.ZoneOffset.UTC).format(Instant.now());
+    if (!Files.exists(csv)) Files.writeString(csv,
+        "session,variant,workload,requests,bytes,wall_s,cpu_s,cpu_s_per_gb,mb_per_s,cpu_ms_per_request,retried\n");
     io.ferry.demo.Demo.deleteTree(work); // a fresh server: the seeded objects are this session's
     try (S3ProxyProcess server = S3ProxyProcess.start(work.resolve("data"), ID, SECRET)) {
       S3Client s3 = TestS3.client(S3EndpointConfig.withKeys(server.endpoint(), "us-east-1", ID, SECRET));
@@ -118,7 +120,8 @@ public final class TransportBench {
       for (int round = 0; round < repeat; round++) {
         for (String workload : workloads) {
           for (String variant : variants) {
-            List<String> command = new ArrayList<>(List.of(java, "-Xmx1g", "-XX:+UseParallelGC", "-cp", System.getProperty("java.class.path"),
+            List<String> command = new ArrayList<>(List.of(java, "-Xmx1g", "-XX:+UseParallelGC", "-cp",
+                System.getProperty("java.class.path"),
                 TransportBench.class.getName(), "--run", variant, workload, server.endpoint()));
             Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             String line = new String(p.getInputStream().readAllBytes()).trim();
@@ -398,7 +401,8 @@ public final class TransportBench {
           .add(new double[] {Double.parseDouble(f[7]), Double.parseDouble(f[8]), Double.parseDouble(f[9])});
     }
     StringBuilder out = new StringBuilder("# Transports: Ferry's bulk path against the SDK's clients\n\n");
-    out.append("Session ").append(session).append(" (`bench/transport.sh`): medians of the session's runs; client CPU only (the server's is apart).\n\n");
+    out.append("Session ").append(session)
+        .append(" (`bench/transport.sh`): medians of the session's runs; client CPU only (the server's is apart).\n\n");
     out.append("| workload | variant | runs | CPU-s per GB | MB/s | CPU-ms per request | CPU per GB vs ferry (same signing) |\n");
     out.append("| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
     for (var w : rows.entrySet()) {

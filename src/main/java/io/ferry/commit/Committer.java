@@ -14,7 +14,8 @@ import java.util.Map;
  * COMMIT: an object whose parts all arrived is checked, then completed (fsync and rename into place,
  * CompleteMultipartUpload with every part's ETag in order); any other is aborted (temp file removed,
  * AbortMultipartUpload), leaving nothing at its final name and its previous version intact. The check, before the
- * completion (none for a copy inside the service, whose bytes never left it): the source's stored checksum, from the parts' digests combined (an object copied whole was checked as
+ * completion (none for a copy inside the service, whose bytes never left it): the source's stored checksum, from the parts' digests
+ * combined (an object copied whole was checked as
  * it was read); else the source's MD5 ETag, against the bytes read back from the destination; else the CRC32C of the
  * bytes read from the source, against the bytes read back. An object that fails its check is copied again ({@link
  * Repair}), and fails for good, with the parts whose bytes changed between the two reads named, if it still does not
@@ -124,11 +125,13 @@ public final class Committer {
   Verdict verify(PartTally tally) throws Exception {
     if (tally.inService()) return Verdict.passed("server-side-copy", ""); // the service copied its own bytes
     Checksum expected = Checksum.parse(tally.expected());
-    String got = expected != null && expected.checkable() && expected.algorithm().combinable() ? combined(tally, expected.algorithm()) : null;
+    String got = expected != null && expected.checkable() && expected.algorithm().combinable() ? combined(tally, expected.algorithm())
+        : null;
     if (got != null) {
       String how = "source-" + expected.algorithm().label();
       return got.equals(expected.value()) ? Verdict.passed(how, expected.algorithm().label() + ":" + got)
-          : Verdict.failed(how, "the copy's " + expected.algorithm().label() + " " + got + " does not match the source's " + expected.value());
+          : Verdict.failed(how, "the copy's " + expected.algorithm().label() + " " + got + " does not match the source's "
+          + expected.value());
     }
     if (expected != null && expected.checkable() && tally.partCount() == 1) {
       return Verdict.passed("source-" + (expected.algorithm() == Checksum.Algorithm.MD5 ? "md5-etag" : expected.algorithm().label()),

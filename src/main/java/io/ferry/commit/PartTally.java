@@ -39,11 +39,13 @@ public record PartTally(StoreObject object, String location, int partCount, Stri
         : other.firstError.isEmpty() || firstError.compareTo(other.firstError) <= 0 ? firstError : other.firstError;
     if (!uploadId.isEmpty() && !other.uploadId.isEmpty() && !uploadId.equals(other.uploadId)) {
       // parts of two openings of the object never make it: each opening's file or upload lacks the other's parts
-      String mixed = "parts went to two openings of the object (" + min(uploadId, other.uploadId) + ", " + max(uploadId, other.uploadId) + ")";
+      String mixed = "parts went to two openings of the object (" + min(uploadId, other.uploadId) + ", " + max(uploadId, other.uploadId)
+          + ")";
       error = error.isEmpty() || mixed.compareTo(error) < 0 ? mixed : error;
     }
     return new PartTally(object, location.isEmpty() ? other.location : location, partCount,
-        uploadId.isEmpty() ? other.uploadId : other.uploadId.isEmpty() ? uploadId : min(uploadId, other.uploadId), expected.isEmpty() ? other.expected : expected,
+        uploadId.isEmpty() ? other.uploadId : other.uploadId.isEmpty() ? uploadId : min(uploadId, other.uploadId), expected.isEmpty()
+            ? other.expected : expected,
         mergeMethods(method, other.method), merged, bytes + other.bytes, error);
   }
 

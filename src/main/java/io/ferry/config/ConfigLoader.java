@@ -99,10 +99,13 @@ public final class ConfigLoader {
     EstimateConfig estimate = new EstimateConfig(prices("estimate.source"), prices("estimate.destination"), Math.max(0, rate));
     long bandwidth = bytes("limits.bandwidth");
     double requestRate = number("limits.requests-per-second");
-    if (bandwidth < 0) problem("limits.bandwidth", bandwidth, "must not be negative (bytes per second for the whole job, e.g. 200MiB; 0: none)");
-    if (requestRate < 0) problem("limits.requests-per-second", requestRate, "must not be negative (per endpoint, for the whole job; 0: none)");
+    if (bandwidth < 0) problem("limits.bandwidth", bandwidth,
+        "must not be negative (bytes per second for the whole job, e.g. 200MiB; 0: none)");
+    if (requestRate < 0) problem("limits.requests-per-second", requestRate,
+        "must not be negative (per endpoint, for the whole job; 0: none)");
     if (!problems.isEmpty()) throw new ConfigException(problems);
-    return new MigrationConfig(jobName, source, destination, plan, copy, report, estimate, new LimitsConfig(bandwidth, requestRate), master);
+    return new MigrationConfig(jobName, source, destination, plan, copy, report, estimate, new LimitsConfig(bandwidth, requestRate),
+        master);
   }
 
   private EstimateConfig.Prices prices(String key) {
@@ -157,7 +160,8 @@ public final class ConfigLoader {
       } else if (!manifest.startsWith("s3://")) {
         manifest = Path.of(manifest).toAbsolutePath().normalize().toString();
       }
-      if (!prefixes.isEmpty()) problem("source.prefixes", prefixes, "cannot be combined with source.manifest, which lists the objects itself");
+      if (!prefixes.isEmpty()) problem("source.prefixes", prefixes,
+          "cannot be combined with source.manifest, which lists the objects itself");
     }
     boolean manifestComplete = bool("source.manifest-complete");
     if (manifestComplete && manifest.isEmpty()) {
@@ -188,7 +192,8 @@ public final class ConfigLoader {
       Path p = Path.of(x.path()), q = Path.of(y.path());
       return p.startsWith(q) || q.startsWith(p) ? x.path() + " and " + y.path() : null;
     }
-    if (a instanceof BucketConfig x && b instanceof BucketConfig y && x.endpoint().sameEndpointAs(y.endpoint()) && x.bucket().equals(y.bucket())
+    if (a instanceof BucketConfig x && b instanceof BucketConfig y && x.endpoint().sameEndpointAs(y.endpoint())
+        && x.bucket().equals(y.bucket())
         && (x.prefix().startsWith(y.prefix()) || y.prefix().startsWith(x.prefix()))) {
       return "s3://" + x.bucket() + "/" + x.prefix() + " and s3://" + y.bucket() + "/" + y.prefix();
     }
@@ -324,7 +329,8 @@ public final class ConfigLoader {
       if (store instanceof DirectoryConfig) {
         moveTo = Path.of(moveTo).toAbsolutePath().normalize().toString();
       } else if (moveTo.startsWith("/")) {
-        problem("destination.delete-to", moveTo, "must be a key prefix of the destination bucket, such as \"deleted/\", without a leading '/'");
+        problem("destination.delete-to", moveTo,
+            "must be a key prefix of the destination bucket, such as \"deleted/\", without a leading '/'");
       } else {
         moveTo = folder(moveTo);
       }

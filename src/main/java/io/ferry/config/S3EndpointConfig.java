@@ -65,14 +65,6 @@ public record S3EndpointConfig(String endpoint, String region, boolean pathStyle
     return new S3EndpointConfig(endpoint, region, pathStyle, credentials, checksumMode, unsigned, caBundle);
   }
 
-  public S3EndpointConfig withCaBundle(String path) {
-    return new S3EndpointConfig(endpoint, region, pathStyle, credentials, checksumMode, unsignedPayload, path);
-  }
-
-  public S3EndpointConfig withEndpoint(String address) {
-    return new S3EndpointConfig(address, region, pathStyle, credentials, checksumMode, unsignedPayload, caBundle);
-  }
-
   /** Where requests go, for messages: the endpoint, or AWS's regional one. */
   public String describe() {
     return endpoint.isEmpty() ? "AWS S3 (" + region + ")" : endpoint;

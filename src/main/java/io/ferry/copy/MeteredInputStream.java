@@ -12,7 +12,8 @@ import java.util.function.Consumer;
 /**
  * Counts, checksums and times the bytes read through it into a {@link Progress}, held to the JVM's share of the
  * job's bandwidth ({@link Limits}); stops at {@code limit} bytes and
- * fails if its source ends before, or if the range's bytes do not match what the source said they are. Closing it after its last byte closes the source (its connection goes back to the
+ * fails if its source ends before, or if the range's bytes do not match what the source said they are. Closing it after its last byte
+ * closes the source (its connection goes back to the
  * pool); closing it part-way discards the source without draining it (a stalled body would stall the close too).
  */
 public final class MeteredInputStream extends FilterInputStream {

@@ -78,7 +78,8 @@ public final class RunLock implements AutoCloseable {
       fs.delete(note, false);
       if (!lock.create()) throw new Taken("another run of job " + job + " took its lock just now");
     }
-    if (!text.equals(lock.read())) throw new Taken("another run of job " + job + " took its lock just now"); // a store without exclusive create
+    if (!text.equals(lock.read())) throw new Taken("another run of job " + job
+        + " took its lock just now"); // a store without exclusive create
     lock.renewer.start();
     return lock;
   }

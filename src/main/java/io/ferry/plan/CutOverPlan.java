@@ -30,8 +30,8 @@ public record CutOverPlan(Outcome outcome, String reason) {
     }
     if (!cutOver.allows(extraneous, destination)) {
       return new CutOverPlan(Outcome.REFUSED, String.format(Locale.ROOT, "it would delete %d of the %d objects the destination holds in"
-          + " the selection once this run copied (%.1f%%), over ferry.destination.max-delete = %s: nothing deleted. If the source really no longer holds"
-          + " them, raise destination.max-delete (\"100%%\" for no cap)", extraneous, destination,
+          + " the selection once this run copied (%.1f%%), over ferry.destination.max-delete = %s: nothing deleted. If the source"
+          + " really no longer holds them, raise destination.max-delete (\"100%%\" for no cap)", extraneous, destination,
           destination == 0 ? 100.0 : 100.0 * extraneous / destination, cutOver.cap()));
     }
     return new CutOverPlan(Outcome.RUN, "");

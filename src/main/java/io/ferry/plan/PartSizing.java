@@ -57,7 +57,8 @@ public final class PartSizing {
     for (var e : parts.entrySet()) {
       if (e.getKey() != expected) return "part " + expected + " is missing";
       ByteRange r = e.getValue();
-      if (r.offset() != next) return "part " + expected + " starts at byte " + r.offset() + ", not at " + next + " where part " + (expected - 1) + " ends";
+      if (r.offset() != next) return "part " + expected + " starts at byte " + r.offset() + ", not at " + next + " where part "
+          + (expected - 1) + " ends";
       if (r.length() == 0 && size > 0) return "part " + expected + " is empty";
       next = r.offset() + r.length();
       expected++;

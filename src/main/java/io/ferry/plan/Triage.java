@@ -57,7 +57,8 @@ public final class Triage {
     }
     StoreObject source = k.source();
     if (source == null) {
-      return k.existing() != null && filter.selectsKey(k.existing()) ? List.of(Decision.of(Decision.Kind.EXTRANEOUS, k.existing())) : List.of();
+      return k.existing() != null && filter.selectsKey(k.existing()) ? List.of(Decision.of(Decision.Kind.EXTRANEOUS, k.existing()))
+          : List.of();
     }
     if (!filter.inRanges(source)) return List.of(Decision.of(Decision.Kind.FILTERED, source));
     String reason = rules.rejection(source);
@@ -66,7 +67,8 @@ public final class Triage {
           + " directory of one name, so this object was not copied (the keys under it were)";
     }
     if (reason != null) return List.of(new Decision(Decision.Kind.REJECTED, source, reason));
-    if (skipUnchanged && k.existing() != null && rules.unchanged(source, k.existing())) return List.of(Decision.of(Decision.Kind.UNCHANGED, source));
+    if (skipUnchanged && k.existing() != null && rules.unchanged(source, k.existing())) return List.of(Decision.of(Decision.Kind.UNCHANGED,
+        source));
     return List.of(Decision.of(Decision.Kind.COPY, source));
   }
 

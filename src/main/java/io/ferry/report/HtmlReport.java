@@ -26,9 +26,11 @@ final class HtmlReport {
         + "<th>aggregate MB/s</th><th>ranges</th><th>retries</th><th>range MB/s p50 / p90 / p99</th><th>first byte p50 ms</th></tr><tr>");
     h.append(td(s.objects().copied())).append(td(s.objects().skippedUnchanged()))
         .append("<td class=\"").append(s.objects().failed() > 0 ? "bad" : "").append("\">").append(s.objects().failed()).append("</td>")
-        .append(td(s.bytes().copied() + " (" + io.ferry.report.Units.bytes(s.bytes().copied()) + ")")).append(td(fmt(s.throughput().aggregateMBps()))).append(td(s.ranges().total()))
+        .append(td(s.bytes().copied() + " (" + io.ferry.report.Units.bytes(s.bytes().copied())
+        + ")")).append(td(fmt(s.throughput().aggregateMBps()))).append(td(s.ranges().total()))
         .append(td(s.ranges().retries()))
-        .append(td(fmt(s.throughput().rangeP50MBps()) + " / " + fmt(s.throughput().rangeP90MBps()) + " / " + fmt(s.throughput().rangeP99MBps())))
+        .append(td(fmt(s.throughput().rangeP50MBps()) + " / " + fmt(s.throughput().rangeP90MBps()) + " / "
+        + fmt(s.throughput().rangeP99MBps())))
         .append(td(fmt(s.throughput().firstByteP50Ms()))).append("</tr></table>");
 
     h.append("<h2>Throughput over time</h2>").append(lineChart(stats.timeline()));
@@ -131,7 +133,8 @@ final class HtmlReport {
     return "<svg width=\"" + WIDTH + "\" height=\"" + height + "\" role=\"img\">" + labels + bars
         + "<text x=\"" + LANE_LEFT + "\" y=\"" + (height - 10) + "\" font-size=\"12\">seconds: 0 – " + fmt((end - start) / 1000.0)
         + "; a lane per task an executor ran at once; darker: faster"
-        + (partitions.size() > drawn.size() ? "; the " + drawn.size() + " longest of " + partitions.size() + " tasks" : "") + "</text></svg>";
+        + (partitions.size() > drawn.size() ? "; the " + drawn.size() + " longest of " + partitions.size() + " tasks" : "")
+        + "</text></svg>";
   }
 
   private static String histogramChart(double[][] histogram) {
@@ -191,7 +194,9 @@ final class HtmlReport {
         path.append(path.length() == 0 ? "M" : " L").append(fmt(40 + p[0] / maxX * (WIDTH - 60))).append(',')
             .append(fmt(HEIGHT - 30 - p[1] / maxY * (HEIGHT - 50)));
       }
-      if (path.length() > 0 && runs.get(i).summary().bytes().copied() > 0) lines.append("<path class=\"run\" d=\"").append(path).append("\" fill=\"none\" stroke=\"").append(colour)
+      if (path.length() > 0
+          && runs.get(i).summary().bytes().copied() > 0)
+          lines.append("<path class=\"run\" d=\"").append(path).append("\" fill=\"none\" stroke=\"").append(colour)
           .append("\" stroke-width=\"2\"><title>").append(esc(runs.get(i).summary().run())).append("</title></path>");
       StringBuilder cdf = new StringBuilder();
       for (int q = 0; q <= 50; q++) {
@@ -200,7 +205,9 @@ final class HtmlReport {
         cdf.append(cdf.length() == 0 ? "M" : " L").append(fmt(40 + rate / maxRate * (WIDTH - 60))).append(',')
             .append(fmt(HEIGHT - 30 - q / 50.0 * (HEIGHT - 50)));
       }
-      if (cdf.length() > 0 && runs.get(i).summary().bytes().copied() > 0) curves.append("<path class=\"rates\" d=\"").append(cdf).append("\" fill=\"none\" stroke=\"").append(colour)
+      if (cdf.length() > 0
+          && runs.get(i).summary().bytes().copied() > 0)
+          curves.append("<path class=\"rates\" d=\"").append(cdf).append("\" fill=\"none\" stroke=\"").append(colour)
           .append("\" stroke-width=\"2\"><title>").append(esc(runs.get(i).summary().run())).append("</title></path>");
     }
     h.append("<h2>Throughput over time</h2>").append(svgOpen()).append(axes("seconds since the copy began: 0 – " + fmt(maxX),

@@ -35,7 +35,8 @@ public final class RunReader {
     Path dir = new Path(directory);
     FileSystem fs = LocalFiles.of(dir.toUri(), hadoop);
     Path summaryFile = new Path(dir, "summary.json");
-    if (!fs.exists(summaryFile)) throw new IOException(directory + " holds no summary.json: name a run's folder (<report.path>/<job>/<run-id>)");
+    if (!fs.exists(summaryFile)) throw new IOException(directory
+        + " holds no summary.json: name a run's folder (<report.path>/<job>/<run-id>)");
     RunSummary summary;
     try (InputStream in = fs.open(summaryFile)) {
       summary = JSON.readValue(in, RunSummary.class);

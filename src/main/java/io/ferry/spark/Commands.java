@@ -65,7 +65,8 @@ public final class Commands {
       if (plan.extraneous() > 0) {
         var cutOver = config.destination().cutOver();
         out.printf("  extraneous %d objects (%s) at the destination, in the selection, that the source's listing lacks%s%n",
-            plan.extraneous(), Units.bytes(plan.extraneousBytes()), cutOver.enabled() ? "" : ": kept (destination.delete-extraneous is off)");
+            plan.extraneous(), Units.bytes(plan.extraneousBytes()), cutOver.enabled() ? ""
+                : ": kept (destination.delete-extraneous is off)");
         if (cutOver.enabled()) {
           // as a run that copies everything it selects would decide
           CutOverPlan decision = CutOverPlan.decide(cutOver, plan.extraneous(), plan.objects() + plan.unchanged(), 0, plan.rejected());
@@ -159,7 +160,8 @@ public final class Commands {
     Ledger ledger = new Ledger(Ledger.directory(config.reportPath(), config.jobName(), hadoop), hadoop);
     Destination destination = ExecutorContext.destination(settings);
     Retrier retrier = ExecutorContext.retrier(settings);
-    out.printf("Cleanup of job %s at %s%s%n", config.jobName(), config.destination().describe(), dryRun ? " (dry run: nothing removed)" : "");
+    out.printf("Cleanup of job %s at %s%s%n", config.jobName(), config.destination().describe(), dryRun ? " (dry run: nothing removed)"
+        : "");
     try (RunLock lock = MigrationJob.lock(ledger, hadoop, config.jobName(), settings.runId())) {
       Ledger.State state = ledger.read();
       List<Ledger.Opened> left = new ArrayList<>();

@@ -35,7 +35,8 @@ final class CommitFunction implements FlatMapFunction<Iterator<PartTally>, Objec
     Checksum expected = Checksum.parse(tally.expected());
     PartTally again = null;
     for (Map.Entry<Integer, PartTally.Part> p : tally.parts().entrySet()) {
-      RangeTask range = new RangeTask(tally.object(), p.getKey(), tally.partCount(), new ByteRange(p.getValue().offset(), p.getValue().length()));
+      RangeTask range = new RangeTask(tally.object(), p.getKey(), tally.partCount(), new ByteRange(p.getValue().offset(),
+          p.getValue().length()));
       PartTally one = PartTally.of(copier.copy(-1, range, tally.upload(), expected));
       again = again == null ? one : again.merge(one);
     }

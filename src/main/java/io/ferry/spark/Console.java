@@ -1,6 +1,5 @@
 package io.ferry.spark;
 
-import io.ferry.copy.Progress;
 import io.ferry.report.RunSummary;
 import io.ferry.report.Units;
 import java.io.PrintStream;
@@ -28,7 +27,8 @@ final class Console {
       last[1] = bytes;
       double average = bytes / 1e6 / Math.max(1e-3, seconds);
       String eta = bytes > 0 && totalBytes > bytes ? String.format(Locale.ROOT, "%.0f s", (totalBytes - bytes) / 1e6 / average) : "-";
-      return String.format(Locale.ROOT, "COPY  %s of %s (%.0f%%), %.1f MB/s now, %.1f MB/s average, ETA %s; ranges %d of %d, %d retries, %d failed",
+      return String.format(Locale.ROOT,
+          "COPY  %s of %s (%.0f%%), %.1f MB/s now, %.1f MB/s average, ETA %s; ranges %d of %d, %d retries, %d failed",
           Units.bytes(bytes), Units.bytes(totalBytes), totalBytes == 0 ? 100.0 : 100.0 * bytes / totalBytes, current, average, eta,
           live.value(c.ranges), totalRanges, live.value(c.retries), live.value(c.failures));
     }, interval, out);

@@ -37,7 +37,8 @@ final class CopyRangesFunction implements FlatMapFunction<Iterator<Assignment>, 
     List<Assignment> list = new ArrayList<>();
     tasks.forEachRemaining(list::add);
     if (list.stream().noneMatch(a -> a.upload() != null)) {
-      return ConcurrentRanges.copy(list, settings.copy().streamsPerTask(), ExecutorContext.copier(settings), counters::moving, counters::add).iterator();
+      return ConcurrentRanges.copy(list, settings.copy().streamsPerTask(), ExecutorContext.copier(settings), counters::moving,
+          counters::add).iterator();
     }
     TaskContext task = TaskContext.get();
     try (Ledger.Writer writer = new Ledger(ledger, hadoop.value().value())

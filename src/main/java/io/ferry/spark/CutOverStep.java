@@ -83,7 +83,8 @@ final class CutOverStep {
             return new Deletion(o, destination.location(o), Deletion.Status.PLANNED, action);
           }
         };
-        DatasetFiles.writePart(Datasets.deletions("deletion-plan", job, run), rows, runDirectory, part, attempt(), conf.value().value(), r -> {});
+        DatasetFiles.writePart(Datasets.deletions("deletion-plan", job, run), rows, runDirectory, part, attempt(), conf.value().value(),
+            r -> {});
         return List.<Long>of().iterator();
       }, true).count();
       DatasetFiles.markDone(Datasets.deletions("deletion-plan", job, run), runDirectory, jsc.hadoopConfiguration());

@@ -98,7 +98,8 @@ final class Listing {
       List<ManifestPart> parts = manifestParts(settings);
       JavaRDD<ManifestFunction.Checked> checked = manifest(jsc, settings, parts, counters).persist(StorageLevel.MEMORY_AND_DISK_SER());
       return new Sources(checked.filter(c -> !c.missing()).map(ManifestFunction.Checked::object),
-          checked.filter(ManifestFunction.Checked::missing).map(ManifestFunction.Checked::object), parts.size() + " pieces of the manifest");
+          checked.filter(ManifestFunction.Checked::missing).map(ManifestFunction.Checked::object), parts.size()
+              + " pieces of the manifest");
     }
     List<Shard> shards = sourceShards(settings, target);
     return new Sources(source(jsc, settings, shards, counters), jsc.emptyRDD(), shards.size() + " shards");
@@ -143,6 +144,7 @@ final class Listing {
         .mapPartitions(new ManifestFunction(settings, counters));
     if (!settings.source().checkManifest()) return read;
     // HEADs spread evenly: an inventory's data files differ in size, and a key list may be one piece
-    return read.repartition(Math.max(4 * jsc.defaultParallelism(), parts.size())).mapPartitions(new ManifestFunction.Check(settings, counters));
+    return read.repartition(Math.max(4 * jsc.defaultParallelism(), parts.size())).mapPartitions(new ManifestFunction.Check(settings,
+        counters));
   }
 }

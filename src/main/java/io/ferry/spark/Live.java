@@ -66,7 +66,8 @@ final class Live extends SparkListener implements AutoCloseable {
     running.remove(end.taskInfo().taskId());
     if (!end.taskInfo().successful()) return;
     for (AccumulableInfo info : CollectionConverters.asJava(end.taskInfo().accumulables())) {
-      if (ids.contains(info.id()) && info.update().isDefined()) finished.merge(info.id(), ((Number) info.update().get()).longValue(), Long::sum);
+      if (ids.contains(info.id()) && info.update().isDefined()) finished.merge(info.id(), ((Number) info.update().get()).longValue(),
+          Long::sum);
     }
   }
 

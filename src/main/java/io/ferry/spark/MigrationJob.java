@@ -85,7 +85,8 @@ public final class MigrationJob {
       JavaSparkContext jsc = started(spark);
       if (marker != null) checkShared(marker, jsc);
       stages.lap("spark");
-      Ledger ledger = new Ledger(Ledger.directory(config.reportPath(), config.jobName(), jsc.hadoopConfiguration()), jsc.hadoopConfiguration());
+      Ledger ledger = new Ledger(Ledger.directory(config.reportPath(), config.jobName(), jsc.hadoopConfiguration()),
+          jsc.hadoopConfiguration());
       try (RunLock lock = lock(ledger, jsc.hadoopConfiguration(), config.jobName(), runId)) {
         FerryPlugin.limit(config.limits()); // executors pick up their share within a poll, long before the copy
         return run(config, settings, jsc, ledger, lock, started, stages, out);
@@ -136,7 +137,8 @@ public final class MigrationJob {
       resumption.abortLost(destination, retrier, out);
       stillOpen.addAll(resumption.elsewhere());
       Set<String> staged = new HashSet<>(); // temp files of uploads the ledger names: resumed, or aborted above
-      for (Ledger.Opened entry : resumption.here().values()) staged.add(destination.stagedAt(new Upload(LedgerRecords.object(entry), entry.uploadId())));
+      for (Ledger.Opened entry : resumption.here().values()) staged.add(destination.stagedAt(new Upload(LedgerRecords.object(entry),
+          entry.uploadId())));
       for (StoreObject stray : planned.strays()) if (!staged.contains(stray.relativeKey())) destination.removeStray(stray);
 
       Broadcast<SerializableConfiguration> hadoop = SerializableConfiguration.broadcast(jsc.sc());
@@ -195,7 +197,8 @@ public final class MigrationJob {
         stages.lap("copy");
 
         jsc.setJobGroup("COMMIT", "COMMIT: check, then complete or abort each object", true);
-        JavaRDD<ObjectResult> objects = commit(ranges, plan.splitObjects(), plan.objects(), settings).persist(StorageLevel.MEMORY_AND_DISK_SER());
+        JavaRDD<ObjectResult> objects = commit(ranges, plan.splitObjects(), plan.objects(),
+            settings).persist(StorageLevel.MEMORY_AND_DISK_SER());
         long failed = objects.filter(o -> o.status() == ObjectResult.Status.FAILED).count();
         committed = true;
         stillHeld(lock, config.jobName());
@@ -204,7 +207,8 @@ public final class MigrationJob {
 
         stillHeld(lock, config.jobName());
         RunSummary.Deletions deletions = CutOverStep.run(jsc, settings, planned, failed,
-            new io.ferry.report.ReportWriter(jsc.hadoopConfiguration(), config.reportPath(), config.jobName(), runId).qualifiedRunDirectory(), out);
+            new io.ferry.report.ReportWriter(jsc.hadoopConfiguration(), config.reportPath(), config.jobName(),
+                runId).qualifiedRunDirectory(), out);
         if (deletions != null && deletions.outcome().equals("ran")) stages.lap("delete");
 
         JavaRDD<ObjectResult> setAside = planned.setAside().filter(d -> d.kind() == Decision.Kind.REJECTED)
@@ -268,7 +272,8 @@ public final class MigrationJob {
       return List.of(new long[] {aborted, failed}).iterator();
     }).fold(new long[2], (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
     if (counts[0] + counts[1] > 0) {
-      out.printf("ABORT %d objects opened for writing%s%n", counts[0] + counts[1], counts[1] == 0 ? "" : " (" + counts[1] + " aborts failed)");
+      out.printf("ABORT %d objects opened for writing%s%n", counts[0] + counts[1], counts[1] == 0 ? "" : " (" + counts[1]
+          + " aborts failed)");
     }
   }
 

@@ -16,7 +16,6 @@ import io.ferry.store.ObjectFilter;
 import io.ferry.store.Shard;
 import io.ferry.store.StoreObject;
 import java.io.PrintStream;
-import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -96,7 +95,8 @@ public final class Planning {
       throw new JobFailure("cannot tell whether the destination " + config.destination().describe() + " folds case (a probe file could"
           + " not be written): " + io.ferry.store.Failures.describe(e));
     }
-    JavaPairRDD<String, Keyed> keyed = source.flatMapToPair(o -> Triage.sides(o, hierarchical, folds).stream().map(Planning::tuple).iterator())
+    JavaPairRDD<String, Keyed> keyed = source.flatMapToPair(o -> Triage.sides(o, hierarchical,
+        folds).stream().map(Planning::tuple).iterator())
         .union(existing.mapToPair(o -> tuple(Triage.side(o, folds))));
     jsc.setJobGroup("PLAN", "PLAN: " + listed + " objects", true);
     JavaRDD<Decision> decisions = cache(keyed.reduceByKey(Keyed::merge, partitions)
@@ -125,7 +125,8 @@ public final class Planning {
   }
 
   /** Each key decided by the destination's rules and the job's selection; keys with nothing to do are dropped. */
-  static final class TriageFunction implements org.apache.spark.api.java.function.FlatMapFunction<Iterator<Tuple2<String, Keyed>>, Decision> {
+  static final class TriageFunction implements org.apache.spark.api.java.function.FlatMapFunction<Iterator<Tuple2<String, Keyed>>,
+      Decision> {
     private static final long serialVersionUID = 1L;
     private final CopySettings settings;
     private final boolean hierarchical;
@@ -148,7 +149,8 @@ public final class Planning {
   }
 
   /** A partition's objects planned into tasks in key order; task ids are the partition's index, then a count. */
-  static final class PlanFunction implements org.apache.spark.api.java.function.Function2<Integer, Iterator<StoreObject>, Iterator<CopyTask>> {
+  static final class PlanFunction implements org.apache.spark.api.java.function.Function2<Integer, Iterator<StoreObject>,
+      Iterator<CopyTask>> {
     private static final long serialVersionUID = 1L;
     private final io.ferry.config.PlanConfig config;
     private final Capabilities capabilities;

@@ -39,7 +39,8 @@ public final class SparkStart {
   public static SparkConf withMetrics(SparkConf sparkConf) {
     String plugins = sparkConf.get("spark.plugins", "");
     String ours = FerryPlugin.class.getName();
-    if (!java.util.Arrays.asList(plugins.split(",")).contains(ours)) sparkConf.set("spark.plugins", plugins.isBlank() ? ours : plugins + "," + ours);
+    if (!java.util.Arrays.asList(plugins.split(",")).contains(ours)) sparkConf.set("spark.plugins", plugins.isBlank() ? ours : plugins
+        + "," + ours);
     return sparkConf;
   }
 

@@ -22,7 +22,8 @@ final class VerifyFunction implements FlatMapFunction<Iterator<Comparison.Check>
     List<Comparison.Check> list = new ArrayList<>();
     checks.forEachRemaining(list::add);
     Store destination = ExecutorContext.store(settings.destination().store(), settings);
-    Comparison comparison = new Comparison(ExecutorContext.source(settings).reader(), destination.reader(), ExecutorContext.retrier(settings));
+    Comparison comparison = new Comparison(ExecutorContext.source(settings).reader(), destination.reader(),
+        ExecutorContext.retrier(settings));
     return Concurrently.map(list, settings.copy().streamsPerTask(), "ferry-verify", comparison::compare).iterator();
   }
 }

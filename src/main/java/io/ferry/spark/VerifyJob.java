@@ -30,7 +30,8 @@ import scala.Tuple2;
 
 /**
  * {@code ferry verify}: compares the destination with the source without copying. The two listings (on the
- * executors, as a run lists) are paired by relative key; a pair whose sizes differ, or whose ETags are both the same MD5, is settled from the listings; every
+ * executors, as a run lists) are paired by relative key; a pair whose sizes differ, or whose ETags are both the same MD5, is settled from
+ * the listings; every
  * other pair is read on both sides, in ranges of the plan's part size spread over the cluster, and compared by
  * CRC32C. Writes its own report ({@code <report.path>/<job>/verify-<run>/}: the {@code verify} dataset, one row per
  * object, and {@code summary.json}).
@@ -42,7 +43,8 @@ final class VerifyJob {
     Instant started = Instant.now();
     String runId = MigrationJob.newRunId(started);
     CopySettings settings = new CopySettings(config.source(), config.destination(), config.jobName(), runId, config.copy());
-    out.printf("Ferry verify %s run %s: %s against %s%n", config.jobName(), runId, config.source().describe(), config.destination().describe());
+    out.printf("Ferry verify %s run %s: %s against %s%n", config.jobName(), runId, config.source().describe(),
+        config.destination().describe());
     JavaSparkContext jsc = MigrationJob.started(spark);
     int target = Listing.target(config, jsc);
     Listing.Counters sourceCounts = new Listing.Counters(jsc, "source");
@@ -64,7 +66,8 @@ final class VerifyJob {
       long size = PartSizing.partSize(s.size(), partSize, PartSizing.MAX_PARTS);
       int parts = PartSizing.partCount(s.size(), size);
       List<Comparison.Check> ranges = new ArrayList<>(parts);
-      for (int part = 1; part <= parts; part++) ranges.add(new Comparison.Check(s, k.existing(), part, parts, PartSizing.part(s.size(), size, part)));
+      for (int part = 1; part <= parts; part++) ranges.add(new Comparison.Check(s, k.existing(), part, parts, PartSizing.part(s.size(),
+          size, part)));
       return ranges.iterator();
     }).persist(StorageLevel.MEMORY_AND_DISK_SER());
     long checkCount = checks.count();

@@ -29,7 +29,8 @@ public interface Destination {
    * Writes bytes [{@code from}, length) of {@code range} of the upload's object, as part {@code partNumber} (1 for an
    * object written whole), reading them from {@code body}, which delivers exactly those bytes. {@code from} is 0 unless
    * the destination has {@link Capabilities#resumableWrites()}. {@code metadata} is what an object written whole
-   * carries (content headers, user metadata), read after {@code body} was opened; parts had theirs at {@link #open}. Returns the part's receipt for
+   * carries (content headers, user metadata), read after {@code body} was opened; parts had theirs at {@link #open}. Returns the part's
+   * receipt for
    * {@link #complete} (an ETag), or "".
    */
   String write(Upload upload, int partNumber, ByteRange range, long from, Body body, ObjectMetadata.Lazy metadata) throws IOException;

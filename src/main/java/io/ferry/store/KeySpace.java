@@ -168,7 +168,8 @@ public final class KeySpace {
     String after = range.after();
     boolean afterSeen = false;
     for (String bound : bounds) {
-      if (!after.isEmpty() && KeyOrder.compare(bound, after) <= 0 || !range.upTo().isEmpty() && KeyOrder.compare(bound, range.upTo()) >= 0) {
+      if (!after.isEmpty() && KeyOrder.compare(bound, after) <= 0 || !range.upTo().isEmpty() && KeyOrder.compare(bound,
+          range.upTo()) >= 0) {
         continue;
       }
       children.add(new Range(after, bound, common, afterSeen, false));

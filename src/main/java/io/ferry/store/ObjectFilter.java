@@ -43,7 +43,8 @@ public final class ObjectFilter implements Serializable {
   /** Whether the size and modification time are in the selected ranges. */
   public boolean inRanges(StoreObject object) {
     return object.size() >= selection.minSize() && object.size() <= selection.maxSize()
-        && object.lastModifiedMillis() >= selection.modifiedAfterMillis() && object.lastModifiedMillis() <= selection.modifiedBeforeMillis();
+        && object.lastModifiedMillis() >= selection.modifiedAfterMillis()
+        && object.lastModifiedMillis() <= selection.modifiedBeforeMillis();
   }
 
   /**

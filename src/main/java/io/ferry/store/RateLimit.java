@@ -20,10 +20,6 @@ public final class RateLimit {
     this.perSecond = perSecond;
   }
 
-  public double perSecond() {
-    return perSecond;
-  }
-
   public boolean limited() {
     return perSecond > 0;
   }

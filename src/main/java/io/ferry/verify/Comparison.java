@@ -69,8 +69,10 @@ public final class Comparison {
 
   /** The verdict a pair gets without reading (one side missing, sizes, MD5 ETags), or null when it must be read. */
   public static Result withoutReading(StoreObject source, StoreObject destination) {
-    if (destination == null) return new Result(source.relativeKey(), source, null, Status.MISSING, "listing", "not at the destination", 1, 0);
-    if (source == null) return new Result(destination.relativeKey(), null, destination, Status.EXTRA, "listing", "only at the destination", 1, 0);
+    if (destination == null) return new Result(source.relativeKey(), source, null, Status.MISSING, "listing", "not at the destination", 1,
+        0);
+    if (source == null) return new Result(destination.relativeKey(), null, destination, Status.EXTRA, "listing", "only at the destination",
+        1, 0);
     if (source.size() != destination.size()) {
       return new Result(source.relativeKey(), source, destination, Status.SIZE_DIFFERS, "listing",
           "source " + source.size() + " bytes, destination " + destination.size(), 1, 0);

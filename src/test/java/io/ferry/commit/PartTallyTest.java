@@ -19,9 +19,11 @@ class PartTallyTest {
   }
 
   private static PartTally range(int part, boolean ok, String error, String upload) {
-    return PartTally.of(RangeResult.of(OBJECT, part == 1 ? "dest/k" : "").task(0).part(part, 4, (part - 1) * 100L, 100).bytes(ok ? 100 : 30, 100)
+    return PartTally.of(RangeResult.of(OBJECT, part == 1 ? "dest/k" : "").task(0).part(part, 4, (part - 1) * 100L, 100).bytes(ok ? 100
+        : 30, 100)
         .times(0, 0, 0, 0).attempts(1).by("m", "0", "h").error(ok ? "" : error)
-        .digests("0000000" + part, "crc32c:AAAAA" + part + "==", part == 2 ? "crc32c:expected" : "").upload(upload, ok ? "etag-" + part : "").build());
+        .digests("0000000" + part, "crc32c:AAAAA" + part + "==", part == 2 ? "crc32c:expected" : "").upload(upload, ok ? "etag-" + part
+        : "").build());
   }
 
   @Test
@@ -65,7 +67,8 @@ class PartTallyTest {
   private static PartTally reduceRandomly(List<PartTally> items, BinaryOperator<PartTally> merge, Random random) {
     if (items.size() == 1) return items.get(0);
     int split = 1 + random.nextInt(items.size() - 1);
-    return merge.apply(reduceRandomly(items.subList(0, split), merge, random), reduceRandomly(items.subList(split, items.size()), merge, random));
+    return merge.apply(reduceRandomly(items.subList(0, split), merge, random), reduceRandomly(items.subList(split, items.size()), merge,
+        random));
   }
 
   @Test

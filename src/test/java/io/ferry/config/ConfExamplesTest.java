@@ -54,13 +54,13 @@ class ConfExamplesTest {
   /** The providers the examples name, configured as each one wants: addressing, credentials, endpoint form, CA. */
   @ParameterizedTest(name = "{0} {1}")
   @org.junit.jupiter.params.provider.CsvSource(textBlock = """
-      # example,                         side,        endpoint,                                                 path-style, credentials,   ca-bundle
-      s3-to-local.conf,                  source,      '',                                                       false,      DEFAULT_CHAIN, false
-      cos-to-aws.conf,                   source,      https://s3.eu-de.cloud-object-storage.appdomain.cloud,    true,       IBM_IAM,       false
-      cos-to-nfs.conf,                   source,      https://s3.ap.cloud-object-storage.appdomain.cloud,       true,       STATIC,        false
-      minio-to-volume.conf,              source,      http://minio.internal:9000,                               true,       STATIC,        false
-      oss-to-ceph.conf,                  source,      https://oss-cn-hangzhou.aliyuncs.com,                     false,      STATIC,        false
-      oss-to-ceph.conf,                  destination, https://rgw.storage.internal,                             true,       STATIC,        true
+      # example,            side,        endpoint,                                              path-style, credentials,   ca-bundle
+      s3-to-local.conf,     source,      '',                                                    false,      DEFAULT_CHAIN, false
+      cos-to-aws.conf,      source,      https://s3.eu-de.cloud-object-storage.appdomain.cloud, true,       IBM_IAM,       false
+      cos-to-nfs.conf,      source,      https://s3.ap.cloud-object-storage.appdomain.cloud,    true,       STATIC,        false
+      minio-to-volume.conf, source,      http://minio.internal:9000,                            true,       STATIC,        false
+      oss-to-ceph.conf,     source,      https://oss-cn-hangzhou.aliyuncs.com,                  false,      STATIC,        false
+      oss-to-ceph.conf,     destination, https://rgw.storage.internal,                          true,       STATIC,        true
       """)
   void eachProviderIsConfiguredAsItWants(String example, String side, String endpoint, boolean pathStyle,
       io.ferry.config.S3EndpointConfig.CredentialsType credentials, boolean caBundle) {

@@ -42,7 +42,8 @@ class ConfigLoaderTest {
     MigrationConfig c = load(MINIMAL);
     assertThat(c.jobName()).isEqualTo("ferry");
     assertThat(c.plan()).isEqualTo(new PlanConfig(64L << 20, 64L << 20, 128, 4656L << 20));
-    assertThat(c.copy()).isEqualTo(new CopyConfig(16, 5, Duration.ofMillis(200), Duration.ofSeconds(10), Duration.ofSeconds(30), true, 1 << 20));
+    assertThat(c.copy()).isEqualTo(new CopyConfig(16, 5, Duration.ofMillis(200), Duration.ofSeconds(10), Duration.ofSeconds(30), true,
+        1 << 20));
     assertThat(bucket(c.source().store()).endpoint().region()).isEqualTo("us-east-1");
     assertThat(bucket(c.source().store()).endpoint().pathStyle()).isTrue();
     assertThat(bucket(c.source().store()).endpoint().checksumMode()).isEqualTo(S3EndpointConfig.ChecksumMode.WHEN_REQUIRED);
@@ -69,23 +70,28 @@ class ConfigLoaderTest {
           }
           destination { path = "/mnt/nfs/out", delete-extraneous = true }
           plan { part-size = 16MiB, bundle-size = 32MiB, bundle-objects = 7, copy-cutoff = 0, listing-shards = 99 }
-          copy { streams-per-task = 3, retries = 2, backoff = 1s, max-backoff = 5s, stall-timeout = 10s, skip-unchanged = false, buffer-size = 256KiB }
+          copy { streams-per-task = 3, retries = 2, backoff = 1s, max-backoff = 5s, stall-timeout = 10s, skip-unchanged = false
+            buffer-size = 256KiB }
           report.path = "s3a://reports/ferry"
           spark.master = "local[2]"
         }
         """);
     assertThat(c.jobName()).isEqualTo("cos-to-nfs");
-    assertThat(bucket(c.source().store()).endpoint()).isEqualTo(new S3EndpointConfig("https://s3.jp-tok.cloud-object-storage.appdomain.cloud",
-        "jp-tok", false, new S3EndpointConfig.Credentials(S3EndpointConfig.CredentialsType.DEFAULT_CHAIN, "", new Secret(""), new Secret(""),
+    assertThat(bucket(c.source().store()).endpoint()).isEqualTo(new
+        S3EndpointConfig("https://s3.jp-tok.cloud-object-storage.appdomain.cloud",
+        "jp-tok", false, new S3EndpointConfig.Credentials(S3EndpointConfig.CredentialsType.DEFAULT_CHAIN, "", new Secret(""),
+            new Secret(""),
         "https://iam.cloud.ibm.com/identity/token"), S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, false, ""));
     // a prefix is a folder ("2018" is "2018/"); prefixes inside another are dropped, the rest sorted
     assertThat(c.source()).isEqualTo(new SourceConfig(new BucketConfig(bucket(c.source().store()).endpoint(), "media", "2018/"),
-        new Selection(List.of("a/", "b/"), List.of("**/*.mp4"), List.of("**/*.tmp"), 1024, 1L << 30, 1_709_251_200_000L, 1_709_380_800_000L),
+        new Selection(List.of("a/", "b/"), List.of("**/*.mp4"), List.of("**/*.tmp"), 1024, 1L << 30, 1_709_251_200_000L,
+            1_709_380_800_000L),
         "", true, false));
     assertThat(c.destination()).isEqualTo(new DestinationConfig(new DirectoryConfig("/mnt/nfs/out"), DestinationConfig.ServerSideCopy.AUTO,
         new CutOver(true, -1, 50, "")));
     assertThat(c.plan()).isEqualTo(new PlanConfig(16L << 20, 32L << 20, 7, 0, 99));
-    assertThat(c.copy()).isEqualTo(new CopyConfig(3, 2, Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(10), false, 256 << 10));
+    assertThat(c.copy()).isEqualTo(new CopyConfig(3, 2, Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(10), false,
+        256 << 10));
     assertThat(c.reportPath()).isEqualTo("s3a://reports/ferry");
     assertThat(c.sparkMaster()).isEqualTo("local[2]");
   }
@@ -121,7 +127,8 @@ class ConfigLoaderTest {
     assertThat(problems("ferry.job.name = x"))
         .contains("ferry.source.bucket is not set: name the bucket to copy from, e.g. source.bucket = \"media-archive\"")
         .contains("ferry.destination.path is not set: name the directory to copy into, e.g. destination.path = \"/mnt/nfs/migrated\"")
-        .anySatisfy(p -> assertThat(p).startsWith("ferry.source.credentials.access-key-id is empty: set it, e.g. access-key-id = ${?SRC_ACCESS_KEY_ID}"))
+        .anySatisfy(p ->
+        assertThat(p).startsWith("ferry.source.credentials.access-key-id is empty: set it, e.g. access-key-id = ${?SRC_ACCESS_KEY_ID}"))
         .anySatisfy(p -> assertThat(p).startsWith("ferry.source.credentials.secret-access-key is empty"));
   }
 
@@ -221,10 +228,12 @@ class ConfigLoaderTest {
     assertThat(load(MINIMAL + "ferry.destination { max-delete = \"12.5%\", delete-to = \"/mnt/nfs/deleted\" }").destination().cutOver())
         .isEqualTo(new CutOver(false, -1, 12.5, "/mnt/nfs/deleted"));
     assertThat(problems(MINIMAL + "ferry.destination.max-delete = \"120%\""))
-        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING).startsWith("ferry.destination.max-delete = 120%").contains("a count");
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING).startsWith("ferry.destination.max-delete = 120%")
+        .contains("a count");
     assertThat(problems(MINIMAL + "ferry.destination.max-delete = lots")).hasSize(1);
     assertThat(problems(MINIMAL + "ferry.destination.delete-to = \"/mnt/nfs/out/old\""))
-        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING).contains("must be a directory outside ferry.destination.path");
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .contains("must be a directory outside ferry.destination.path");
     assertThat(problems(MINIMAL + "ferry.destination.delete-to = \"/mnt\"")).hasSize(1);
     String bucket = MINIMAL + "ferry.destination { type = s3, bucket = b, credentials { access-key-id = K, secret-access-key = S } %s }";
     assertThat(problems(bucket.formatted(", delete-to = \"old/\""))).singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
@@ -248,10 +257,13 @@ class ConfigLoaderTest {
     assertThat(problems(files.formatted("/data", "/data/mirror", ""))).hasSize(1);
     assertThat(problems(files.formatted("/data/in", "/data/in", ""))).hasSize(1);
     assertThat(load(files.formatted("/data/in", "/data/inbox", "")).destination().describe()).isEqualTo("/data/inbox");
-    assertThat(problems(files.formatted("/data/in", "/data/out", ", destination { delete-extraneous = true, delete-to = \"/data/in/old\" }")))
-        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING).startsWith("ferry.destination.delete-to").contains("overlaps the source");
+    assertThat(problems(files.formatted("/data/in", "/data/out",
+        ", destination { delete-extraneous = true, delete-to = \"/data/in/old\" }")))
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING).startsWith("ferry.destination.delete-to")
+        .contains("overlaps the source");
     assertThat(problems(files.formatted("/data/in", "/data/out", ", report.path = \"/data/out/reports\"")))
-        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING).startsWith("ferry.report.path").contains("inside the destination");
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING).startsWith("ferry.report.path")
+        .contains("inside the destination");
     String buckets = """
         ferry {
           source { endpoint = "http://127.0.0.1:9000", bucket = b, prefix = "%s", credentials { access-key-id = K, secret-access-key = S } }
@@ -263,9 +275,11 @@ class ConfigLoaderTest {
     assertThat(problems(buckets.formatted("", "b", "copy/", "reports"))).as("no prefix: the whole bucket").hasSize(1);
     assertThat(load(buckets.formatted("data/", "b", "datacopy/", "reports")).destination().describe()).contains("datacopy/");
     assertThat(load(buckets.formatted("data/", "c", "data/", "reports")).destination().describe()).contains("s3://c/data/");
-    assertThat(problems(buckets.formatted("data/", "c", "", "s3a://c/reports"))).singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+    assertThat(problems(buckets.formatted("data/", "c", "",
+        "s3a://c/reports"))).singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
         .contains("lies inside the destination s3://c/");
-    assertThat(problems(MINIMAL + "ferry.job.name = \"nightly.0123456789ab\"")).singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+    assertThat(problems(MINIMAL
+        + "ferry.job.name = \"nightly.0123456789ab\"")).singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
         .contains("must not end in '.' and 12 hex digits");
   }
 

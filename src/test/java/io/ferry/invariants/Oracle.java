@@ -3,7 +3,6 @@ package io.ferry.invariants;
 import io.ferry.invariants.Scenario.DestinationKind;
 import io.ferry.invariants.Scenario.Item;
 import io.ferry.invariants.Scenario.Job;
-import io.ferry.invariants.Scenario.SourceKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -173,7 +172,8 @@ final class Oracle {
         if (o.unstable().contains(key) || e.rejected().contains(key)) continue;
         String want = o.sourceAfter().digests().get(key);
         if (!want.equals(o.destinationAfter().get(key))) {
-          violations.add("I4: exit 0 but " + key + " is " + shortDigest(o.destinationAfter().get(key)) + ", the source's " + shortDigest(want));
+          violations.add("I4: exit 0 but " + key + " is " + shortDigest(o.destinationAfter().get(key)) + ", the source's "
+              + shortDigest(want));
         }
       }
     }
@@ -183,7 +183,8 @@ final class Oracle {
   /** I5: the run without faults did what {@link #expect} says, with the exit code it says. */
   List<String> checkComplete(Expected e, Observed o) {
     List<String> violations = new ArrayList<>();
-    if (o.exit() == null || o.exit() != e.exit()) violations.add("I5: the run without faults exited " + o.exit() + ", expected " + e.exit());
+    if (o.exit() == null || o.exit() != e.exit()) violations.add("I5: the run without faults exited " + o.exit() + ", expected "
+        + e.exit());
     if (e.exit() == 2) {
       if (!o.destinationBefore().equals(o.destinationAfter())) violations.add("I5: a refused job changed the destination");
       return violations;
@@ -197,7 +198,8 @@ final class Oracle {
       }
       String want = o.sourceAfter().digests().get(key);
       if (!want.equals(o.destinationAfter().get(key))) {
-        violations.add("I5: " + key + " is " + shortDigest(o.destinationAfter().get(key)) + " after the run without faults, the source's " + shortDigest(want));
+        violations.add("I5: " + key + " is " + shortDigest(o.destinationAfter().get(key)) + " after the run without faults, the source's "
+            + shortDigest(want));
       }
     }
     for (String key : e.deleted()) {

@@ -168,7 +168,8 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
     outside.add(new Item("dstx/z.bin", 700, r.nextLong(), old, false));
 
     // the job
-    List<List<String>> prefixMenu = List.of(List.of(), List.of(), List.of("dir"), List.of("2018/", "dir/"), List.of("dir/sub"), List.of("nope/"));
+    List<List<String>> prefixMenu = List.of(List.of(), List.of(), List.of("dir"), List.of("2018/", "dir/"), List.of("dir/sub"),
+        List.of("nope/"));
     List<String> prefixes = prefixMenu.get(r.nextInt(prefixMenu.size()));
     int include = r.nextInt(5) < 3 ? 0 : r.nextInt(INCLUDES.size());
     int exclude = r.nextInt(EXCLUDES.size());
@@ -185,7 +186,8 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
     }
     boolean deleteExtraneous = r.nextInt(5) < 3;
     String maxDelete = List.of("50%", "50%", "100%", "2", "10%").get(r.nextInt(5));
-    boolean deleteTo = deleteExtraneous && r.nextInt(4) == 0 && (destinationKind == DestinationKind.DIRECTORY || !destinationPrefix.isEmpty());
+    boolean deleteTo = deleteExtraneous && r.nextInt(4) == 0 && (destinationKind == DestinationKind.DIRECTORY
+        || !destinationPrefix.isEmpty());
     Job job = new Job(partSize, 1 + r.nextInt(8), prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous,
         maxDelete, deleteTo, r.nextInt(5) > 0, destinationKind == DestinationKind.SAME_SERVICE && r.nextBoolean(), r.nextInt(3) == 0);
 
@@ -231,7 +233,7 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
         ? List.of("UPLOAD_PART_COPY", "COPY_OBJECT", "CREATE_UPLOAD", "COMPLETE_UPLOAD", "PUT_OBJECT", "UPLOAD_PART", "LIST_OBJECTS")
         : List.of("UPLOAD_PART", "PUT_OBJECT", "CREATE_UPLOAD", "COMPLETE_UPLOAD", "LIST_OBJECTS", "HEAD_BUCKET", "LIST_UPLOADS");
     List<Item> ascii = source.stream().filter(i -> i.key().chars().allMatch(c -> c > ' ' && c < 127)).toList();
-    for (int attempt = 0; ; attempt++) {
+    while (true) {
       int pick = r.nextInt(10);
       boolean bucketSource = sourceKind == SourceKind.BUCKET;
       switch (pick) {

@@ -144,7 +144,8 @@ final class Stage {
         Files.createSymbolicLink(at, victim);
       }
     }
-    if (scenario.job().manifest() != null) Files.write(root.resolve("manifest.keys"), scenario.job().manifest().keys(), StandardCharsets.UTF_8);
+    if (scenario.job().manifest() != null) Files.write(root.resolve("manifest.keys"), scenario.job().manifest().keys(),
+        StandardCharsets.UTF_8);
   }
 
   /** The source's modification times by relative key, as a listing shows them (a bucket sets its own). */
@@ -324,7 +325,8 @@ final class Stage {
       S3Backend server = same ? servers.a() : servers.b();
       h.append("  destination { type = s3, endpoint = \"").append(same ? sourceEndpoint : servers.toB().endpoint())
           .append("\", bucket = \"").append(destinationBucket).append("\", prefix = \"").append(scenario.destinationPrefix())
-          .append("\"\n    credentials { access-key-id = \"").append(server.identity()).append("\", secret-access-key = ${?DST_SECRET} }\n");
+          .append("\"\n    credentials { access-key-id = \"").append(server.identity())
+          .append("\", secret-access-key = ${?DST_SECRET} }\n");
       if (job.serverSideNever()) h.append("    server-side-copy = never\n");
       if (job.checksums()) h.append("    checksum-mode = when-supported\n");
       if (job.deleteTo()) h.append("    delete-to = \"trash/\"\n");
@@ -342,9 +344,11 @@ final class Stage {
     h.append(", prefixes = [").append(String.join(", ", job.prefixes().stream().map(p -> "\"" + p + "\"").toList())).append("]");
     h.append(", min-size = ").append(job.minSize());
     if (job.maxSize() >= 0) h.append(", max-size = ").append(job.maxSize());
-    if (job.modifiedAfter() >= 0) h.append(", modified-after = \"").append(java.time.Instant.ofEpochMilli(job.modifiedAfter())).append("\"");
+    if (job.modifiedAfter() >= 0)
+        h.append(", modified-after = \"").append(java.time.Instant.ofEpochMilli(job.modifiedAfter())).append("\"");
     if (job.manifest() != null) {
-      h.append(", manifest = \"").append(root.resolve("manifest.keys")).append("\", manifest-complete = ").append(job.manifest().complete());
+      h.append(", manifest = \"").append(root.resolve("manifest.keys")).append("\", manifest-complete = ").append(job.manifest()
+          .complete());
     }
     h.append(" }\n");
     h.append("  plan.part-size = ").append(job.partSize()).append("\n");

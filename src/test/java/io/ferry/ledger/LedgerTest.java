@@ -21,7 +21,8 @@ class LedgerTest {
   void anEntryWrittenByAWriterNeverClosedIsReadOneByOneOnAStoreThatPublishesFilesOnlyWhenClosed() throws Exception {
     Ledger ledger = new Ledger(dir.toUri().toString(), conf);
     // as on S3A: each entry a file of its own, published as it is closed; the writer itself never is (a killed run)
-    Ledger.Writer writer = new Ledger.Writer(LocalFiles.of(URI.create(dir.toUri().toString()), conf), dir.toUri() + LedgerFile.opening("run-1", 0, 7).name(), false);
+    Ledger.Writer writer = new Ledger.Writer(LocalFiles.of(URI.create(dir.toUri().toString()), conf), dir.toUri()
+        + LedgerFile.opening("run-1", 0, 7).name(), false);
     writer.opened(opened("a", "u1"));
     writer.copied(new Ledger.Copied("a", "u1", 1, 0, 5, "etag-1", "00000000", ""));
     writer.opened(opened("b", "u2"));
@@ -51,7 +52,8 @@ class LedgerTest {
     for (String other : java.util.List.of("lock", "run-open-x-1", "notes-open-1", "kept-", "kept-12x", "run-1-delete-0-1", "")) {
       assertThat(LedgerFile.parse(other)).as(other).isEmpty();
     }
-    assertThat(LedgerFile.opening("r", 2, 5).ofEveryAttempt()).isEqualTo("r-open-2-").isEqualTo(LedgerFile.opening("r", 2, 9).ofEveryAttempt());
+    assertThat(LedgerFile.opening("r", 2, 5).ofEveryAttempt()).isEqualTo("r-open-2-").isEqualTo(LedgerFile.opening("r", 2,
+        9).ofEveryAttempt());
   }
 
   @Test

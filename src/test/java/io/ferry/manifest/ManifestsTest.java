@@ -77,7 +77,8 @@ class ManifestsTest {
   void aManifestJsonThatIsNoInventorySaysSo() throws IOException {
     Path json = Files.writeString(dir.resolve("manifest.json"), "{\"hello\": 1}");
     assertThatThrownBy(() -> Manifests.parts(json.toString(), LOCAL)).hasMessageContaining("is not an S3 Inventory manifest.json");
-    Path orc = Files.writeString(dir.resolve("orc.json"), "{\"fileFormat\": \"ORC\", \"fileSchema\": \"\", \"files\": [{\"key\": \"d/x.orc\"}]}");
+    Path orc = Files.writeString(dir.resolve("orc.json"),
+        "{\"fileFormat\": \"ORC\", \"fileSchema\": \"\", \"files\": [{\"key\": \"d/x.orc\"}]}");
     assertThatThrownBy(() -> Manifests.parts(orc.toString(), LOCAL)).hasMessageContaining("inventory reports in ORC are not read");
   }
 }

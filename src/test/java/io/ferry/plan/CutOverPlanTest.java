@@ -13,7 +13,7 @@ class CutOverPlanTest {
       "false | 50%       | 5          | 5           | 0      | 0        | NONE    | ''",
       "true  | 50%       | 0          | 10          | 3      | 0        | NONE    | ''",
       "true  | 50%       | 5          | 5           | 0      | 0        | RUN     | ''",
-      "true  | 50%       | 6          | 4           | 0      | 0        | REFUSED | it would delete 6 of the 10 objects the destination holds in the selection once this run copied (60.0%), over ferry.destination.max-delete = 50%",
+      "true  | 50%       | 6          | 4           | 0      | 0        | REFUSED | the selection once this run copied (60.0%)",
       "true  | 50%       | 1          | 0           | 0      | 0        | REFUSED | (100.0%)",
       "true  | 50%       | 3000       | 0           | 0      | 0        | REFUSED | 3000 of the 3000 objects",
       "true  | 100%      | 10         | 0           | 0      | 0        | RUN     | ''",

@@ -42,7 +42,8 @@ class EstimateTest {
     assertThat(streamed.sourceCost(aws)).isCloseTo(7 * 0.005 / 1000 + 21 * 0.0004 / 1000 + 0.09, within(1e-12));
     // destination: 8 PUT + 12 parts + 2 create + 2 complete + 3 LIST pages, all writes
     assertThat(streamed.destinationCost(aws)).isCloseTo(27 * 0.005 / 1000, within(1e-12));
-    assertThat(Estimate.of(PLAN, Route.SERVER_SIDE, 7, 3, 0).sourceCost(aws)).isCloseTo(7 * 0.005 / 1000 + 2 * 0.0004 / 1000, within(1e-12));
+    assertThat(Estimate.of(PLAN, Route.SERVER_SIDE, 7, 3, 0).sourceCost(aws)).isCloseTo(7 * 0.005 / 1000 + 2 * 0.0004 / 1000,
+        within(1e-12));
     assertThat(streamed.sourceCost(new Prices(0, 0, 0)) + streamed.destinationCost(new Prices(0, 0, 0))).isZero();
   }
 }

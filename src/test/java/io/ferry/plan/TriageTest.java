@@ -70,7 +70,8 @@ class TriageTest {
     Map<String, String> rejected = rejected(decisions);
     assertThat(rejected.keySet()).containsExactly("../escape", "a", "a/c", "x//y");
     assertThat(rejected.get("a")).startsWith("the key is also a prefix of other keys ('a/...')");
-    assertThat(rejected.get("../escape")).isEqualTo("unsafe key, not copied: the key has a '..' segment (it could escape the destination directory)");
+    assertThat(rejected.get("../escape"))
+        .isEqualTo("unsafe key, not copied: the key has a '..' segment (it could escape the destination directory)");
     assertThat(copied(decisions)).containsExactly("a/b", "a/c/d", "ok.txt");
   }
 
@@ -79,7 +80,8 @@ class TriageTest {
     String fits = "k".repeat(1024 - "dst/".length());
     List<StoreObject> listed = List.of(object("a"), object("a/b"), object("../odd"), object(fits), object(fits + "x"));
     BucketConfig bucket = new BucketConfig(S3EndpointConfig.withKeys("http://127.0.0.1:9", "us-east-1", "id", "secret"), "b", "dst/");
-    List<Decision> decisions = triage(listed, List.of(), new S3Store(bucket, 4, Duration.ofSeconds(5), Retrier.once()).destination(), false);
+    List<Decision> decisions = triage(listed, List.of(), new S3Store(bucket, 4, Duration.ofSeconds(5), Retrier.once()).destination(),
+        false);
     assertThat(rejected(decisions)).containsOnlyKeys(fits + "x");
     assertThat(rejected(decisions).get(fits + "x")).startsWith("the destination key would be 1025 bytes long");
     assertThat(copied(decisions)).hasSize(4);
@@ -89,7 +91,8 @@ class TriageTest {
   void onlyTheDestinationsObjectIsExtraneousAndAnUnchangedOneSkipped() {
     StoreObject kept = object("kept", 5);
     List<Decision> decisions = triage(List.of(kept, object("new", 5)), List.of(kept, object("gone", 5)), DIRECTORY, false);
-    assertThat(decisions).extracting(d -> d.object().key() + " " + d.kind()).containsExactly("gone EXTRANEOUS", "kept UNCHANGED", "new COPY");
+    assertThat(decisions).extracting(d -> d.object().key() + " " + d.kind()).containsExactly("gone EXTRANEOUS", "kept UNCHANGED",
+        "new COPY");
   }
 
   @Test
@@ -120,7 +123,8 @@ class TriageTest {
   void everyKeyOfACollisionIsRejectedAndNoneCopiedOrDeleted() {
     List<Decision> decisions = triage(List.of(object("A.txt", 1), object("a.txt", 2), object("b.txt", 5)), List.of(object("a.txt", 2)),
         DIRECTORY, true);
-    assertThat(decisions).extracting(d -> d.object().key() + " " + d.kind()).containsExactly("A.txt REJECTED", "a.txt REJECTED", "b.txt COPY");
+    assertThat(decisions).extracting(d -> d.object().key() + " " + d.kind()).containsExactly("A.txt REJECTED", "a.txt REJECTED",
+        "b.txt COPY");
     assertThat(decisions.get(0).reason()).contains("differs from 'a.txt' only in case").contains("folds case");
     // the same keys on a destination that keeps case: two objects, one of them unchanged
     assertThat(triage(List.of(object("A.txt", 1), object("a.txt", 2)), List.of(object("a.txt", 2)), DIRECTORY, false))

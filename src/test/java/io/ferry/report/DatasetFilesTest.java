@@ -65,7 +65,8 @@ class DatasetFilesTest {
     List<String> lines = Files.readAllLines(csv);
     assertThat(lines).hasSize(3);
     assertThat(lines.get(0)).startsWith("job,run,key,destination,task,part,parts,offset,length,bytes,payload_bytes,started_at");
-    assertThat(lines.get(1)).startsWith("job,run-1,\"a,1\",\"/d/a,1\",3,2,4,25,25,25,0,2023-11-14T22:13:20.123Z,2023-11-14T22:13:21.000Z,12.5,877.0,")
+    assertThat(lines.get(1))
+        .startsWith("job,run-1,\"a,1\",\"/d/a,1\",3,2,4,25,25,25,0,2023-11-14T22:13:20.123Z,2023-11-14T22:13:21.000Z,12.5,877.0,")
         .endsWith(",1,server-side-copy,7,host-a,OK,\"\",0a0b0c0d,crc64nvme:AAECAwQFBgc=,crc64nvme:AAECAwQFBgc=,\"\"\"etag-2\"\"\",100");
     assertThat(lines.get(2)).contains("\"b \"\"q\"\"\"", ",2023-11-14T22:13:21.000Z,,877.0,", ",FAILED,\"boom, twice\",");
     assertThat(dir.resolve("ranges.csv/_SUCCESS")).exists();
@@ -108,8 +109,10 @@ class DatasetFilesTest {
   @Test
   void aSecondAttemptOfATaskLeavesThePartInPlaceAndNoTempFile() throws Exception {
     String run = dir.toUri().toString();
-    DatasetFiles.writePart(Datasets.ranges("job", "r"), List.of(range("first", 1, "")).iterator(), run, 0, "1", new Configuration(), r -> {});
-    DatasetFiles.writePart(Datasets.ranges("job", "r"), List.of(range("second", 1, "")).iterator(), run, 0, "2", new Configuration(), r -> {});
+    DatasetFiles.writePart(Datasets.ranges("job", "r"), List.of(range("first", 1, "")).iterator(), run, 0, "1", new Configuration(),
+        r -> {});
+    DatasetFiles.writePart(Datasets.ranges("job", "r"), List.of(range("second", 1, "")).iterator(), run, 0, "2", new Configuration(),
+        r -> {});
     assertThat(Files.readString(dir.resolve("ranges.csv/part-00000.csv"))).contains(",first,").doesNotContain(",second,");
     try (var files = Files.list(dir.resolve("ranges.csv"))) {
       assertThat(files.map(p -> p.getFileName().toString()).filter(f -> f.endsWith(".tmp"))).isEmpty();

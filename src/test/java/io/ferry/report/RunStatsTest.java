@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 class RunStatsTest {
   private static RangeResult range(String key, int part, long bytes, long startMillis, long durationMillis, int attempts, String executor) {
     return RangeResult.of(new StoreObject(key, key, bytes * 10, "e", 0), "/d/" + key).task(0).part(part, 10, 0, bytes).bytes(bytes, bytes)
-        .times(startMillis, startMillis + durationMillis, 5_000_000, durationMillis * 1_000_000).attempts(attempts).by("get+write", executor, "h")
+        .times(startMillis, startMillis + durationMillis, 5_000_000, durationMillis * 1_000_000).attempts(attempts).by("get+write",
+        executor, "h")
         .digests("00000000", "", "").build();
   }
 
@@ -58,7 +59,8 @@ class RunStatsTest {
     for (int i = 30; i > 0; i--) {
       s.add(new ObjectResult(new StoreObject(String.format("k%02d", i), "x", 1, "", 0), "", 1, 0, ObjectResult.Status.FAILED, "e", "", ""));
     }
-    s.add(new ObjectResult(new StoreObject("ok", "ok", 5, "", 0), "", 1, 5, ObjectResult.Status.COPIED, "", "read-back-crc32c", "crc32c:AAAAAA=="));
+    s.add(new ObjectResult(new StoreObject("ok", "ok", 5, "", 0), "", 1, 5, ObjectResult.Status.COPIED, "", "read-back-crc32c",
+        "crc32c:AAAAAA=="));
     assertThat(s.failures()).hasSize(20).first().satisfies(f -> assertThat(f.object().key()).isEqualTo("k01"));
     assertThat(s.objectsFailed).isEqualTo(30);
     assertThat(s.objectBytesCopied).isEqualTo(5);

@@ -134,7 +134,8 @@ class KeySpaceTest {
   @Test
   void foldersSplitAtTheirNames() throws IOException {
     List<String> keys = new ArrayList<>();
-    for (String day : List.of("2024-01-01", "2024-01-02", "2024-02-01", "2025-01-01")) keys.addAll(numbered("logs/" + day + "/part-%05d", 5_000));
+    for (String day : List.of("2024-01-01", "2024-01-02", "2024-02-01", "2025-01-01")) keys.addAll(numbered("logs/" + day + "/part-%05d",
+        5_000));
     Bucket b = new Bucket(keys);
     List<Integer> sizes = b.sizes(split(b, "logs/", 8), "logs/");
     assertThat(sizes.stream().filter(n -> n > 0).count()).isGreaterThanOrEqualTo(4);

@@ -200,7 +200,8 @@ public final class FaultProxy implements AutoCloseable {
       case "HEAD" -> object ? Kind.HEAD_OBJECT : Kind.HEAD_BUCKET;
       case "GET" -> upload ? Kind.LIST_PARTS : query.matches("(.*&)?uploads(=.*|&.*)?") ? Kind.LIST_UPLOADS
           : object ? Kind.GET_OBJECT : Kind.LIST_OBJECTS;
-      case "PUT" -> !object ? Kind.OTHER : upload ? (copy ? Kind.UPLOAD_PART_COPY : Kind.UPLOAD_PART) : copy ? Kind.COPY_OBJECT : Kind.PUT_OBJECT;
+      case "PUT" -> !object ? Kind.OTHER : upload ? (copy ? Kind.UPLOAD_PART_COPY : Kind.UPLOAD_PART) : copy ? Kind.COPY_OBJECT
+          : Kind.PUT_OBJECT;
       case "POST" -> upload ? Kind.COMPLETE_UPLOAD : query.matches("(.*&)?uploads(=.*|&.*)?") ? Kind.CREATE_UPLOAD : Kind.OTHER;
       case "DELETE" -> upload ? Kind.ABORT_UPLOAD : Kind.OTHER;
       default -> Kind.OTHER;
@@ -273,14 +274,16 @@ public final class FaultProxy implements AutoCloseable {
         if (requests.length() < (8 << 20)) requests.append(new String(head.bytes(), StandardCharsets.ISO_8859_1));
         Fault fault = pick(kind, parts.length > 1 ? parts[1] : "/");
         if (fault instanceof Fault.OkWithError ok) {
-          if (!head.headers().getOrDefault("expect", "").equalsIgnoreCase("100-continue")) relayBody(head, in, OutputStream.nullOutputStream(), -1);
+          if (!head.headers().getOrDefault("expect", "").equalsIgnoreCase("100-continue")) relayBody(head, in,
+              OutputStream.nullOutputStream(), -1);
           answer(client.getOutputStream(), 200, ok.code(), parts[0].equals("HEAD"));
           closeQuietly(client, upstream, false);
           return;
         }
         if (fault instanceof Fault.Status status) {
           // Without 100-continue the body is on its way: read it, so that the client reads the answer.
-          if (!head.headers().getOrDefault("expect", "").equalsIgnoreCase("100-continue")) relayBody(head, in, OutputStream.nullOutputStream(), -1);
+          if (!head.headers().getOrDefault("expect", "").equalsIgnoreCase("100-continue")) relayBody(head, in,
+              OutputStream.nullOutputStream(), -1);
           answer(client.getOutputStream(), status.status(), status.code(), parts[0].equals("HEAD"));
           closeQuietly(client, upstream, false);
           return;

@@ -1,7 +1,6 @@
 package io.ferry.support;
 
 import io.ferry.config.S3EndpointConfig;
-import io.ferry.store.s3.S3Clients;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;
 import org.testcontainers.DockerClientFactory;

@@ -88,7 +88,8 @@ public final class S3ProxyProcess implements AutoCloseable {
       }
       Path log = dataDirectory.resolveSibling(dataDirectory.getFileName() + ".s3proxy.log");
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      Process process = new ProcessBuilder(List.of(java, "-Xmx" + System.getProperty("ferry.s3proxy.heap", "512m"), "-DLOG_LEVEL=" + System.getProperty("ferry.s3proxy.log-level", "warn"), "-jar", jar().toString(),
+      Process process = new ProcessBuilder(List.of(java, "-Xmx" + System.getProperty("ferry.s3proxy.heap", "512m"), "-DLOG_LEVEL="
+          + System.getProperty("ferry.s3proxy.log-level", "warn"), "-jar", jar().toString(),
           "--properties", properties.toAbsolutePath().toString()))
           .redirectErrorStream(true)
           .redirectOutput(log.toFile())

@@ -48,8 +48,10 @@ public final class StandaloneCluster implements AutoCloseable {
       for (int i = 0; i < workers; i++) {
         Path workDir = logs.resolve("worker-" + i);
         Files.createDirectories(workDir);
-        cluster.spawn("worker-" + i, List.of("-Xmx768m", "org.apache.spark.deploy.worker.Worker", cluster.masterUrl(), "--host", "127.0.0.1",
-            "--cores", "1", "--memory", workerMemory, "--webui-port", String.valueOf(freePort()), "--work-dir", workDir.toString()), Map.of());
+        cluster.spawn("worker-" + i, List.of("-Xmx768m", "org.apache.spark.deploy.worker.Worker", cluster.masterUrl(), "--host",
+            "127.0.0.1",
+            "--cores", "1", "--memory", workerMemory, "--webui-port", String.valueOf(freePort()), "--work-dir", workDir.toString()),
+                Map.of());
       }
       cluster.awaitWorkers(workers, 120);
       return cluster;
@@ -91,7 +93,8 @@ public final class StandaloneCluster implements AutoCloseable {
 
   /** Starts {@code SparkSubmit} like {@link #submit}, without waiting for it. */
   public Process submitAsync(List<String> arguments, Map<String, String> environment) throws IOException {
-    List<String> args = new ArrayList<>(List.of("-Xmx768m", "org.apache.spark.deploy.SparkSubmit", "--master", masterUrl(), "--deploy-mode", "client"));
+    List<String> args = new ArrayList<>(List.of("-Xmx768m", "org.apache.spark.deploy.SparkSubmit", "--master", masterUrl(),
+        "--deploy-mode", "client"));
     args.addAll(arguments);
     return spawn("submit", args, environment);
   }

@@ -100,7 +100,8 @@ public final class WanEmulator implements AutoCloseable {
       System.exit(2);
     }
     double link = args.length == 5 ? Double.parseDouble(args[4]) : 0;
-    try (WanEmulator wan = new WanEmulator(address(args[0]), address(args[1]), Double.parseDouble(args[2]), Long.parseLong(args[3]), link)) {
+    try (WanEmulator wan = new WanEmulator(address(args[0]), address(args[1]), Double.parseDouble(args[2]), Long.parseLong(args[3]),
+        link)) {
       System.out.println("WAN emulator on " + args[0] + " -> " + args[1] + ", " + args[2] + " MB/s per connection, " + args[3]
           + " ms each way" + (link > 0 ? ", a link of " + link + " MB/s each way" : ""));
       Thread.currentThread().join();

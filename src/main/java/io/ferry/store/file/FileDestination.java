@@ -28,6 +28,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.util.List;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -358,14 +359,16 @@ final class FileDestination implements Destination {
 
   /** fsync of every directory renamed into since the last flush, so the renames survive a crash. */
   @Override
-  public void flush() {
-    for (Path directory : renamedInto) {
+  public synchronized void flush() {
+    // taken out before its fsync (a rename during it is kept for the next flush); synchronized, so no flush returns
+    // while another's fsync of a folder it renamed into is still under way
+    for (Path directory : List.copyOf(renamedInto)) {
+      if (!renamedInto.remove(directory)) continue;
       try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
         channel.force(true);
       } catch (IOException e) {
         // Some filesystems refuse to fsync a directory; the files themselves are already durable.
       }
-      renamedInto.remove(directory);
     }
   }
 

@@ -23,7 +23,8 @@ public final class KeyPaths {
    * ".name.ferry-TAG.tmp" (an object written whole), ".name.ferry-TAG.NONCE.tmp" (one opened for a write in parts),
    * and the same with ".ferry-DIGEST-" in front where the name would be too long; ".ferry-TAG.marker".
    */
-  private static final Pattern TEMP = Pattern.compile("\\.(.+\\.ferry-|ferry-[0-9a-f]{32}-)(.+?)(\\.[0-9a-f]{12})?\\.tmp|\\.ferry-(.+)\\.marker",
+  private static final Pattern TEMP =
+      Pattern.compile("\\.(.+\\.ferry-|ferry-[0-9a-f]{32}-)(.+?)(\\.[0-9a-f]{12})?\\.tmp|\\.ferry-(.+)\\.marker",
       Pattern.DOTALL);
 
   private KeyPaths() {}

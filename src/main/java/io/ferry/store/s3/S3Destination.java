@@ -230,7 +230,8 @@ final class S3Destination implements Destination {
     try {
       for (var u : client.listMultipartUploadsPaginator(b -> b.bucket(config.bucket()).prefix(config.prefix())).uploads()) {
         String relative = u.key().substring(config.prefix().length());
-        open.add(new Upload(new StoreObject(u.key(), relative, 0, "", u.initiated() == null ? 0 : u.initiated().toEpochMilli()), u.uploadId()));
+        open.add(new Upload(new StoreObject(u.key(), relative, 0, "", u.initiated() == null ? 0 : u.initiated().toEpochMilli()),
+            u.uploadId()));
       }
     } catch (SdkException e) {
       throw S3Errors.failure(e);
@@ -312,7 +313,8 @@ final class S3Destination implements Destination {
   /** Copies from {@code source}, a bucket of the same service: CopyObject for a whole object, UploadPartCopy for a part. */
   InServiceCopy copyingFrom(BucketConfig source) {
     return (upload, partNumber, range) -> S3Errors.translated(() -> upload.inParts()
-        ? requests.copy(config.bucket(), key(upload.object()), part(upload.id(), partNumber), copyPartHeaders(upload.object(), source.bucket(), range))
+        ? requests.copy(config.bucket(), key(upload.object()), part(upload.id(), partNumber), copyPartHeaders(upload.object(),
+        source.bucket(), range))
         : requests.copy(config.bucket(), key(upload.object()), Map.of(), copyHeaders(upload.object(), source.bucket())));
   }
 

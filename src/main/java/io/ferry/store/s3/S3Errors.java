@@ -79,7 +79,8 @@ public final class S3Errors {
       };
       String message = e.awsErrorDetails() != null && e.awsErrorDetails().errorMessage() != null
           ? e.awsErrorDetails().errorMessage() : "";
-      return (code == null ? "HTTP" : code) + " (" + e.statusCode() + ")" + (hint.isEmpty() ? (message.isEmpty() ? "" : ": " + message) : hint)
+      return (code == null ? "HTTP" : code) + " (" + e.statusCode() + ")" + (hint.isEmpty() ? (message.isEmpty() ? "" : ": " + message)
+          : hint)
           + requestId(e);
     }
     return Failures.describe(t);

@@ -1,7 +1,6 @@
 package io.ferry.store.s3;
 
 import io.ferry.store.ETags;
-import io.ferry.store.Body;
 import io.ferry.store.ByteRange;
 import java.io.FilterInputStream;
 import java.io.IOException;

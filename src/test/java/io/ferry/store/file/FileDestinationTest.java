@@ -81,7 +81,8 @@ class FileDestinationTest extends DestinationContract {
     StoreObject o = object("x.bin", 4);
     Files.writeString(root.resolve("x.bin"), "old");
     writeWhole(d, o, "ab");
-    assertThatThrownBy(() -> d.complete(Upload.whole(o), new TreeMap<>())).hasMessageContaining("temp file holds 2 bytes, the object has 4");
+    assertThatThrownBy(() -> d.complete(Upload.whole(o),
+        new TreeMap<>())).hasMessageContaining("temp file holds 2 bytes, the object has 4");
     d.abort(Upload.whole(o));
     assertThat(leftovers()).isZero();
     assertThat(root.resolve("x.bin")).hasContent("old");
@@ -93,7 +94,8 @@ class FileDestinationTest extends DestinationContract {
     Files.createDirectories(root.resolve("a/b"));
     StoreObject o = object("a", 1);
     writeWhole(d, o, "z");
-    assertThatThrownBy(() -> d.complete(Upload.whole(o), new TreeMap<>())).hasMessageContaining("a directory stands at the object's final name");
+    assertThatThrownBy(() -> d.complete(Upload.whole(o),
+        new TreeMap<>())).hasMessageContaining("a directory stands at the object's final name");
     assertThat(root.resolve("a/b")).isDirectory();
   }
 
@@ -111,7 +113,8 @@ class FileDestinationTest extends DestinationContract {
   @Test
   void unsafeKeysAreRejectedWithTheReasonAndNeverWritten() throws Exception {
     Destination d = destination();
-    assertThat(d.rejection(object("../escape", 1))).isEqualTo("unsafe key, not copied: the key has a '..' segment (it could escape the destination directory)");
+    assertThat(d.rejection(object("../escape",
+        1))).isEqualTo("unsafe key, not copied: the key has a '..' segment (it could escape the destination directory)");
     assertThat(d.rejection(object("fine/name", 1))).isNull();
     assertThatThrownBy(() -> writeWhole(d, object("../escape", 1), "x")).hasMessageStartingWith("unsafe key");
     try (FileChannel ignored = FileChannel.open(root, StandardOpenOption.READ)) {
@@ -132,7 +135,8 @@ class FileDestinationTest extends DestinationContract {
     Path outside = elsewhere();
     Destination d = destination();
     StoreObject through = object("link/x", 3);
-    assertThatThrownBy(() -> writeWhole(d, through, "new")).hasMessageContaining("is a symbolic link").hasMessageContaining(outside.toString());
+    assertThatThrownBy(() -> writeWhole(d, through,
+        "new")).hasMessageContaining("is a symbolic link").hasMessageContaining(outside.toString());
     assertThatThrownBy(() -> d.open(object("link/sub/y", 10), () -> ObjectMetadata.NONE)).hasMessageContaining("is a symbolic link");
     assertThatThrownBy(() -> d.delete(through)).hasMessageContaining("is a symbolic link");
     assertThatThrownBy(() -> d.complete(Upload.whole(through), new TreeMap<>())).hasMessageContaining("is a symbolic link");
@@ -199,7 +203,8 @@ class FileDestinationTest extends DestinationContract {
     StoreObject listed = d.existing().find("photo.jpg");
     Path replacement = Files.writeString(root.resolve(".new"), "new");
     Files.setLastModifiedTime(replacement, Files.getLastModifiedTime(root.resolve("photo.jpg")));
-    Files.move(replacement, root.resolve("photo.jpg"), java.nio.file.StandardCopyOption.REPLACE_EXISTING); // another inode, same size and time
+    Files.move(replacement, root.resolve("photo.jpg"),
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING); // another inode, same size and time
     assertThat(d.delete(listed)).isFalse();
     assertThat(root.resolve("photo.jpg")).hasContent("new");
     StoreObject again = d.existing().find("photo.jpg");

@@ -143,7 +143,8 @@ class BulkHttpClientTest {
    */
   @Test
   void requestsOnARealConnection() throws Exception {
-    try (RecordingServer server = new RecordingServer(); BulkHttpClient client = new BulkHttpClient(4, Duration.ofSeconds(5), Duration.ofSeconds(5), null)) {
+    try (RecordingServer server = new RecordingServer(); BulkHttpClient client = new BulkHttpClient(4, Duration.ofSeconds(5),
+        Duration.ofSeconds(5), null)) {
       String base = "http://127.0.0.1:" + server.port();
       byte[] bytes = new byte[3 << 20];
       new Random(5).nextBytes(bytes);

@@ -68,7 +68,8 @@ class S3DestinationIT extends DestinationContract {
     String name = "starve-" + BUCKETS.incrementAndGet();
     client().createBucket(b -> b.bucket(name));
     byte[] bytes = new byte[300_000];
-    for (int i = 0; i < 4; i++) client().putObject(b -> b.bucket(name).key("in-" + java.util.UUID.randomUUID()), RequestBody.fromBytes(bytes));
+    for (int i = 0; i < 4; i++) client().putObject(b -> b.bucket(name).key("in-" + java.util.UUID.randomUUID()),
+        RequestBody.fromBytes(bytes));
     BucketConfig config = new BucketConfig(s3.endpointConfig(), name, "");
     S3Store store = new S3Store(config, 4, Duration.ofSeconds(30), Retrier.once());
     var objects = new java.util.ArrayList<io.ferry.store.StoreObject>();

@@ -17,7 +17,8 @@ class S3DestinationTest {
   private static final StoreObject OBJECT = new StoreObject("in/a b+c.bin", "a b+c.bin", 10, "0123abcd", 0);
 
   private static S3Destination destination(String storageClass, String sse, String kmsKey, Map<String, String> tags) {
-    return new S3Destination(null, null, new BucketConfig(ENDPOINT, "dst", "out/", new ObjectWrites(storageClass, sse, kmsKey, tags)), Retrier.once());
+    return new S3Destination(null, null, new BucketConfig(ENDPOINT, "dst", "out/", new ObjectWrites(storageClass, sse, kmsKey, tags)),
+        Retrier.once());
   }
 
   @Test

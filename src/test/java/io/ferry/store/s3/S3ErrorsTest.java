@@ -1,6 +1,5 @@
 package io.ferry.store.s3;
 
-import io.ferry.ledger.LocalFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;

@@ -102,7 +102,8 @@ class SignedChunksTest {
   }
 
   @ParameterizedTest(name = "{0} at {1}")
-  @CsvSource({"eu-de, 2026-11-30T23:59:58Z", "eu-de, 2026-12-01T00:00:01Z", "us-east-1, 2026-12-01T00:00:01Z", "eu-de, 2026-11-30T23:59:58Z"})
+  @CsvSource({"eu-de, 2026-11-30T23:59:58Z", "eu-de, 2026-12-01T00:00:01Z", "us-east-1, 2026-12-01T00:00:01Z",
+      "eu-de, 2026-11-30T23:59:58Z"})
   void theSigningKeyFollowsTheDayAndTheRegion(String region, String time) throws IOException {
     // one after another, as requests go: the cached signing key must not outlive its day or region
     byte[] body = body(C + 1);
