@@ -279,6 +279,27 @@ class CombinationsIT {
   }
 
   @Test
+  void aCompletionWhoseAnswerWasLostIsAwaitedUntilItsObjectIsThere() throws Exception {
+    // the Complete's answer lost; the retried Complete answered NoSuchKey (as S3Proxy answers one for an upload it
+    // completed), and the object not yet visible at the first look (S3 answers a completion before it ends): the
+    // retries wait for it, where NoSuchKey used to fail the object (CI saw it once)
+    String bucket = name("late");
+    Map<String, String> source = seed(bucket, Map.of("split.bin", (int) (11 * MIB + 3)));
+    String target = name("late-dst");
+    b.client().createBucket(r -> r.bucket(target));
+    int before = toB.injected(Fault.Status.class);
+    toB.inject(Kind.COMPLETE_UPLOAD, new Fault.LoseResponse(), 1);
+    toB.inject(Kind.COMPLETE_UPLOAD, new Fault.Status(404, "NoSuchKey"), 1);
+    toB.inject(Kind.HEAD_OBJECT, "split.bin", new Fault.Status(404, "NoSuchKey"), 1);
+    Run run = migrate(job(bucket, work.resolve("unused"), """
+        ferry { job.name = %s, plan.part-size = 5MiB, copy { retries = 3, backoff = 50ms, max-backoff = 200ms } }
+        %s""".formatted(bucket, bucketDestination(target, false))));
+    assertThat(run.summary().succeeded()).as(run.out()).isTrue();
+    assertThat(toB.injected(Fault.Status.class) - before).as("the Complete answered NoSuchKey, the object not there at first").isEqualTo(2);
+    assertThat(Buckets.digests(b.client(), target, "")).isEqualTo(source);
+  }
+
+  @Test
   void aByteFlippedInAnUploadBodyIsRetriedAndNeverBlamedOnTheKeys() throws Exception {
     String bucket = name("flip-up");
     Map<String, String> source = seed(bucket, Map.of("split.bin", (int) (11 * MIB + 3), "whole.bin", 200_000));

@@ -145,9 +145,11 @@ final class S3Destination implements Destination {
   }
 
   /**
-   * Completes the upload. One whose upload is gone (NoSuchUpload), or whose parts are (InvalidPart: S3Proxy, while or
-   * after it completes), may have been completed by an earlier attempt whose answer was lost: it counts as completed
-   * when the object is there with the ETag those parts make.
+   * Completes the upload. One whose upload is gone (NoSuchUpload), or whose parts are (InvalidPart or NoSuchKey:
+   * S3Proxy, while or after it completes), may have been completed by an earlier attempt whose answer was lost: it counts as completed
+   * when the object is there with the ETag those parts make. Until it is, that attempt may still be completing it (S3
+   * answers a completion before it ends), so the failure is retryable: the retries give it time, and a truly lost
+   * upload fails when they run out.
    */
   @Override
   public void complete(Upload upload, SortedMap<Integer, String> receipts) throws IOException {
@@ -159,13 +161,17 @@ final class S3Destination implements Destination {
           .uploadId(upload.id()).multipartUpload(CompletedMultipartUpload.builder().parts(parts).build()));
     } catch (NoSuchUploadException e) {
       if (!completed(upload, receipts)) {
-        throw new StoreFailure(StoreFailure.Kind.FATAL, "the multipart upload is gone and the object is not complete: "
+        throw new StoreFailure(StoreFailure.Kind.RETRYABLE, "the multipart upload is gone and the object is not complete: "
             + S3Errors.describe(e), e);
       }
     } catch (SdkException e) {
-      if (!(e instanceof AwsServiceException a && a.awsErrorDetails() != null && "InvalidPart".equals(a.awsErrorDetails().errorCode())
-          && completed(upload, receipts))) {
-        throw S3Errors.failure(e);
+      // S3Proxy answers a Complete of an upload it completed, or is completing, with InvalidPart or NoSuchKey
+      boolean gone = e instanceof AwsServiceException a && a.awsErrorDetails() != null
+          && List.of("InvalidPart", "NoSuchKey").contains(a.awsErrorDetails().errorCode());
+      if (!gone) throw S3Errors.failure(e);
+      if (!completed(upload, receipts)) {
+        throw new StoreFailure(StoreFailure.Kind.RETRYABLE, "the upload's parts are gone and the object is not complete: "
+            + S3Errors.describe(e), e);
       }
     }
   }
