@@ -33,18 +33,22 @@ public final class Deleter {
     String location = destination.location(extraneous);
     StoreObject there;
     try {
-      there = retrier.call(() -> source.find(extraneous.relativeKey()));
+      there = source.find(extraneous.relativeKey()); // a listing's request: retried inside
     } catch (Exception e) {
       return new Deletion(extraneous, location, Deletion.Status.KEPT, "the source could not be asked for it: " + Failures.describe(e));
     }
     if (there != null) return new Deletion(extraneous, location, Deletion.Status.KEPT, "the source holds it");
     try {
       boolean moved = !moveTo.isEmpty();
-      boolean done = retrier.call(() -> moved ? destination.moveAside(extraneous, moveTo) : destination.delete(extraneous));
-      if (!done) return new Deletion(extraneous, location, Deletion.Status.KEPT, "not there as listed: gone, or changed since");
+      if (!removeAsListed(extraneous, moved)) return new Deletion(extraneous, location, Deletion.Status.KEPT,
+          "not there as listed: gone, or changed since");
       return new Deletion(extraneous, location, moved ? Deletion.Status.MOVED : Deletion.Status.DELETED, moved ? moveTo : "");
     } catch (Exception e) {
       return new Deletion(extraneous, location, Deletion.Status.FAILED, Failures.describe(e));
     }
+  }
+
+  private boolean removeAsListed(StoreObject extraneous, boolean moved) throws java.io.IOException {
+    return retrier.call(() -> moved ? destination.moveAside(extraneous, moveTo) : destination.delete(extraneous));
   }
 }

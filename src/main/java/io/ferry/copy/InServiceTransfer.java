@@ -4,6 +4,7 @@ import io.ferry.plan.RangeTask;
 import io.ferry.store.Destination;
 import io.ferry.store.InServiceCopy;
 import io.ferry.store.Upload;
+import java.io.IOException;
 
 /** Copies inside the service: CopyObject for a whole object, UploadPartCopy with a source range for a part. */
 public final class InServiceTransfer implements RangeTransfer {
@@ -36,7 +37,7 @@ public final class InServiceTransfer implements RangeTransfer {
   }
 
   @Override
-  public String attempt(RangeTask task, Upload upload, Progress progress) throws Exception {
+  public String attempt(RangeTask task, Upload upload, Progress progress) throws IOException {
     progress.requestStarted();
     return copies.copy(upload, task.partNumber(), task.range());
   }

@@ -1,11 +1,11 @@
 package io.ferry.copy;
 
 import io.ferry.plan.RangeTask;
-import io.ferry.store.Backoff;
 import io.ferry.store.Checksum;
 import io.ferry.store.Failures;
 import io.ferry.store.Retrier;
 import io.ferry.store.Upload;
+import java.io.IOException;
 import java.util.function.LongConsumer;
 
 /**
@@ -16,16 +16,14 @@ import java.util.function.LongConsumer;
  */
 public final class RangeCopier {
   private final RangeTransfer transfer;
-  private final int retries;
-  private final Backoff backoff;
+  private final Retrier retrier;
   private final String executorId;
   private final String host;
 
   /** @param policy the job's retries and backoff, which this applies to ranges (resuming them) */
   public RangeCopier(RangeTransfer transfer, Retrier policy, String executorId, String host) {
     this.transfer = transfer;
-    this.retries = policy.retries();
-    this.backoff = policy.backoff();
+    this.retrier = policy;
     this.executorId = executorId;
     this.host = host;
   }
@@ -52,21 +50,18 @@ public final class RangeCopier {
       progress.digest(expected.algorithm());
     }
     String location = transfer.location(task);
-    int attempts = 0;
-    while (true) {
-      attempts++;
-      if (!transfer.resumable(task)) progress.restart();
-      try {
-        String receipt = transfer.attempt(task, upload, progress);
-        return result(taskId, task, upload, location, startedAt, start, progress, attempts, receipt, "", expected);
-      } catch (Exception e) {
-        boolean retryable = Failures.isRetryable(e);
-        if (!retryable || attempts > retries || Thread.currentThread().isInterrupted()) {
-          String error = (retryable && attempts > retries ? "gave up after " + attempts + " attempts: " : "") + Failures.describe(e);
-          return result(taskId, task, upload, location, startedAt, start, progress, attempts, "", error, expected);
-        }
-        sleep(backoff.delayMillis(attempts - 1));
-      }
+    int[] attempts = {0};
+    try {
+      String receipt = retrier.attempts(attempt -> {
+        attempts[0] = attempt;
+        if (!transfer.resumable(task)) progress.restart();
+        return transfer.attempt(task, upload, progress);
+      });
+      return result(taskId, task, upload, location, startedAt, start, progress, attempts[0], receipt, "", expected);
+    } catch (IOException | RuntimeException e) {
+      boolean gaveUp = Failures.isRetryable(e) && attempts[0] > retrier.retries();
+      String error = (gaveUp ? "gave up after " + attempts[0] + " attempts: " : "") + Failures.describe(e);
+      return result(taskId, task, upload, location, startedAt, start, progress, attempts[0], "", error, expected);
     }
   }
 
@@ -82,13 +77,5 @@ public final class RangeCopier {
         .times(startedAt, System.currentTimeMillis(), progress.firstByteNanos(), System.nanoTime() - start).attempts(attempts)
         .by(transfer.method(), executorId, host).error(error)
         .digests(progress.crc32c(), progress.checksum(), expected == null ? "" : expected.text()).upload(upload.id(), receipt).build();
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

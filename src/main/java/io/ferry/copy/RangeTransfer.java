@@ -2,6 +2,7 @@ package io.ferry.copy;
 
 import io.ferry.plan.RangeTask;
 import io.ferry.store.Upload;
+import java.io.IOException;
 
 /**
  * One way of moving a range (read and written through this JVM, or copied inside the service). It makes one attempt;
@@ -26,5 +27,5 @@ public interface RangeTransfer {
    * Moves the range (or its rest, for a resumable transfer) into {@code upload}, updating {@code progress} with every
    * byte that passes through this JVM. Returns the part's receipt for the completion (an ETag), or "".
    */
-  String attempt(RangeTask task, Upload upload, Progress progress) throws Exception;
+  String attempt(RangeTask task, Upload upload, Progress progress) throws IOException;
 }

@@ -6,6 +6,7 @@ import io.ferry.store.Destination;
 import io.ferry.store.ObjectMetadata;
 import io.ferry.store.RangeReader;
 import io.ferry.store.Upload;
+import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -48,7 +49,7 @@ public final class StreamCopy implements RangeTransfer {
   }
 
   @Override
-  public String attempt(RangeTask task, Upload upload, Progress progress) throws Exception {
+  public String attempt(RangeTask task, Upload upload, Progress progress) throws IOException {
     boolean resume = resumable(task);
     long from = resume ? progress.bytes() : 0;
     AtomicReference<MeteredInputStream> opened = new AtomicReference<>();

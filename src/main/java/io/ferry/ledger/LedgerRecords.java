@@ -1,31 +1,30 @@
-package io.ferry.spark;
+package io.ferry.ledger;
 
 import io.ferry.copy.Opening;
 import io.ferry.copy.RangeResult;
-import io.ferry.ledger.Ledger;
 import io.ferry.plan.RangeTask;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
 
 /** Ledger entries from the pipeline's results, and back. */
-final class LedgerRecords {
+public final class LedgerRecords {
   private LedgerRecords() {}
 
-  static Ledger.Opened opened(Upload upload, String location, long partSize, int parts, String expected, String run) {
+  public static Ledger.Opened opened(Upload upload, String location, long partSize, int parts, String expected, String run) {
     StoreObject o = upload.object();
     return new Ledger.Opened(o.key(), o.relativeKey(), o.size(), o.etag(), o.lastModifiedMillis(), o.version(), location, upload.id(),
         partSize, parts, expected, run);
   }
 
-  static Ledger.Opened opened(Opening.Opened o, String location, long partSize, int parts, String run) {
+  public static Ledger.Opened opened(Opening.Opened o, String location, long partSize, int parts, String run) {
     return opened(o.upload(), location, partSize, parts, o.expected() == null ? "" : o.expected().text(), run);
   }
 
-  static Ledger.Copied copied(RangeResult r) {
+  public static Ledger.Copied copied(RangeResult r) {
     return new Ledger.Copied(r.object().key(), r.uploadId(), r.partNumber(), r.offset(), r.length(), r.etag(), r.crc32c(), r.checksum());
   }
 
-  static StoreObject object(Ledger.Opened o) {
+  public static StoreObject object(Ledger.Opened o) {
     return new StoreObject(o.key(), o.relativeKey(), o.size(), o.etag(), o.lastModified(), o.version() == null ? "" : o.version());
   }
 
@@ -33,7 +32,7 @@ final class LedgerRecords {
    * Whether a ledger's opened object is the planned {@code first} part's object, cut alike: the same source version,
    * part size and part count (a changed source, or a plan with another part size, is not).
    */
-  static boolean same(Ledger.Opened o, RangeTask first) {
+  public static boolean same(Ledger.Opened o, RangeTask first) {
     return object(o).equals(first.object()) && o.partSize() == first.range().length() && o.parts() == first.partCount();
   }
 }

@@ -1,8 +1,7 @@
-package io.ferry.spark;
+package io.ferry.ledger;
 
 import io.ferry.copy.Opening;
 import io.ferry.copy.RangeResult;
-import io.ferry.ledger.Ledger;
 import io.ferry.plan.PartSizing;
 import io.ferry.plan.RangeTask;
 import io.ferry.store.ByteRange;
@@ -35,13 +34,13 @@ import java.util.TreeMap;
  * @param here entries written to this job's destination, by source key
  * @param elsewhere entries written to another destination (the job file changed): left for a cleanup with that file's
  */
-record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Integer, Ledger.Copied>> copied, List<Ledger.Opened> elsewhere,
+public record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Integer, Ledger.Copied>> copied, List<Ledger.Opened> elsewhere,
     List<Ledger.Intent> intents) implements Serializable {
 
   /** An upload taken over: the object as opened, its parts already there (as ranges) and their numbers. */
-  record Resumed(Opening.Opened opened, List<RangeResult> ranges, Set<Integer> done) {}
+  public record Resumed(Opening.Opened opened, List<RangeResult> ranges, Set<Integer> done) {}
 
-  static Resumption of(Ledger.State state, Destination destination) {
+  public static Resumption of(Ledger.State state, Destination destination) {
     Map<String, Ledger.Opened> here = new HashMap<>();
     List<Ledger.Opened> elsewhere = new ArrayList<>();
     for (Ledger.Opened entry : state.opened().values()) {
@@ -58,7 +57,7 @@ record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Integer, Ledg
     return new Resumption(here, new HashMap<>(state.copied()), elsewhere, intents);
   }
 
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return here.isEmpty();
   }
 
@@ -68,7 +67,7 @@ record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Integer, Ledg
    * left them (the uploads the ledger names are resumed or aborted by name). Uploads at keys the ledger does not name
    * are not this job's. Lists the destination's uploads only when the ledger names anything.
    */
-  List<Upload> lost(Destination destination, Retrier retrier) throws IOException {
+  public List<Upload> lost(Destination destination, Retrier retrier) throws IOException {
     if (here.isEmpty() && intents.isEmpty()) return List.of();
     Set<String> named = new java.util.HashSet<>();
     Set<String> ledgerIds = new java.util.HashSet<>();
@@ -85,7 +84,7 @@ record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Integer, Ledg
   }
 
   /** Aborts the {@link #lost} uploads; returns how many were. */
-  int abortLost(Destination destination, Retrier retrier, PrintStream out) throws IOException {
+  public int abortLost(Destination destination, Retrier retrier, PrintStream out) throws IOException {
     int aborted = 0;
     for (Upload u : lost(destination, retrier)) {
       try {
@@ -100,7 +99,7 @@ record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Integer, Ledg
   }
 
   /** Whether the plan's first part of a split object may take over an earlier run's upload of it. */
-  boolean matches(RangeTask first) {
+  public boolean matches(RangeTask first) {
     Ledger.Opened entry = here.get(first.object().key());
     return entry != null && LedgerRecords.same(entry, first);
   }
@@ -109,7 +108,7 @@ record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Integer, Ledg
    * On an executor: the upload an earlier run opened for {@code first}'s object, with the recorded parts the
    * destination still holds; null when there is none to take over (the upload is gone: completed or aborted).
    */
-  Resumed resume(RangeTask first, Destination destination, Retrier retrier) throws IOException {
+  public Resumed resume(RangeTask first, Destination destination, Retrier retrier) throws IOException {
     if (!matches(first)) return null;
     Ledger.Opened entry = here.get(first.object().key());
     Upload upload = new Upload(first.object(), entry.uploadId());
@@ -145,7 +144,7 @@ record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Integer, Ledg
    * Aborts what earlier runs opened here that the plan does not take over ({@code matched}: the keys it may); returns
    * the entries whose abort failed, which stay in the ledger.
    */
-  List<Ledger.Opened> abortUnused(Set<String> matched, Destination destination, Retrier retrier, PrintStream out) {
+  public List<Ledger.Opened> abortUnused(Set<String> matched, Destination destination, Retrier retrier, PrintStream out) {
     List<Ledger.Opened> unabortable = new ArrayList<>();
     int aborted = 0;
     for (Ledger.Opened entry : here.values()) {

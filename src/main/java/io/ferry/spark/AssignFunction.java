@@ -3,6 +3,8 @@ package io.ferry.spark;
 import io.ferry.copy.Assignment;
 import io.ferry.copy.Opening;
 import io.ferry.copy.RangeResult;
+import io.ferry.ledger.Resumption;
+import io.ferry.ledger.LedgerRecords;
 import io.ferry.ledger.Ledger;
 import io.ferry.ledger.LedgerFile;
 import io.ferry.plan.CopyTask;

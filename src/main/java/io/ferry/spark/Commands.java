@@ -2,6 +2,7 @@ package io.ferry.spark;
 
 import io.ferry.config.MigrationConfig;
 import io.ferry.copy.CopyMethod;
+import io.ferry.ledger.Cleanup;
 import io.ferry.ledger.Ledger;
 import io.ferry.ledger.RunLock;
 import io.ferry.plan.CutOverPlan;
@@ -13,15 +14,11 @@ import io.ferry.report.RunSummary;
 import io.ferry.report.Units;
 import io.ferry.report.VerifySummary;
 import io.ferry.store.Destination;
-import io.ferry.store.Failures;
 import io.ferry.store.Retrier;
-import io.ferry.store.StoreObject;
-import io.ferry.store.Upload;
 import io.ferry.store.s3.S3Clients;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
@@ -149,11 +146,7 @@ public final class Commands {
     return new CopySettings(config.source(), config.destination(), config.jobName(), MigrationJob.newRunId(Instant.now()), config.copy());
   }
 
-  /**
-   * Removes what the job's earlier runs left and nothing else: the uploads and temp files its ledger names (aborted,
-   * deleted) and, at a directory destination, the temp files named for the job. With {@code dryRun}, only lists them.
-   * Returns how many things were (or would be) removed.
-   */
+  /** {@link Cleanup}, under the job's lock: returns how many things could not be removed. */
   public static int cleanup(MigrationConfig config, boolean dryRun, PrintStream out) throws JobFailure, IOException {
     CopySettings settings = settings(config);
     Configuration hadoop = hadoopConfiguration();
@@ -163,60 +156,7 @@ public final class Commands {
     out.printf("Cleanup of job %s at %s%s%n", config.jobName(), config.destination().describe(), dryRun ? " (dry run: nothing removed)"
         : "");
     try (RunLock lock = MigrationJob.lock(ledger, hadoop, config.jobName(), settings.runId())) {
-      Ledger.State state = ledger.read();
-      List<Ledger.Opened> left = new ArrayList<>();
-      int removed = 0;
-      int failed = 0;
-      for (Ledger.Opened entry : state.opened().values()) {
-        Upload upload = new Upload(LedgerRecords.object(entry), entry.uploadId());
-        if (!destination.location(upload.object()).equals(entry.location())) {
-          left.add(entry); // written to another destination (the job file changed): a cleanup with that job file's
-          out.printf("  keep   %s (opened by run %s at another destination than this job file's)%n", entry.location(), entry.run());
-          continue;
-        }
-        out.printf("  %s  %s (opened for writing by run %s: %s)%n", dryRun ? "would abort" : "abort", destination.location(upload.object()),
-            entry.run(), entry.uploadId());
-        removed++;
-        if (dryRun) continue;
-        try {
-          retrier.run(() -> destination.abort(upload));
-        } catch (IOException e) {
-          left.add(entry);
-          failed++;
-          removed--;
-          out.printf("    failed: %s%n", Failures.describe(e));
-        }
-      }
-      for (Upload lost : Resumption.of(state, destination).lost(destination, retrier)) {
-        out.printf("  %s  %s (an upload at a key this job was opening, which its ledger never named: %s)%n",
-            dryRun ? "would abort" : "abort", destination.location(lost.object()), lost.id());
-        removed++;
-        if (dryRun) continue;
-        try {
-          retrier.run(() -> destination.abort(lost));
-        } catch (IOException e) {
-          failed++;
-          removed--;
-          out.printf("    failed: %s%n", Failures.describe(e));
-        }
-      }
-      List<StoreObject> strays = new ArrayList<>();
-      try {
-        destination.existing().list(o -> {
-          if (destination.isStray(o)) strays.add(o);
-        });
-      } catch (java.nio.file.NoSuchFileException | java.nio.file.NotDirectoryException e) {
-        // no destination yet: nothing left there
-      }
-      for (StoreObject stray : strays) {
-        out.printf("  %s  %s (a temp file of job %s)%n", dryRun ? "would remove" : "remove", destination.location(stray), config.jobName());
-        removed++;
-        if (!dryRun) destination.removeStray(stray);
-      }
-      if (!dryRun) ledger.keepOnly(left, state);
-      out.printf("%s %d %s%s%n", dryRun ? "Would remove" : "Removed", removed, removed == 1 ? "thing" : "things",
-          failed == 0 ? "" : "; " + failed + " could not be removed and stay in the ledger for the next cleanup");
-      return failed;
+      return new Cleanup(ledger, destination, retrier, dryRun, out).run(config.jobName());
     }
   }
 

@@ -47,6 +47,6 @@ final class CopyCounters implements Serializable {
       retries.add(Math.max(0, r.attempts() - 1));
       if (r.status() != RangeResult.Status.OK) failures.add(1);
     }
-    Meters.range(r.bytes(), r.durationNanos() / 1_000_000, Math.max(0, r.attempts() - 1), r.status() == RangeResult.Status.OK);
+    Meters.range(r.bytes(), r.durationNanos() / 1_000_000, r.status() == RangeResult.Status.OK);
   }
 }

@@ -3,6 +3,7 @@ package io.ferry.spark;
 import io.ferry.copy.Assignment;
 import io.ferry.copy.ConcurrentRanges;
 import io.ferry.copy.RangeResult;
+import io.ferry.ledger.LedgerRecords;
 import io.ferry.ledger.Ledger;
 import io.ferry.ledger.LedgerFile;
 import java.util.ArrayList;

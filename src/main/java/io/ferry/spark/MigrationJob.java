@@ -8,6 +8,8 @@ import io.ferry.config.MigrationConfig;
 import io.ferry.copy.Assignment;
 import io.ferry.copy.CopyMethod;
 import io.ferry.copy.RangeResult;
+import io.ferry.ledger.Resumption;
+import io.ferry.ledger.LedgerRecords;
 import io.ferry.ledger.Ledger;
 import io.ferry.ledger.RunLock;
 import io.ferry.plan.Decision;

@@ -10,8 +10,8 @@ import java.util.SortedMap;
  * idempotent, so Spark may run a task twice: a part written again holds the same bytes, a repeated completion of a
  * completed object succeeds.
  *
- * <p>Implementations do not retry; failures are {@link StoreFailure}s classified where they happen, or plain
- * {@link IOException}s of the network ({@link Failures}).
+ * <p>Its writes try once ({@link Retries.Once}: the copy and the commit retry them); failures are {@link StoreFailure}s
+ * classified where they happen, or plain {@link IOException}s of the network ({@link Failures}).
  */
 public interface Destination {
   Capabilities capabilities();
@@ -23,6 +23,7 @@ public interface Destination {
   String rejection(StoreObject object);
 
   /** Opens an object to be written in parts (a multipart upload; a temp file of its full size). */
+  @Retries.Once
   Upload open(StoreObject object, ObjectMetadata.Lazy metadata) throws IOException;
 
   /**
@@ -33,24 +34,29 @@ public interface Destination {
    * receipt for
    * {@link #complete} (an ETag), or "".
    */
+  @Retries.Once
   String write(Upload upload, int partNumber, ByteRange range, long from, Body body, ObjectMetadata.Lazy metadata) throws IOException;
 
   /** Makes the object visible at its final name, from its parts' receipts in part order. */
+  @Retries.Once
   void complete(Upload upload, SortedMap<Integer, String> receipts) throws IOException;
 
   /** Removes every trace of an object that will not be completed; never touches its final name. */
+  @Retries.Once
   void abort(Upload upload) throws IOException;
 
   /**
    * Which of the parts an earlier run recorded for {@code upload} (part number → receipt) the destination still holds
    * as recorded: a rerun copies only the others. Null when the upload itself is gone (completed, aborted, expired).
    */
+  @Retries.Once
   Set<Integer> partsStillThere(Upload upload, SortedMap<Integer, String> recorded) throws IOException;
 
   /**
    * The checksum in {@code algorithm} of the bytes an object written in parts (or whole) holds before its completion,
    * read back from the destination; null where staged bytes cannot be read back (a multipart upload).
    */
+  @Retries.Once
   default String readBack(Upload upload, Checksum.Algorithm algorithm) throws IOException {
     return null;
   }
@@ -63,6 +69,7 @@ public interface Destination {
     return false;
   }
 
+  @Retries.Once
   default void removeStray(StoreObject stray) throws IOException {}
 
   /**
@@ -85,6 +92,7 @@ public interface Destination {
    * True when two keys that differ only in case name one object here (a case-insensitive filesystem: SMB, APFS, NTFS,
    * ext4 with casefold), found by a probe. Asked once, on the driver.
    */
+  @Retries.Once
   default boolean foldsCase() throws java.io.IOException {
     return false;
   }
@@ -93,22 +101,26 @@ public interface Destination {
    * Aborts the other uploads of {@code kept}'s object that were opened within {@code withinMillis} before it (by the
    * destination's own clock): what an opening retried after its answers were lost left open. Returns how many.
    */
+  @Retries.Once
   default int abortLostOpenings(Upload kept, long withinMillis) throws java.io.IOException {
     return 0;
   }
 
   /** Every upload open at the destination under its prefix (a bucket's multipart uploads), keyed relative to it. */
+  @Retries.Once
   default java.util.List<Upload> openUploads() throws java.io.IOException {
     return java.util.List.of();
   }
 
   /** After a batch of completions (one task's): what they deferred, such as the directories' fsyncs. */
+  @Retries.Once
   default void flush() throws IOException {}
 
   /**
    * Deletes an object listed by {@link #existing} (delete-extraneous: the source no longer has it). Returns false,
    * deleting nothing, when it is not there as listed: gone already, or (where the destination can tell) changed since.
    */
+  @Retries.Once
   boolean delete(StoreObject existing) throws IOException;
 
   /**
@@ -117,6 +129,7 @@ public interface Destination {
    * its own kind (a directory; a key prefix of the same bucket). Returns false, moving nothing, when it is not there
    * as listed, as {@link #delete}.
    */
+  @Retries.Once
   boolean moveAside(StoreObject existing, String to) throws IOException;
 
   /** What is already here, keyed as the source's relative keys: for skipping unchanged objects. */

@@ -62,11 +62,10 @@ public final class Meters {
     RETRIES.increment();
   }
 
-  /** A range transfer finished: its bytes, its wall time, its retries and whether it succeeded in the end. */
-  public static void range(long bytes, long millis, int retries, boolean ok) {
+  /** A range transfer finished: its bytes, its wall time and whether it succeeded in the end (its retries: {@link #retried}). */
+  public static void range(long bytes, long millis, boolean ok) {
     RANGES.increment();
     BYTES.add(bytes);
-    RETRIES.add(retries);
     if (!ok) FAILED_RANGES.increment();
     rangeMillis.accept(millis);
   }

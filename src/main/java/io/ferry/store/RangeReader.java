@@ -3,12 +3,13 @@ package io.ferry.store;
 import java.io.IOException;
 import java.io.InputStream;
 
-/** Where a range's bytes come from (a bucket, a directory). Implementations do not retry; their callers do. */
+/** Where a range's bytes come from (a bucket, a directory). Reads try once ({@link Retries.Once}): the copy retries them. */
 public interface RangeReader {
   /**
    * Opens the bytes of {@code range} of {@code object}; the stream must deliver exactly {@code range.length()} bytes.
    * A range that is the whole object comes with what the source knows of its bytes ({@link #expected}).
    */
+  @Retries.Once
   InputStream open(StoreObject object, ByteRange range) throws IOException;
 
   /** The metadata to carry to a bucket destination, read from a stream {@link #open} returned (no extra request). */
@@ -18,6 +19,7 @@ public interface RangeReader {
    * The metadata of an object, with a request of its own where needed (before a multipart upload is opened),
    * including the checksum the source keeps of its bytes, if any.
    */
+  @Retries.Once
   ObjectMetadata metadata(StoreObject object) throws IOException;
 
   /**

@@ -16,6 +16,12 @@ public final class Retrier {
     T call() throws IOException;
   }
 
+  /** One attempt at a request, told its number (from 1): a transfer resumes, or restarts, from what the last one moved. */
+  @FunctionalInterface
+  public interface Attempt<T> {
+    T call(int attempt) throws IOException;
+  }
+
   /** One request with no answer to keep. */
   @FunctionalInterface
   public interface Action {
@@ -53,9 +59,14 @@ public final class Retrier {
 
   /** Runs {@code call} until it succeeds, fails fatally or has been retried {@code retries} times; the last failure is thrown. */
   public <T> T call(Call<T> call) throws IOException {
+    return attempts(attempt -> call.call());
+  }
+
+  /** As {@link #call}: the one retry loop, for requests and range transfers alike. */
+  public <T> T attempts(Attempt<T> call) throws IOException {
     for (int attempt = 0; ; attempt++) {
       try {
-        return call.call();
+        return call.call(attempt + 1);
       } catch (IOException | RuntimeException e) {
         if (!Failures.isRetryable(e) || attempt >= retries || Thread.currentThread().isInterrupted()) throw e;
         Meters.retried();

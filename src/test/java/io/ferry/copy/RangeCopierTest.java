@@ -53,13 +53,17 @@ class RangeCopierTest {
     }
 
     @Override
-    public String attempt(RangeTask task, Upload upload, Progress progress) throws Exception {
+    public String attempt(RangeTask task, Upload upload, Progress progress) throws java.io.IOException {
       startedAt.add(progress.bytes());
       progress.requestStarted();
       long left = task.range().length() - progress.bytes();
       int n = (int) Math.min(left, failures.isEmpty() ? left : bytesPerAttempt);
       progress.moved(new byte[n], 0, n);
-      if (!failures.isEmpty()) throw failures.pop();
+      if (!failures.isEmpty()) {
+        Exception e = failures.pop();
+        if (e instanceof java.io.IOException io) throw io;
+        throw (RuntimeException) e;
+      }
       return "etag-" + task.partNumber();
     }
   }
