@@ -7,7 +7,7 @@ import io.ferry.report.RunPages;
 import io.ferry.spark.Commands;
 import io.ferry.spark.JobFailure;
 import io.ferry.spark.SparkStart;
-import io.ferry.store.Failures;
+import io.ferry.store.retry.Failures;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;

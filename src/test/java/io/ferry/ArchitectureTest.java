@@ -47,7 +47,8 @@ class ArchitectureTest {
         .layer("plan").definedBy("io.ferry.plan..")
         .layer("manifest").definedBy("io.ferry.manifest..")
         .layer("store kinds").definedBy("io.ferry.store.s3..", "io.ferry.store.file..")
-        .layer("store").definedBy("io.ferry.store")
+        .layer("store").definedBy("io.ferry.store", "io.ferry.store.retry..", "io.ferry.store.limits..", "io.ferry.store.listing..",
+            "io.ferry.store.checksums..")
         .layer("config").definedBy("io.ferry.config..")
         .whereLayer("cli").mayNotBeAccessedByAnyLayer()
         .whereLayer("spark").mayOnlyBeAccessedByLayers("cli")

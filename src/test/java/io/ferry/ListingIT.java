@@ -10,7 +10,7 @@ import io.ferry.spark.Commands;
 import io.ferry.spark.MigrationJob;
 import io.ferry.spark.SparkStart;
 import io.ferry.store.Lister;
-import io.ferry.store.Retrier;
+import io.ferry.store.retry.Retrier;
 import io.ferry.store.Shard;
 import io.ferry.store.StoreObject;
 import io.ferry.store.s3.S3Store;

@@ -1,10 +1,10 @@
 package io.ferry.commit;
 
 import io.ferry.copy.Concurrently;
-import io.ferry.store.Checksum;
+import io.ferry.store.checksums.Checksum;
 import io.ferry.store.Destination;
-import io.ferry.store.Failures;
-import io.ferry.store.Retrier;
+import io.ferry.store.retry.Failures;
+import io.ferry.store.retry.Retrier;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;

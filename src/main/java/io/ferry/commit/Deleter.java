@@ -1,9 +1,9 @@
 package io.ferry.commit;
 
 import io.ferry.store.Destination;
-import io.ferry.store.Failures;
+import io.ferry.store.retry.Failures;
 import io.ferry.store.Lister;
-import io.ferry.store.Retrier;
+import io.ferry.store.retry.Retrier;
 import io.ferry.store.StoreObject;
 
 /**

@@ -2,7 +2,7 @@ package io.ferry.copy;
 
 import io.ferry.plan.CopyTask;
 import io.ferry.plan.RangeTask;
-import io.ferry.store.Checksum;
+import io.ferry.store.checksums.Checksum;
 import io.ferry.store.Upload;
 import java.io.Serializable;
 import java.util.Objects;

@@ -1,7 +1,7 @@
 package io.ferry.copy;
 
 import io.ferry.plan.RangeTask;
-import io.ferry.store.Checksum;
+import io.ferry.store.checksums.Checksum;
 import io.ferry.store.Upload;
 import java.util.ArrayList;
 import java.util.List;

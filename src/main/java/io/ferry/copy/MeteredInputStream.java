@@ -1,7 +1,7 @@
 package io.ferry.copy;
 
-import io.ferry.store.Limits;
-import io.ferry.store.RateLimit;
+import io.ferry.store.limits.Limits;
+import io.ferry.store.limits.RateLimit;
 import io.ferry.store.StoreFailure;
 import java.io.FilterInputStream;
 import java.io.IOException;

@@ -1,11 +1,11 @@
 package io.ferry.copy;
 
-import io.ferry.store.Checksum;
+import io.ferry.store.checksums.Checksum;
 import io.ferry.store.Destination;
-import io.ferry.store.Failures;
+import io.ferry.store.retry.Failures;
 import io.ferry.store.ObjectMetadata;
 import io.ferry.store.RangeReader;
-import io.ferry.store.Retrier;
+import io.ferry.store.retry.Retrier;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
 import java.io.Serializable;

@@ -1,6 +1,6 @@
 package io.ferry.copy;
 
-import io.ferry.store.Checksum;
+import io.ferry.store.checksums.Checksum;
 import io.ferry.store.StoreFailure;
 import java.util.HexFormat;
 import java.util.function.LongConsumer;

@@ -1,9 +1,9 @@
 package io.ferry.copy;
 
 import io.ferry.plan.RangeTask;
-import io.ferry.store.Checksum;
-import io.ferry.store.Failures;
-import io.ferry.store.Retrier;
+import io.ferry.store.checksums.Checksum;
+import io.ferry.store.retry.Failures;
+import io.ferry.store.retry.Retrier;
 import io.ferry.store.Upload;
 import java.io.IOException;
 import java.util.function.LongConsumer;

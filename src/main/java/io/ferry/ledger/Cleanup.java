@@ -1,8 +1,8 @@
 package io.ferry.ledger;
 
 import io.ferry.store.Destination;
-import io.ferry.store.Failures;
-import io.ferry.store.Retrier;
+import io.ferry.store.retry.Failures;
+import io.ferry.store.retry.Retrier;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
 import java.io.IOException;

@@ -3,7 +3,7 @@ package io.ferry.plan;
 import io.ferry.store.Capabilities;
 import io.ferry.store.Destination;
 import io.ferry.store.KeyOrder;
-import io.ferry.store.ObjectFilter;
+import io.ferry.store.listing.ObjectFilter;
 import io.ferry.store.StoreObject;
 import java.util.ArrayList;
 import java.util.List;

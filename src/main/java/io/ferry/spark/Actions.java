@@ -1,6 +1,6 @@
 package io.ferry.spark;
 
-import io.ferry.store.Failures;
+import io.ferry.store.retry.Failures;
 import java.util.function.Supplier;
 
 /** A Spark action whose failure ends the job with what failed, from the tasks' own error. */

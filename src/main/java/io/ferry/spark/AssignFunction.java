@@ -10,7 +10,7 @@ import io.ferry.ledger.LedgerFile;
 import io.ferry.plan.CopyTask;
 import io.ferry.plan.RangeTask;
 import io.ferry.store.Destination;
-import io.ferry.store.Retrier;
+import io.ferry.store.retry.Retrier;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -81,7 +81,7 @@ final class AssignFunction implements FlatMapFunction<Iterator<CopyTask>, Assign
           } else if (before.containsKey(first.object().key())) {
             Ledger.Opened entry = before.get(first.object().key());
             current = new Opening.Opened(first.object(), new io.ferry.store.Upload(first.object(), entry.uploadId()),
-                io.ferry.store.Checksum.parse(entry.expected()), "");
+                io.ferry.store.checksums.Checksum.parse(entry.expected()), "");
             done = Set.of();
             out.add(new Assigned(null, null, current, false));
           } else {

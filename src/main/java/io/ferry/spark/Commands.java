@@ -14,7 +14,7 @@ import io.ferry.report.RunSummary;
 import io.ferry.report.Units;
 import io.ferry.report.VerifySummary;
 import io.ferry.store.Destination;
-import io.ferry.store.Retrier;
+import io.ferry.store.retry.Retrier;
 import io.ferry.store.s3.S3Clients;
 import java.io.IOException;
 import java.io.PrintStream;

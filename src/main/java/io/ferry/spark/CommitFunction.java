@@ -6,7 +6,7 @@ import io.ferry.commit.PartTally;
 import io.ferry.copy.RangeCopier;
 import io.ferry.plan.RangeTask;
 import io.ferry.store.ByteRange;
-import io.ferry.store.Checksum;
+import io.ferry.store.checksums.Checksum;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

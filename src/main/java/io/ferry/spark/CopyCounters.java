@@ -1,7 +1,7 @@
 package io.ferry.spark;
 
 import io.ferry.copy.RangeResult;
-import io.ferry.store.Meters;
+import io.ferry.store.limits.Meters;
 import java.io.Serializable;
 import java.util.List;
 import org.apache.spark.api.java.JavaSparkContext;

@@ -8,9 +8,9 @@ import io.ferry.copy.InServiceTransfer;
 import io.ferry.copy.RangeCopier;
 import io.ferry.copy.RangeTransfer;
 import io.ferry.copy.StreamCopy;
-import io.ferry.store.Backoff;
+import io.ferry.store.retry.Backoff;
 import io.ferry.store.Destination;
-import io.ferry.store.Retrier;
+import io.ferry.store.retry.Retrier;
 import io.ferry.store.Store;
 import io.ferry.store.file.FileStore;
 import io.ferry.store.s3.S3Store;
@@ -94,7 +94,7 @@ final class ExecutorContext {
   static RangeCopier copier(CopySettings s) {
     Destination destination = destination(s);
     RangeTransfer transfer = CopyMethod.choose(s.source(), s.destination()) == CopyMethod.SERVER_SIDE_COPY
-        ? new InServiceTransfer(((S3Store) store(s.destination().store(), s)).copyingFrom((BucketConfig) s.source().store()), destination)
+        ? new InServiceTransfer(store(s.destination().store(), s).copyingFrom(s.source().store()).orElseThrow(), destination)
         : new StreamCopy(source(s).reader(), destination);
     return new RangeCopier(transfer, retrier(s), executorId(), host());
   }

@@ -2,8 +2,8 @@ package io.ferry.spark;
 
 import io.ferry.store.ListCounts;
 import io.ferry.store.Lister;
-import io.ferry.store.ObjectFilter;
-import io.ferry.store.ParallelListing;
+import io.ferry.store.listing.ObjectFilter;
+import io.ferry.store.listing.ParallelListing;
 import io.ferry.store.Shard;
 import io.ferry.store.StoreObject;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import io.ferry.config.MigrationConfig;
 import io.ferry.config.SourceConfig;
 import io.ferry.manifest.ManifestPart;
 import io.ferry.manifest.Manifests;
-import io.ferry.store.Failures;
+import io.ferry.store.retry.Failures;
 import io.ferry.store.ListCounts;
 import io.ferry.store.Shard;
 import io.ferry.store.StoreObject;

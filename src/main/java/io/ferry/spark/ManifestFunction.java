@@ -6,7 +6,7 @@ import io.ferry.manifest.ManifestEntry;
 import io.ferry.manifest.ManifestPart;
 import io.ferry.manifest.Manifests;
 import io.ferry.store.Lister;
-import io.ferry.store.ObjectFilter;
+import io.ferry.store.listing.ObjectFilter;
 import io.ferry.store.StoreObject;
 import java.io.IOException;
 import java.io.Serializable;

@@ -21,12 +21,11 @@ import io.ferry.report.RunSummary;
 import io.ferry.report.StageTimes;
 import io.ferry.report.Units;
 import io.ferry.store.Destination;
-import io.ferry.store.Failures;
-import io.ferry.store.Retrier;
+import io.ferry.store.retry.Failures;
+import io.ferry.store.retry.Retrier;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
 import io.ferry.store.file.KeyPaths;
-import io.ferry.store.s3.S3Store;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.PrintStream;
@@ -118,89 +117,26 @@ public final class MigrationJob {
 
   private static RunSummary run(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, Ledger ledger, RunLock lock,
       Instant started, StageTimes stages, PrintStream out) throws JobFailure, IOException {
-    String runId = settings.runId();
     CopyMethod method = CopyMethod.choose(config.source(), config.destination());
-    Destination destination = ExecutorContext.destination(settings);
-    Retrier retrier = ExecutorContext.retrier(settings);
-    try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, out)) {
+    try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, out);
+        Held held = new Held()) {
       PlanTotals plan = planned.totals();
       stages.lap("list+plan");
-      out.printf("LIST  %d objects listed, %d selected, %d skipped unchanged, %d rejected%s%n", planned.listing().listed(),
-          planned.listing().selected() - plan.filtered(), plan.unchanged(), plan.rejected(),
-          planned.missingCount() == 0 ? "" : ", " + planned.missingCount() + " named by the manifest and missing at the source");
-      out.printf("PLAN  %d objects, %s in %d ranges (%d objects split), %d tasks; method %s%n", plan.objects(),
-          Units.bytes(plan.bytes()), plan.ranges(), plan.splitObjects(), plan.tasks(), methodName(method));
+      printPlan(planned, method, out);
+      Destination destination = ExecutorContext.destination(settings);
       Resumption resumption = Resumption.of(ledger.read(), destination);
-      Set<String> matched = resumption.isEmpty() ? Set.of() : new HashSet<>(planned.tasks().filter(t -> {
-        RangeTask first = t.ranges().get(0);
-        return !first.wholeObject() && first.partNumber() == 1 && resumption.matches(first);
-      }).map(t -> t.ranges().get(0).object().key()).collect());
-      List<Ledger.Opened> stillOpen = new ArrayList<>(resumption.abortUnused(matched, destination, retrier, out));
-      resumption.abortLost(destination, retrier, out);
-      stillOpen.addAll(resumption.elsewhere());
-      Set<String> staged = new HashSet<>(); // temp files of uploads the ledger names: resumed, or aborted above
-      for (Ledger.Opened entry : resumption.here().values()) staged.add(destination.stagedAt(new Upload(LedgerRecords.object(entry),
-          entry.uploadId())));
-      for (StoreObject stray : planned.strays()) if (!staged.contains(stray.relativeKey())) destination.removeStray(stray);
+      List<Ledger.Opened> stillOpen = takeOver(planned, resumption, settings, out);
 
-      Broadcast<SerializableConfiguration> hadoop = SerializableConfiguration.broadcast(jsc.sc());
-      Broadcast<Resumption> earlier = jsc.broadcast(resumption);
+      Broadcast<SerializableConfiguration> hadoop = held.broadcast(SerializableConfiguration.broadcast(jsc.sc()));
+      Opening open = open(jsc, settings, planned, ledger.directory(), hadoop, held.broadcast(jsc.broadcast(resumption)), held, out);
+      if (plan.splitObjects() > 0) stages.lap("open");
       boolean committed = false;
-      JavaRDD<AssignFunction.Assigned> assigned = null;
-      Broadcast<long[]> laneStarts = null;
-      long opened = 0;
       try {
-        jsc.setJobGroup("OPEN", "OPEN: " + plan.splitObjects() + " objects written in parts", true);
-        assigned = planned.tasks().mapPartitions(new AssignFunction(settings, ledger.directory(), hadoop, earlier))
-            .persist(StorageLevel.MEMORY_AND_DISK_SER());
-        // what OPEN did, a partition at a time: the partitions' weights are where the copy's lanes start (Lanes)
-        List<Tuple2<Integer, Opened>> perPartition = assigned.mapPartitionsWithIndex((p, it) -> {
-          Opened o = Opened.NONE;
-          while (it.hasNext()) o = o.plus(Opened.of(it.next()));
-          return List.of(new Tuple2<>(p, o)).iterator();
-        }, true).collect();
-        Opened opens = Opened.NONE;
-        long[] weights = new long[assigned.getNumPartitions()];
-        for (Tuple2<Integer, Opened> p : perPartition) {
-          opens = opens.plus(p._2());
-          weights[p._1()] = p._2().weight();
-        }
-        opened = opens.fresh() + opens.reused();
-        if (opens.failed() > 0) {
-          List<String> errors = assigned.filter(a -> a.opened() != null && !a.opened().ok())
-              .map(a -> a.opened().object().key() + ": " + a.opened().error()).take(3);
-          abortFresh(settings, assigned, out);
-          throw new IOException("cannot open " + opens.failed() + " objects at " + settings.destination().describe() + ": "
-              + String.join("; ", errors));
-        }
-        if (opens.reused() > 0) {
-          out.printf("RESUME %d objects opened by earlier runs, %d of their parts already copied (%s)%n", opens.reused(),
-              opens.resumedRanges(), Units.bytes(opens.resumedBytes()));
-        }
-        if (plan.splitObjects() > 0) stages.lap("open");
-
-        JavaRDD<Assignment> assignments = assigned.filter(a -> a.assignment() != null).map(AssignFunction.Assigned::assignment);
-        int lanes = Lanes.count(opens.assignments(), config.copy().streamsPerTask(), jsc.defaultParallelism());
-        CopyCounters counters = new CopyCounters(jsc);
-        jsc.setJobGroup("COPY", "COPY: " + plan.ranges() + " ranges of " + plan.objects() + " objects", true);
-        laneStarts = jsc.broadcast(Lanes.starts(weights));
-        JavaRDD<RangeResult> copied = inLanes(assignments, laneStarts, lanes)
-            .mapPartitions(new CopyRangesFunction(settings, ledger.directory(), hadoop, counters));
-        JavaRDD<RangeResult> ranges = (opens.resumedRanges() == 0 ? copied
-            : copied.union(assigned.filter(a -> a.resumed() != null).map(AssignFunction.Assigned::resumed)))
-            .persist(StorageLevel.MEMORY_AND_DISK_SER());
-        long copyStart = System.currentTimeMillis();
-        try (Live live = Live.watch(jsc, counters.all());
-            Console.Progress progress = Console.copying(live, counters, plan.bytes() - opens.resumedBytes(),
-                plan.ranges() - opens.resumedRanges(), config.report().progressInterval(), out)) {
-          ranges.count();
-        }
-        long copyEnd = System.currentTimeMillis();
+        Copied copied = copy(jsc, config, settings, plan, open, ledger.directory(), hadoop, held, out);
         stages.lap("copy");
 
         jsc.setJobGroup("COMMIT", "COMMIT: check, then complete or abort each object", true);
-        JavaRDD<ObjectResult> objects = commit(ranges, plan.splitObjects(), plan.objects(),
-            settings).persist(StorageLevel.MEMORY_AND_DISK_SER());
+        JavaRDD<ObjectResult> objects = held.persist(commit(copied.ranges(), plan.splitObjects(), plan.objects(), settings));
         long failed = objects.filter(o -> o.status() == ObjectResult.Status.FAILED).count();
         committed = true;
         stillHeld(lock, config.jobName());
@@ -208,34 +144,156 @@ public final class MigrationJob {
         stages.lap("commit");
 
         stillHeld(lock, config.jobName());
-        RunSummary.Deletions deletions = CutOverStep.run(jsc, settings, planned, failed,
-            new io.ferry.report.ReportWriter(jsc.hadoopConfiguration(), config.reportPath(), config.jobName(),
-                runId).qualifiedRunDirectory(), out);
+        String runDirectory = new io.ferry.report.ReportWriter(jsc.hadoopConfiguration(), config.reportPath(), config.jobName(),
+            settings.runId()).qualifiedRunDirectory();
+        RunSummary.Deletions deletions = CutOverStep.run(jsc, settings, planned, failed, runDirectory, out);
         if (deletions != null && deletions.outcome().equals("ran")) stages.lap("delete");
 
-        JavaRDD<ObjectResult> setAside = planned.setAside().filter(d -> d.kind() == Decision.Kind.REJECTED)
-            .map(d -> ObjectResult.failed(d.object(), "", 0, 0, d.reason()));
-        JavaRDD<ObjectResult> missing = planned.missing().map(o -> new ObjectResult(o, "", 0, 0, ObjectResult.Status.MISSING,
-            "named by the manifest; the source no longer holds it", "", ""));
-        RunInfo info = new RunInfo(config.jobName(), runId, config.source().describe(), config.destination().describe(), started,
-            planned.listing().selected() - plan.filtered(), plan.unchanged(), plan.splitObjects(), planned.listing().pages(), copyStart,
-            copyEnd, stages, deletions);
-        RunSummary summary = Reports.write(jsc, config.report(), info, ranges, objects.union(setAside).union(missing));
-        ranges.unpersist();
-        objects.unpersist();
+        RunSummary summary = report(jsc, config, settings.runId(), started, planned, copied, objects, stages, deletions);
         Console.printSummary(summary, out);
         return summary;
       } finally {
-        hadoop.destroy();
-        earlier.destroy();
-        if (laneStarts != null) laneStarts.destroy();
-        if (assigned != null) assigned.unpersist();
-        if (!committed && opened > 0) {
+        if (!committed && open.opened() > 0) {
           out.printf("KEPT  %d objects opened for writing (multipart uploads, temp files) and the parts they hold, for a rerun of"
-              + " job %s to resume; 'ferry cleanup' removes them%n", opened, config.jobName());
+              + " job %s to resume; 'ferry cleanup' removes them%n", open.opened(), config.jobName());
         }
       }
     }
+  }
+
+  /** What a run holds on the cluster until its end: broadcasts (destroyed) and persisted datasets (unpersisted). */
+  private static final class Held implements AutoCloseable {
+    private final List<Broadcast<?>> broadcasts = new ArrayList<>();
+    private final List<JavaRDD<?>> persisted = new ArrayList<>();
+
+    <T> Broadcast<T> broadcast(Broadcast<T> b) {
+      broadcasts.add(b);
+      return b;
+    }
+
+    <T> JavaRDD<T> persist(JavaRDD<T> rdd) {
+      persisted.add(rdd);
+      return rdd.persist(StorageLevel.MEMORY_AND_DISK_SER());
+    }
+
+    @Override
+    public void close() {
+      broadcasts.forEach(Broadcast::destroy);
+      persisted.forEach(JavaRDD::unpersist);
+    }
+  }
+
+  private static void printPlan(Planning.Planned planned, CopyMethod method, PrintStream out) {
+    PlanTotals plan = planned.totals();
+    out.printf("LIST  %d objects listed, %d selected, %d skipped unchanged, %d rejected%s%n", planned.listing().listed(),
+        planned.listing().selected() - plan.filtered(), plan.unchanged(), plan.rejected(),
+        planned.missingCount() == 0 ? "" : ", " + planned.missingCount() + " named by the manifest and missing at the source");
+    out.printf("PLAN  %d objects, %s in %d ranges (%d objects split), %d tasks; method %s%n", plan.objects(),
+        Units.bytes(plan.bytes()), plan.ranges(), plan.splitObjects(), plan.tasks(), methodName(method));
+  }
+
+  /**
+   * What the run takes over from earlier ones, before it opens anything: their uploads the plan does not resume and
+   * those they lost are aborted, their strays removed. Returns the ledger's entries that stay open (aborts that failed,
+   * uploads at another destination).
+   */
+  private static List<Ledger.Opened> takeOver(Planning.Planned planned, Resumption resumption, CopySettings settings, PrintStream out)
+      throws IOException {
+    Destination destination = ExecutorContext.destination(settings);
+    Retrier retrier = ExecutorContext.retrier(settings);
+    Set<String> matched = resumption.isEmpty() ? Set.of() : new HashSet<>(planned.tasks().filter(t -> {
+      RangeTask first = t.ranges().get(0);
+      return !first.wholeObject() && first.partNumber() == 1 && resumption.matches(first);
+    }).map(t -> t.ranges().get(0).object().key()).collect());
+    List<Ledger.Opened> stillOpen = new ArrayList<>(resumption.abortUnused(matched, destination, retrier, out));
+    resumption.abortLost(destination, retrier, out);
+    stillOpen.addAll(resumption.elsewhere());
+    Set<String> staged = new HashSet<>(); // temp files of uploads the ledger names: resumed, or aborted above
+    for (Ledger.Opened entry : resumption.here().values()) {
+      staged.add(destination.stagedAt(new Upload(LedgerRecords.object(entry), entry.uploadId())));
+    }
+    for (StoreObject stray : planned.strays()) if (!staged.contains(stray.relativeKey())) destination.removeStray(stray);
+    return stillOpen;
+  }
+
+  /** OPEN's outcome: every task with what it copies (and the ranges resumed), and what opening did. */
+  private record Opening(JavaRDD<AssignFunction.Assigned> assigned, Opened totals, long[] weights) {
+    long opened() {
+      return totals.fresh() + totals.reused();
+    }
+  }
+
+  /**
+   * OPEN: the objects written in parts opened (or their earlier uploads taken over) where their first part is planned.
+   * When any cannot be opened, those this run opened are aborted and the run stops.
+   */
+  private static Opening open(JavaSparkContext jsc, CopySettings settings, Planning.Planned planned, String ledger,
+      Broadcast<SerializableConfiguration> hadoop, Broadcast<Resumption> earlier, Held held, PrintStream out) throws IOException {
+    jsc.setJobGroup("OPEN", "OPEN: " + planned.totals().splitObjects() + " objects written in parts", true);
+    JavaRDD<AssignFunction.Assigned> assigned = held.persist(planned.tasks().mapPartitions(new AssignFunction(settings, ledger, hadoop,
+        earlier)));
+    // what OPEN did, a partition at a time: the partitions' weights are where the copy's lanes start (Lanes)
+    List<Tuple2<Integer, Opened>> perPartition = assigned.mapPartitionsWithIndex((p, it) -> {
+      Opened o = Opened.NONE;
+      while (it.hasNext()) o = o.plus(Opened.of(it.next()));
+      return List.of(new Tuple2<>(p, o)).iterator();
+    }, true).collect();
+    Opened opens = Opened.NONE;
+    long[] weights = new long[assigned.getNumPartitions()];
+    for (Tuple2<Integer, Opened> p : perPartition) {
+      opens = opens.plus(p._2());
+      weights[p._1()] = p._2().weight();
+    }
+    if (opens.failed() > 0) {
+      List<String> errors = assigned.filter(a -> a.opened() != null && !a.opened().ok())
+          .map(a -> a.opened().object().key() + ": " + a.opened().error()).take(3);
+      abortFresh(settings, assigned, out);
+      throw new IOException("cannot open " + opens.failed() + " objects at " + settings.destination().describe() + ": "
+          + String.join("; ", errors));
+    }
+    if (opens.reused() > 0) {
+      out.printf("RESUME %d objects opened by earlier runs, %d of their parts already copied (%s)%n", opens.reused(),
+          opens.resumedRanges(), Units.bytes(opens.resumedBytes()));
+    }
+    return new Opening(assigned, opens, weights);
+  }
+
+  /** COPY's outcome: every range's result (the resumed ones too) and when the copy ran. */
+  private record Copied(JavaRDD<RangeResult> ranges, long startMillis, long endMillis) {}
+
+  /** COPY: the assignments spread over lanes of equal weight, each range copied by the executors, with live progress. */
+  private static Copied copy(JavaSparkContext jsc, MigrationConfig config, CopySettings settings, PlanTotals plan, Opening open,
+      String ledger, Broadcast<SerializableConfiguration> hadoop, Held held, PrintStream out) {
+    Opened opens = open.totals();
+    JavaRDD<Assignment> assignments = open.assigned().filter(a -> a.assignment() != null).map(AssignFunction.Assigned::assignment);
+    int lanes = Lanes.count(opens.assignments(), config.copy().streamsPerTask(), jsc.defaultParallelism());
+    CopyCounters counters = new CopyCounters(jsc);
+    jsc.setJobGroup("COPY", "COPY: " + plan.ranges() + " ranges of " + plan.objects() + " objects", true);
+    JavaRDD<RangeResult> copied = inLanes(assignments, held.broadcast(jsc.broadcast(Lanes.starts(open.weights()))), lanes)
+        .mapPartitions(new CopyRangesFunction(settings, ledger, hadoop, counters));
+    JavaRDD<RangeResult> ranges = held.persist(opens.resumedRanges() == 0 ? copied
+        : copied.union(open.assigned().filter(a -> a.resumed() != null).map(AssignFunction.Assigned::resumed)));
+    long start = System.currentTimeMillis();
+    try (Live live = Live.watch(jsc, counters.all());
+        Console.Progress progress = Console.copying(live, counters, plan.bytes() - opens.resumedBytes(),
+            plan.ranges() - opens.resumedRanges(), config.report().progressInterval(), out)) {
+      ranges.count();
+    }
+    return new Copied(ranges, start, System.currentTimeMillis());
+  }
+
+  /** REPORT: the datasets and the summary, the objects set aside and missing among them. */
+  private static RunSummary report(JavaSparkContext jsc, MigrationConfig config, String runId, Instant started, Planning.Planned planned,
+      Copied copied, JavaRDD<ObjectResult> objects, StageTimes stages, RunSummary.Deletions deletions) throws IOException {
+    PlanTotals plan = planned.totals();
+    JavaRDD<ObjectResult> setAside = planned.setAside().filter(d -> d.kind() == Decision.Kind.REJECTED)
+        .map(d -> ObjectResult.failed(d.object(), "", 0, 0, d.reason()));
+    JavaRDD<ObjectResult> missing = planned.missing().map(o -> new ObjectResult(o, "", 0, 0, ObjectResult.Status.MISSING,
+        "named by the manifest; the source no longer holds it", "", ""));
+    RunInfo info = new RunInfo(config.jobName(), runId, config.source().describe(), config.destination().describe(), started,
+        planned.listing().selected() - plan.filtered(), plan.unchanged(), plan.splitObjects(), planned.listing().pages(),
+        copied.startMillis(), copied.endMillis(), stages, deletions);
+    return Reports.write(jsc, config.report(), info, copied.ranges(), objects.union(setAside).union(missing));
   }
 
   /** What the OPEN step did, added up over its partitions. */
@@ -374,7 +432,7 @@ public final class MigrationJob {
   private static Path preflight(CopySettings settings, String runId) throws JobFailure {
     if (settings.destination().store() instanceof BucketConfig bucket) {
       try {
-        ((S3Store) ExecutorContext.store(bucket, settings)).checkBucket();
+        ExecutorContext.store(bucket, settings).check();
       } catch (IOException e) {
         throw new JobFailure("the destination bucket " + bucket.describe() + " cannot be used: " + Failures.describe(e)
             + " (check ferry.destination.bucket, endpoint and credentials)");

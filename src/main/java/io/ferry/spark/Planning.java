@@ -12,7 +12,7 @@ import io.ferry.plan.Triage;
 import io.ferry.store.Capabilities;
 import io.ferry.store.Destination;
 import io.ferry.store.ListCounts;
-import io.ferry.store.ObjectFilter;
+import io.ferry.store.listing.ObjectFilter;
 import io.ferry.store.Shard;
 import io.ferry.store.StoreObject;
 import java.io.PrintStream;
@@ -93,7 +93,7 @@ public final class Planning {
       folds = destination.foldsCase();
     } catch (java.io.IOException e) {
       throw new JobFailure("cannot tell whether the destination " + config.destination().describe() + " folds case (a probe file could"
-          + " not be written): " + io.ferry.store.Failures.describe(e));
+          + " not be written): " + io.ferry.store.retry.Failures.describe(e));
     }
     JavaPairRDD<String, Keyed> keyed = source.flatMapToPair(o -> Triage.sides(o, hierarchical,
         folds).stream().map(Planning::tuple).iterator())

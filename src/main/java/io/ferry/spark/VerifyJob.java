@@ -9,7 +9,7 @@ import io.ferry.report.Datasets;
 import io.ferry.report.RunFolder;
 import io.ferry.report.Units;
 import io.ferry.report.VerifySummary;
-import io.ferry.store.ObjectFilter;
+import io.ferry.store.listing.ObjectFilter;
 import io.ferry.store.StoreObject;
 import io.ferry.verify.Comparison;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package io.ferry.store;
 
+import io.ferry.store.checksums.Checksum;
 import java.io.IOException;
 import java.util.Set;
 import java.util.SortedMap;
@@ -11,7 +12,7 @@ import java.util.SortedMap;
  * completed object succeeds.
  *
  * <p>Its writes try once ({@link Retries.Once}: the copy and the commit retry them); failures are {@link StoreFailure}s
- * classified where they happen, or plain {@link IOException}s of the network ({@link Failures}).
+ * classified where they happen, or plain {@link IOException}s of the network ({@code retry.Failures}).
  */
 public interface Destination {
   Capabilities capabilities();

@@ -1,5 +1,6 @@
 package io.ferry.store;
 
+import io.ferry.store.checksums.Checksum;
 import java.io.Serializable;
 import java.util.Map;
 import java.util.TreeMap;

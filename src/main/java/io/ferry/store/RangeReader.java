@@ -1,5 +1,6 @@
 package io.ferry.store;
 
+import io.ferry.store.checksums.Checksum;
 import java.io.IOException;
 import java.io.InputStream;
 

@@ -14,13 +14,13 @@ import java.lang.annotation.Target;
 public final class Retries {
   private Retries() {}
 
-  /** Tries once: a failure is thrown as it came, and the caller retries through the job's {@link Retrier} if it wants to. */
+  /** Tries once: a failure is thrown as it came, and the caller retries through the job's {@code retry.Retrier} if it wants. */
   @Documented
   @Retention(RetentionPolicy.RUNTIME)
   @Target(ElementType.METHOD)
   public @interface Once {}
 
-  /** Retries inside with the job's {@link Retrier} where the store can fail transiently: callers must not retry it again. */
+  /** Retries inside with the job's {@code retry.Retrier} where the store can fail transiently: callers must not retry it again. */
   @Documented
   @Retention(RetentionPolicy.RUNTIME)
   @Target(ElementType.METHOD)

@@ -10,4 +10,16 @@ public interface Store {
 
   /** Writes objects into it. */
   Destination destination();
+
+  /** Fails with the store's own error if it cannot be reached with the job's settings (a bucket's HEAD). */
+  @Retries.Retried
+  default void check() throws java.io.IOException {}
+
+  /**
+   * Copies objects of {@code source} into this store without their bytes leaving the service, where both are in one
+   * service ({@code CopyMethod} decides); empty where the store cannot.
+   */
+  default java.util.Optional<InServiceCopy> copyingFrom(io.ferry.config.StoreConfig source) {
+    return java.util.Optional.empty();
+  }
 }

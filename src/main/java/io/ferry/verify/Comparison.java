@@ -2,7 +2,7 @@ package io.ferry.verify;
 
 import io.ferry.store.ByteRange;
 import io.ferry.store.RangeReader;
-import io.ferry.store.Retrier;
+import io.ferry.store.retry.Retrier;
 import io.ferry.store.StoreObject;
 import java.io.IOException;
 import java.io.InputStream;
@@ -98,7 +98,7 @@ public final class Comparison {
           same ? "" : where + "source crc32c " + a + ", destination " + b, 1, 2 * check.range().length());
     } catch (IOException | RuntimeException e) {
       return new Result(check.key(), check.source(), check.destination(), Status.UNREADABLE, "read-crc32c",
-          io.ferry.store.Failures.describe(e), 1, 0);
+          io.ferry.store.retry.Failures.describe(e), 1, 0);
     }
   }
 

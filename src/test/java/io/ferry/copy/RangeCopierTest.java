@@ -3,9 +3,9 @@ package io.ferry.copy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ferry.plan.RangeTask;
-import io.ferry.store.Backoff;
+import io.ferry.store.retry.Backoff;
 import io.ferry.store.ByteRange;
-import io.ferry.store.Retrier;
+import io.ferry.store.retry.Retrier;
 import io.ferry.store.StoreFailure;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;

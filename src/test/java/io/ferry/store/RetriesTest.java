@@ -1,5 +1,6 @@
 package io.ferry.store;
 
+import io.ferry.store.retry.Retrier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.AccessTarget;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * retries, an implementation of one that tries once does not retry inside, and no caller retries one that retries.
  */
 class RetriesTest {
-  private static final List<Class<?>> STORE = List.of(Destination.class, Lister.class, RangeReader.class, InServiceCopy.class);
+  private static final List<Class<?>> STORE = List.of(Store.class, Destination.class, Lister.class, RangeReader.class, InServiceCopy.class);
   private static JavaClasses product;
 
   @BeforeAll

@@ -1,6 +1,6 @@
 package io.ferry.store.s3;
 
-import io.ferry.store.ThreadBuffers;
+import io.ferry.store.limits.ThreadBuffers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,9 +1,9 @@
 package io.ferry.store.s3;
 
 import io.ferry.config.S3EndpointConfig;
-import io.ferry.store.Limits;
-import io.ferry.store.RateLimit;
-import io.ferry.store.Throttle;
+import io.ferry.store.limits.Limits;
+import io.ferry.store.limits.RateLimit;
+import io.ferry.store.limits.Throttle;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
@@ -30,7 +30,7 @@ import software.amazon.awssdk.services.s3.S3Configuration;
  * and, on pools of their own ({@link BulkHttpClient}), the bulk requests of the copy ({@link SignedRequests}): one
  * for reads, one for writes, since a stream holds its GET's connection while its PUT sends the bytes, and a bucket
  * copied into another of the same endpoint and keys would otherwise fill one pool with GETs waiting for PUTs. The
- * SDK's retries are off for all: every request has the job's one retry layer ({@code io.ferry.store.Retrier}, or the
+ * SDK's retries are off for all: every request has the job's one retry layer ({@code io.ferry.store.retry.Retrier}, or the
  * copy's for ranges). Every request to an endpoint goes through the JVM's one {@link Throttle} for it.
  */
 public final class S3Clients {

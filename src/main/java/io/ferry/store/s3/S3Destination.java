@@ -10,7 +10,7 @@ import io.ferry.store.Destination;
 import io.ferry.store.InServiceCopy;
 import io.ferry.store.Lister;
 import io.ferry.store.ObjectMetadata;
-import io.ferry.store.Retrier;
+import io.ferry.store.retry.Retrier;
 import io.ferry.store.StoreFailure;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;

@@ -1,6 +1,6 @@
 package io.ferry.store.s3;
 
-import io.ferry.store.Failures;
+import io.ferry.store.retry.Failures;
 import io.ferry.store.StoreFailure.Kind;
 import io.ferry.store.StoreFailure;
 import java.io.IOException;

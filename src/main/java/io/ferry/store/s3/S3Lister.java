@@ -1,10 +1,10 @@
 package io.ferry.store.s3;
 
 import io.ferry.store.ETags;
-import io.ferry.store.KeySpace;
+import io.ferry.store.listing.KeySpace;
 import io.ferry.store.ListCounts;
 import io.ferry.store.Lister;
-import io.ferry.store.Retrier;
+import io.ferry.store.retry.Retrier;
 import io.ferry.store.Shard;
 import io.ferry.store.StoreObject;
 import java.io.IOException;

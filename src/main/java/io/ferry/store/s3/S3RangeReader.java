@@ -1,7 +1,7 @@
 package io.ferry.store.s3;
 
 import io.ferry.store.ByteRange;
-import io.ferry.store.Checksum;
+import io.ferry.store.checksums.Checksum;
 import io.ferry.store.ObjectMetadata;
 import io.ferry.store.RangeReader;
 import io.ferry.store.StoreObject;

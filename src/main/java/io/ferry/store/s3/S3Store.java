@@ -5,7 +5,7 @@ import io.ferry.store.Destination;
 import io.ferry.store.InServiceCopy;
 import io.ferry.store.Lister;
 import io.ferry.store.RangeReader;
-import io.ferry.store.Retrier;
+import io.ferry.store.retry.Retrier;
 import io.ferry.store.Store;
 import java.io.IOException;
 import java.time.Duration;
@@ -49,12 +49,14 @@ public final class S3Store implements Store {
   }
 
   /** Copies objects of {@code source}, a bucket of the same service, inside it (no bytes through this JVM). */
-  public InServiceCopy copyingFrom(BucketConfig source) {
-    return s3Destination().copyingFrom(source);
+  @Override
+  public java.util.Optional<InServiceCopy> copyingFrom(io.ferry.config.StoreConfig source) {
+    return source instanceof BucketConfig bucket ? java.util.Optional.of(s3Destination().copyingFrom(bucket)) : java.util.Optional.empty();
   }
 
   /** Fails with the service's error if the bucket cannot be reached with these credentials. */
-  public void checkBucket() throws IOException {
+  @Override
+  public void check() throws IOException {
     S3Destination control = new S3Destination(client(), null, config, retrier);
     retrier.run(() -> control.checkBucket());
   }

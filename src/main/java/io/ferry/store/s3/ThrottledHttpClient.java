@@ -1,8 +1,8 @@
 package io.ferry.store.s3;
 
-import io.ferry.store.Meters;
-import io.ferry.store.RateLimit;
-import io.ferry.store.Throttle;
+import io.ferry.store.limits.Meters;
+import io.ferry.store.limits.RateLimit;
+import io.ferry.store.limits.Throttle;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import software.amazon.awssdk.http.ExecutableHttpRequest;

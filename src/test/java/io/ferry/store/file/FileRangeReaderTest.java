@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ferry.store.ByteRange;
-import io.ferry.store.Failures;
+import io.ferry.store.retry.Failures;
 import io.ferry.store.StoreObject;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package io.ferry.store.s3;
 import io.ferry.config.BucketConfig;
 import io.ferry.store.Destination;
 import io.ferry.store.DestinationContract;
-import io.ferry.store.Retrier;
+import io.ferry.store.retry.Retrier;
 import io.ferry.support.Buckets;
 import io.ferry.support.S3Backend;
 import java.nio.file.Path;

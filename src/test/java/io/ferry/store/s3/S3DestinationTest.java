@@ -1,6 +1,6 @@
 package io.ferry.store.s3;
 
-import io.ferry.store.Retrier;
+import io.ferry.store.retry.Retrier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ferry.config.BucketConfig;

@@ -1,4 +1,4 @@
-package io.ferry.store;
+package io.ferry.store.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,8 +1,8 @@
-package io.ferry.store;
+package io.ferry.store.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ferry.store.Meters.Request;
+import io.ferry.store.limits.Meters.Request;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.stream.Collectors;

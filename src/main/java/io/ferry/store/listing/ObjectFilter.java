@@ -1,5 +1,9 @@
-package io.ferry.store;
+package io.ferry.store.listing;
 
+import io.ferry.store.ListCounts;
+import io.ferry.store.Lister;
+import io.ferry.store.Shard;
+import io.ferry.store.StoreObject;
 import io.ferry.config.Selection;
 import java.io.IOException;
 import java.io.Serializable;

@@ -1,4 +1,4 @@
-package io.ferry.store;
+package io.ferry.store.limits;
 
 /**
  * A copy buffer per thread for one use, kept between uses: a stream thread copying thousands of small objects would

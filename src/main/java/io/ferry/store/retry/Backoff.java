@@ -1,4 +1,4 @@
-package io.ferry.store;
+package io.ferry.store.retry;
 
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;

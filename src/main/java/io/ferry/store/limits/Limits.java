@@ -1,4 +1,4 @@
-package io.ferry.store;
+package io.ferry.store.limits;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

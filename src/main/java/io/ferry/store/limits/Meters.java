@@ -1,4 +1,4 @@
-package io.ferry.store;
+package io.ferry.store.limits;
 
 import java.util.Locale;
 import java.util.Map;

@@ -1,5 +1,8 @@
-package io.ferry.store;
+package io.ferry.store.listing;
 
+import io.ferry.store.ListCounts;
+import io.ferry.store.Shard;
+import io.ferry.store.StoreObject;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;

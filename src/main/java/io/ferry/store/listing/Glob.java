@@ -1,4 +1,4 @@
-package io.ferry.store;
+package io.ferry.store.listing;
 
 import java.util.List;
 import java.util.regex.Pattern;

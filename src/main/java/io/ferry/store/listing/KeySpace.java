@@ -1,5 +1,7 @@
-package io.ferry.store;
+package io.ferry.store.listing;
 
+import io.ferry.store.KeyOrder;
+import io.ferry.store.Shard;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

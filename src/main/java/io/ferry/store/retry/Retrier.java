@@ -1,5 +1,6 @@
-package io.ferry.store;
+package io.ferry.store.retry;
 
+import io.ferry.store.limits.Meters;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 

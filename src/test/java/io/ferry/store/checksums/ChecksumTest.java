@@ -1,8 +1,8 @@
-package io.ferry.store;
+package io.ferry.store.checksums;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ferry.store.Checksum.Algorithm;
+import io.ferry.store.checksums.Checksum.Algorithm;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;

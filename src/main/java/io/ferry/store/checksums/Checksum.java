@@ -1,4 +1,4 @@
-package io.ferry.store;
+package io.ferry.store.checksums;
 
 import java.io.Serializable;
 import java.nio.ByteBuffer;
