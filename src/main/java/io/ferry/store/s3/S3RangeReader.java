@@ -36,7 +36,7 @@ final class S3RangeReader implements RangeReader {
 
   @Override
   public ObjectMetadata metadataOf(InputStream opened, StoreObject object) {
-    if (opened instanceof SignedRequests.Body r) {
+    if (opened instanceof ResponseBody r) {
       return new ObjectMetadata(r.header("Content-Type").orElse(null), r.header("Content-Encoding").orElse(null),
           r.header("Content-Disposition").orElse(null), r.header("Cache-Control").orElse(null), r.userMetadata(),
           checksumOf(r::header, object.etag()));
@@ -54,7 +54,7 @@ final class S3RangeReader implements RangeReader {
 
   @Override
   public Checksum expected(InputStream opened, StoreObject object) {
-    return opened instanceof SignedRequests.Body r ? checksumOf(r::header, object.etag()) : null;
+    return opened instanceof ResponseBody r ? checksumOf(r::header, object.etag()) : null;
   }
 
   /** The stored checksum an object's answer carries; else its ETag, where that is the MD5 of its bytes. */

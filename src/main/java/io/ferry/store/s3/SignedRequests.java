@@ -2,7 +2,6 @@ package io.ferry.store.s3;
 
 import io.ferry.store.ETags;
 import io.ferry.store.ByteRange;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -13,15 +12,9 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.checksums.DefaultChecksumAlgorithm;
 import software.amazon.awssdk.http.Abortable;
 import software.amazon.awssdk.http.AbortableInputStream;
@@ -36,8 +29,6 @@ import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
 import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
 import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 import software.amazon.awssdk.services.s3.S3Utilities;
-import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
-import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.utils.http.SdkHttpUtils;
 
@@ -63,7 +54,6 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
 public final class SignedRequests {
   private static final AwsV4HttpSigner SIGNER = AwsV4HttpSigner.create();
   private static final int MAX_ERROR_BODY = 64 << 10;
-  private static final Pattern CONTENT_RANGE = Pattern.compile("bytes (\\d+)-(\\d+)/(\\d+|\\*)");
 
   private final SdkHttpClient http;
   private final S3Utilities utilities;
@@ -103,7 +93,7 @@ public final class SignedRequests {
    * Opens {@code range} of {@code bucket/key}; with a non-empty {@code etag}, only while the object still has it
    * ({@code If-Match}, 412 otherwise).
    */
-  public Body get(String bucket, String key, ByteRange range, String etag) throws IOException {
+  public ResponseBody get(String bucket, String key, ByteRange range, String etag) throws IOException {
     return get(bucket, key, range, etag, false);
   }
 
@@ -112,7 +102,7 @@ public final class SignedRequests {
    * for without a Range header and with the object's stored checksum ({@code x-amz-checksum-mode}), which a ranged
    * answer never carries.
    */
-  public Body get(String bucket, String key, ByteRange range, String etag, boolean whole) throws IOException {
+  public ResponseBody get(String bucket, String key, ByteRange range, String etag, boolean whole) throws IOException {
     SdkHttpRequest.Builder request = request(SdkHttpMethod.GET, bucket, key, Map.of());
     if (whole) {
       request.putHeader("x-amz-checksum-mode", "ENABLED");
@@ -125,13 +115,13 @@ public final class SignedRequests {
     AbortableInputStream body = body(response);
     try {
       failUnlessSuccessful(head, body);
-      checkRange(range, head.statusCode(), head.firstMatchingHeader("Content-Range").orElse(""),
+      S3Answers.checkRange(range, head.statusCode(), head.firstMatchingHeader("Content-Range").orElse(""),
           head.firstMatchingHeader("Content-Length").orElse(""));
     } catch (IOException | RuntimeException e) {
       body.abort();
       throw e;
     }
-    return new Body(body, head);
+    return new ResponseBody(body, head);
   }
 
   /**
@@ -213,8 +203,10 @@ public final class SignedRequests {
       failUnlessSuccessful(response.httpResponse(), answer);
       text = new String(in.readNBytes(MAX_ERROR_BODY), StandardCharsets.UTF_8);
     }
-    if (text.contains("<Error>")) throw error(500, response.httpResponse().firstMatchingHeader("x-amz-request-id").orElse(""), text);
-    String etag = element(text, "ETag");
+    if (text.contains("<Error>")) {
+      throw S3Answers.error(500, response.httpResponse().firstMatchingHeader("x-amz-request-id").orElse(""), text);
+    }
+    String etag = S3Answers.element(text, "ETag");
     if (etag == null) throw new IOException("the copy's answer names no ETag");
     return ETags.unquote(etag);
   }
@@ -309,7 +301,7 @@ public final class SignedRequests {
       text = new String(in.readNBytes(MAX_ERROR_BODY), StandardCharsets.UTF_8);
       if (in.read() >= 0 && in instanceof Abortable abortable) abortable.abort(); // not an S3 error page: not drained
     }
-    S3Exception error = error(head.statusCode(), head.firstMatchingHeader("x-amz-request-id").orElse(""), text);
+    S3Exception error = S3Answers.error(head.statusCode(), head.firstMatchingHeader("x-amz-request-id").orElse(""), text);
     String code = error.awsErrorDetails().errorCode();
     if ("RequestTimeTooSkewed".equals(code) || "RequestExpired".equals(code)) {
       head.firstMatchingHeader("Date").map(this::serverSkew).ifPresent(serverAhead -> skew = serverAhead);
@@ -330,80 +322,5 @@ public final class SignedRequests {
       String probe = utilities.getUrl(r -> r.bucket(b).key("k")).toString();
       return probe.substring(0, probe.length() - 1);
     });
-  }
-
-  /**
-   * Fails unless the answer holds exactly {@code range}: a 206 whose Content-Range starts and ends where asked, or a
-   * 200 (the whole object) only where the range is the whole object from byte 0.
-   */
-  static void checkRange(ByteRange range, int status, String contentRange, String contentLength) {
-    long last = range.offset() + range.length() - 1;
-    if (status == 206) {
-      Matcher m = CONTENT_RANGE.matcher(contentRange.trim());
-      if (m.matches() && Long.parseLong(m.group(1)) == range.offset() && Long.parseLong(m.group(2)) == last) return;
-      throw new IllegalStateException("asked for " + range.httpRange() + ", the server sent Content-Range '" + contentRange + "'");
-    }
-    if (status == 200 && range.offset() == 0 && contentLength.trim().equals(Long.toString(range.length()))) return;
-    throw new IllegalStateException("asked for " + range.httpRange() + ", the server answered " + status
-        + " with " + (contentLength.isEmpty() ? "no length" : contentLength + " bytes") + ": it does not serve byte ranges");
-  }
-
-  /** The exception the S3 client would throw for this error answer (its XML body parsed for code, message, request id). */
-  static S3Exception error(int status, String requestIdHeader, String body) {
-    String code = element(body, "Code");
-    String message = element(body, "Message");
-    String requestId = requestIdHeader.isEmpty() ? element(body, "RequestId") : requestIdHeader;
-    S3Exception.Builder builder = "NoSuchKey".equals(code) ? NoSuchKeyException.builder()
-        : "NoSuchBucket".equals(code) ? NoSuchBucketException.builder() : S3Exception.builder();
-    return (S3Exception) builder.statusCode(status)
-        .requestId(requestId)
-        .message((code == null ? "HTTP " + status : code) + (message == null ? "" : ": " + message))
-        .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).errorMessage(message).serviceName("S3").build())
-        .build();
-  }
-
-  /** The XML elements read from answers, compiled once (a copy's answer is read for every object copied). */
-  private static final Map<String, Pattern> ELEMENTS = Map.of("Code", element("Code"), "Message", element("Message"),
-      "RequestId", element("RequestId"), "ETag", element("ETag"));
-
-  private static Pattern element(String name) {
-    return Pattern.compile("<" + name + ">([^<]*)</" + name + ">");
-  }
-
-  private static String element(String xml, String name) {
-    Matcher m = ELEMENTS.get(name).matcher(xml);
-    if (!m.find()) return null;
-    return m.group(1).replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&apos;", "'")
-        .replace("&amp;", "&");
-  }
-
-  /** A response body that can be abandoned without draining it, with the response's headers. */
-  public static final class Body extends FilterInputStream implements Abortable {
-    private final SdkHttpResponse response;
-
-    Body(AbortableInputStream in, SdkHttpResponse response) {
-      super(in);
-      this.response = response;
-    }
-
-    public Optional<String> header(String name) {
-      return response.firstMatchingHeader(name);
-    }
-
-    /** The object's user metadata: every {@code x-amz-meta-*} header, without the prefix. */
-    public Map<String, String> userMetadata() {
-      Map<String, String> metadata = new LinkedHashMap<>();
-      response.forEachHeader((name, values) -> {
-        if (name.toLowerCase(Locale.ROOT).startsWith("x-amz-meta-") && !values.isEmpty()) {
-          metadata.put(name.substring("x-amz-meta-".length()), values.get(0));
-        }
-      });
-      return metadata;
-    }
-
-    @Override
-    public void abort() {
-      ((Abortable) in).abort();
-    }
   }
 }

@@ -85,7 +85,7 @@ class SignedRequestsIT {
 
   @Test
   void theAnswerCarriesTheObjectsMetadata() throws Exception {
-    try (SignedRequests.Body body = gets.get(BUCKET, "plain", new ByteRange(0, 10), etag)) {
+    try (ResponseBody body = gets.get(BUCKET, "plain", new ByteRange(0, 10), etag)) {
       assertThat(body.header("Content-Type")).contains("text/plain");
       assertThat(body.header("Cache-Control")).contains("max-age=60");
       assertThat(body.userMetadata()).containsEntry("owner", "ferry");
@@ -129,7 +129,7 @@ class SignedRequestsIT {
   @Timeout(60)
   void anAbandonedBodyLeavesThePoolUsable() throws Exception {
     for (int i = 0; i < 8; i++) { // twice the pool: an abort that leaked its connection would block here
-      SignedRequests.Body body = gets.get(BUCKET, "plain", new ByteRange(0, SIZE), etag);
+      ResponseBody body = gets.get(BUCKET, "plain", new ByteRange(0, SIZE), etag);
       assertThat(body.readNBytes(4096)).isEqualTo(Arrays.copyOf(data, 4096));
       body.abort();
       body.close();

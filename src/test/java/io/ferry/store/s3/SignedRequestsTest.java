@@ -28,9 +28,9 @@ class SignedRequestsTest {
   void theAnswerMustHoldExactlyTheRange(long offset, long length, int status, String contentRange, String contentLength, boolean ok) {
     ByteRange range = new ByteRange(offset, length);
     if (ok) {
-      SignedRequests.checkRange(range, status, contentRange, contentLength);
+      S3Answers.checkRange(range, status, contentRange, contentLength);
     } else {
-      assertThatThrownBy(() -> SignedRequests.checkRange(range, status, contentRange, contentLength))
+      assertThatThrownBy(() -> S3Answers.checkRange(range, status, contentRange, contentLength))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining(range.httpRange());
     }
@@ -39,14 +39,14 @@ class SignedRequestsTest {
   @Test
   void aServerIgnoringRangeIsFatalNotRetried() {
     IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
-        () -> SignedRequests.checkRange(new ByteRange(8, 8), 200, "", "16"));
+        () -> S3Answers.checkRange(new ByteRange(8, 8), 200, "", "16"));
     assertThat(S3Errors.isRetryable(e)).isFalse();
     assertThat(e).hasMessageContaining("does not serve byte ranges");
   }
 
   @Test
   void errorAnswersBecomeTheClientsExceptions() {
-    S3Exception key = SignedRequests.error(404, "REQ9",
+    S3Exception key = S3Answers.error(404, "REQ9",
         "<?xml version=\"1.0\"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message>"
             + "<RequestId>OTHER</RequestId></Error>");
     assertThat(key).isInstanceOf(NoSuchKeyException.class);
@@ -54,17 +54,17 @@ class SignedRequestsTest {
     assertThat(key.requestId()).isEqualTo("REQ9");
     assertThat(S3Errors.isRetryable(key)).isFalse();
 
-    assertThat(SignedRequests.error(404, "", "<Error><Code>NoSuchBucket</Code></Error>")).isInstanceOf(NoSuchBucketException.class);
+    assertThat(S3Answers.error(404, "", "<Error><Code>NoSuchBucket</Code></Error>")).isInstanceOf(NoSuchBucketException.class);
 
-    S3Exception slow = SignedRequests.error(503, "", "<Error><Code>SlowDown</Code><Message>Reduce &amp; retry &lt;now&gt;</Message>"
+    S3Exception slow = S3Answers.error(503, "", "<Error><Code>SlowDown</Code><Message>Reduce &amp; retry &lt;now&gt;</Message>"
         + "<RequestId>R1</RequestId></Error>");
     assertThat(S3Errors.isRetryable(slow)).isTrue();
     assertThat(S3Errors.describe(slow)).isEqualTo("SlowDown (503): Reduce & retry <now> [request id R1]");
 
-    S3Exception bare = SignedRequests.error(412, "", "");
+    S3Exception bare = S3Answers.error(412, "", "");
     assertThat(S3Errors.isRetryable(bare)).isFalse();
     assertThat(S3Errors.describe(bare)).isEqualTo("HTTP (412)");
-    assertThat(S3Errors.isRetryable(SignedRequests.error(500, "", "not xml"))).isTrue();
+    assertThat(S3Errors.isRetryable(S3Answers.error(500, "", "not xml"))).isTrue();
   }
 
   @ParameterizedTest(name = "{0}, trailer {1}, unsigned-payload {2} -> {3}")
