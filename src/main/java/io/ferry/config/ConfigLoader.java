@@ -32,6 +32,8 @@ public final class ConfigLoader {
 
   private final Config reference;
   private final List<String> problems = new ArrayList<>();
+  /** Every key read (ConfigMappingTest: each key of reference.conf is read by some job, none without a default). */
+  private final java.util.Set<String> read = new java.util.TreeSet<>();
   private Config config;
 
   private ConfigLoader() {
@@ -50,6 +52,17 @@ public final class ConfigLoader {
       throw new ConfigException(List.of("cannot parse " + file + ": " + e.getMessage()));
     }
     return fromConfig(user, overrides);
+  }
+
+  /** The keys (below {@code ferry.}) validating {@code user} reads, valid or not: for the mapping test. */
+  static java.util.Set<String> keysRead(Config user) {
+    ConfigLoader loader = new ConfigLoader();
+    try {
+      loader.validate(user, Map.of());
+    } catch (ConfigException e) {
+      // the keys read before the problems stopped it are still read
+    }
+    return loader.read;
   }
 
   /** Validates an already parsed (unresolved) user config; used by {@link #load} and tests. */
@@ -369,6 +382,7 @@ public final class ConfigLoader {
       problem("destination.server-side-encryption", sse, "must be empty (the bucket's default), AES256 or aws:kms");
     }
     Map<String, String> tags = new TreeMap<>();
+    read.add("destination.tags");
     try {
       for (var e : config.getConfig(ROOT + ".destination.tags").entrySet()) tags.put(e.getKey(), String.valueOf(e.getValue().unwrapped()));
     } catch (com.typesafe.config.ConfigException e) {
@@ -512,6 +526,7 @@ public final class ConfigLoader {
    * the default from reference.conf, so every problem of the file is reported at once.
    */
   private <T> T get(String key, java.util.function.BiFunction<Config, String, T> getter, String expected) {
+    read.add(key);
     String path = ROOT + "." + key;
     try {
       return getter.apply(config, path);
