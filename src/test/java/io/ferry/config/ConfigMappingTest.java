@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 class ConfigMappingTest {
   private static final List<String> JOBS = List.of(
       // bucket -> directory, static keys
-      "ferry { source { bucket = b, credentials { access-key-id = a, secret-access-key = s } }, destination.path = /tmp/ferry-map-d }",
+      "ferry { source { bucket = b, credentials { access-key-id = a, secret-access-key = s } }"
+          + ", destination.path = /tmp/ferry-map-d }",
       // directory -> bucket, default chain, every selection and the cut-over
       """
       ferry { source { type = file, path = /tmp/ferry-map-s, min-size = 1, max-size = 1GiB, modified-after = "2024-01-01",
@@ -26,7 +27,8 @@ class ConfigMappingTest {
       // bucket -> bucket on IBM IAM, from a manifest
       """
       ferry { source { bucket = b, manifest = "/tmp/ferry-map-manifest.keys", credentials { type = ibm-iam, api-key = k } }
-        destination { type = s3, bucket = d, endpoint = "http://127.0.0.1:9000", credentials { access-key-id = a, secret-access-key = s } } }""");
+        destination { type = s3, bucket = d, endpoint = "http://127.0.0.1:9000"
+          credentials { access-key-id = a, secret-access-key = s } } }""");
 
   private static Set<String> referenceKeys() {
     Config ferry = ConfigFactory.parseResources(ConfigLoader.class.getClassLoader(), "reference.conf").getConfig("ferry");
