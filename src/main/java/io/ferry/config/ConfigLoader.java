@@ -103,7 +103,6 @@ public final class ConfigLoader {
     if (reportPath.isBlank()) problem("report.path", reportPath, "must be a local path or s3a://bucket/prefix");
     else if (destination != null && source != null) reportsApart(reportPath, source, destination);
     String master = string("spark.master");
-    if (!problems.isEmpty()) throw new ConfigException(problems);
     Duration progress = duration("report.progress-interval");
     if (progress.toMillis() < 100) problem("report.progress-interval", progress, "must be at least 100ms (5s is a good start)");
     ReportConfig report = new ReportConfig(reportPath, progress, bool("report.json-lines"));

@@ -38,6 +38,17 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void problemsOfEverySectionAreReportedTogether() {
+    // one in the copy section, one in the reports, one in the limits: all three in one pass
+    assertThat(problems("""
+        ferry { source.bucket = b, destination.path = /tmp/x, copy.streams-per-task = 0, report.progress-interval = 1ms
+          limits.bandwidth = -1 }"""))
+        .anySatisfy(p -> assertThat(p).startsWith("ferry.copy.streams-per-task = 0"))
+        .anySatisfy(p -> assertThat(p).startsWith("ferry.report.progress-interval"))
+        .anySatisfy(p -> assertThat(p).startsWith("ferry.limits.bandwidth = -1"));
+  }
+
+  @Test
   void defaultsComeFromReferenceConf() {
     MigrationConfig c = load(MINIMAL);
     assertThat(c.jobName()).isEqualTo("ferry");
