@@ -26,9 +26,6 @@ import java.util.TreeSet;
  */
 public final class ConfigLoader {
   static final String ROOT = "ferry";
-  /** S3's smallest multipart part (except the last part). */
-  public static final long MIN_MULTIPART_PART = 5L * 1024 * 1024;
-  public static final long MAX_PART = 5L * 1024 * 1024 * 1024;
 
   private final Config reference;
   private final List<String> problems = new ArrayList<>();
@@ -441,7 +438,7 @@ public final class ConfigLoader {
 
   private PlanConfig plan(DestinationConfig destination) {
     long partSize = bytes("plan.part-size");
-    if (destination != null && destination.store() instanceof BucketConfig && partSize < MIN_MULTIPART_PART) {
+    if (destination != null && destination.store() instanceof BucketConfig && partSize < S3Limits.MIN_PART) {
       problem("plan.part-size", partSize, "is too small for a bucket destination: S3 multipart parts must be at least 5MiB"
           + " (except the last); set ferry.plan.part-size to 5MiB or more");
     }
@@ -449,10 +446,10 @@ public final class ConfigLoader {
     int bundleObjects = integer("plan.bundle-objects");
     long copyCutoff = bytes("plan.copy-cutoff");
     if (partSize < 1) problem("plan.part-size", partSize, "must be at least 1 byte (64MiB is a good start)");
-    if (partSize > MAX_PART) problem("plan.part-size", partSize, "must be at most 5GiB (S3's largest part)");
+    if (partSize > S3Limits.MAX_PART) problem("plan.part-size", partSize, "must be at most 5GiB (S3's largest part)");
     if (bundleSize < 1) problem("plan.bundle-size", bundleSize, "must be at least 1 byte");
     if (bundleObjects < 1) problem("plan.bundle-objects", bundleObjects, "must be at least 1");
-    if (copyCutoff < 0 || copyCutoff > MAX_PART) {
+    if (copyCutoff < 0 || copyCutoff > S3Limits.MAX_PART) {
       problem("plan.copy-cutoff", copyCutoff, "must be between 0 and 5GiB (S3's largest CopyObject)");
     }
     int listingShards = integer("plan.listing-shards");

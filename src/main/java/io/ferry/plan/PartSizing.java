@@ -8,7 +8,7 @@ import io.ferry.store.ByteRange;
  */
 public final class PartSizing {
   /** S3's most parts per multipart upload. */
-  public static final int MAX_PARTS = 10_000;
+  public static final int MAX_PARTS = io.ferry.config.S3Limits.MAX_PARTS;
 
   private PartSizing() {}
 

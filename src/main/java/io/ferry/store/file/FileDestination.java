@@ -1,5 +1,6 @@
 package io.ferry.store.file;
 
+import io.ferry.config.S3Limits;
 import io.ferry.store.Body;
 import io.ferry.store.ByteRange;
 import io.ferry.store.Capabilities;
@@ -50,7 +51,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class FileDestination implements Destination {
   /** No limits of its own: a part is a byte range of one file. */
-  static final Capabilities CAPABILITIES = new Capabilities(1, Long.MAX_VALUE, 10_000, true, true, false);
+  static final Capabilities CAPABILITIES = new Capabilities(1, Long.MAX_VALUE, S3Limits.MAX_PARTS, true, true, false);
   /**
    * A range of an object written whole at least this long is pushed to disk as soon as it is written, so its disk
    * writes overlap the other ranges' reads instead of piling up for the completion's fsync; a smaller one is left to

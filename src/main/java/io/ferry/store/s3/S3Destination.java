@@ -1,5 +1,6 @@
 package io.ferry.store.s3;
 
+import io.ferry.config.S3Limits;
 import io.ferry.store.ETags;
 import io.ferry.config.BucketConfig;
 import io.ferry.config.ObjectWrites;
@@ -44,7 +45,7 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
  */
 final class S3Destination implements Destination {
   /** S3's multipart limits: parts of 5 MiB (but the last) to 5 GiB, at most 10,000 of them. */
-  static final Capabilities CAPABILITIES = new Capabilities(5L << 20, 5L << 30, 10_000, false, false, true);
+  static final Capabilities CAPABILITIES = new Capabilities(S3Limits.MIN_PART, S3Limits.MAX_PART, S3Limits.MAX_PARTS, false, false, true);
   /** S3's longest key, in UTF-8 bytes. */
   static final int MAX_KEY_BYTES = 1024;
 
