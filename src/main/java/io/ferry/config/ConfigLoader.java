@@ -31,6 +31,7 @@ public final class ConfigLoader {
   private final List<String> problems = new ArrayList<>();
   /** Every key read (ConfigMappingTest: each key of reference.conf is read by some job, none without a default). */
   private final java.util.Set<String> read = new java.util.TreeSet<>();
+  private final java.util.Set<String> secrets = new java.util.HashSet<>();
   private Config config;
 
   private ConfigLoader() {
@@ -397,8 +398,8 @@ public final class ConfigLoader {
     boolean pathStyle = bool(side + ".path-style");
     S3EndpointConfig.CredentialsType credentialsType = enumValue(side + ".credentials.type", S3EndpointConfig.CredentialsType.class);
     String keyId = string(side + ".credentials.access-key-id");
-    Secret secret = new Secret(string(side + ".credentials.secret-access-key"));
-    Secret apiKey = new Secret(string(side + ".credentials.api-key"));
+    Secret secret = secret(side + ".credentials.secret-access-key");
+    Secret apiKey = secret(side + ".credentials.api-key");
     String tokenUrl = string(side + ".credentials.token-url");
     String env = side.equals("source") ? "SRC" : "DST";
     if (credentialsType == S3EndpointConfig.CredentialsType.STATIC) {
@@ -538,12 +539,13 @@ public final class ConfigLoader {
   private void problem(String key, Object value, String rule) {
     Object shown = value;
     if (config.hasPath(ROOT + "." + key)) shown = config.getValue(ROOT + "." + key).unwrapped();
-    problems.add("ferry." + key + " = " + (isSecret(key) ? "****" : String.valueOf(shown)) + where(key) + " " + rule);
+    problems.add("ferry." + key + " = " + (secrets.contains(key) ? "****" : String.valueOf(shown)) + where(key) + " " + rule);
   }
 
-  /** The keys read as {@link Secret}s: their values are never echoed, whatever is wrong with them. */
-  private static boolean isSecret(String key) {
-    return key.endsWith(".credentials.secret-access-key") || key.endsWith(".credentials.api-key");
+  /** A value read as a {@link Secret}: its key is marked first, so no problem with it ever echoes the value. */
+  private Secret secret(String key) {
+    secrets.add(key);
+    return new Secret(string(key));
   }
 
   /** " (conf/job.conf: 12)" when the value came from a user file, so the message points at the line to fix. */
