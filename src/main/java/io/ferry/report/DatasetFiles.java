@@ -196,7 +196,6 @@ public final class DatasetFiles {
     }
   }
 
-  /** Renames the temp file into place, unless another attempt of the task placed the (identical) part first. */
   /**
    * Part {@code part} of {@code table} as JSON lines ({@code <name>.jsonl/part-NNNNN.jsonl}: one object per row, keys
    * the column names, timestamps ISO-8601): rows are written as they are given, and the part is placed at the close,

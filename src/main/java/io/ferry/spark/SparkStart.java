@@ -31,10 +31,6 @@ public final class SparkStart {
     return start;
   }
 
-  /**
-   * Starts the context (named for the job; {@code master} unless spark-submit gave one), or takes the one already
-   * running in this JVM (the demo's second job, tests).
-   */
   /** Ferry's metrics source added to the plugins a user may have set (Spark takes a comma-separated list). */
   public static SparkConf withMetrics(SparkConf sparkConf) {
     String plugins = sparkConf.get("spark.plugins", "");

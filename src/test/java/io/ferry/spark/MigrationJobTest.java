@@ -17,7 +17,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The driver's steps that need no Spark (preflight, LIST, PLAN) run while Spark starts; a failed start ends the run cleanly. */
+/** The preflight runs while Spark starts; a Spark that fails to start ends the run cleanly, the destination as it was. */
 class MigrationJobTest {
   @TempDir
   Path work;
