@@ -221,6 +221,8 @@ public final class Ledger {
   /** A file of ledger entries, by its name: no other file in the folder is read or deleted. */
   private static boolean isEntries(Path file) {
     String name = file.getName();
-    return name.endsWith(".jsonl") && LedgerFile.parse(name.substring(0, name.length() - ".jsonl".length())).isPresent();
+    // <run>-open-driver: what early versions wrote for openings on the driver, read and replaced like the rest
+    return name.endsWith(".jsonl") && (LedgerFile.parse(name.substring(0, name.length() - ".jsonl".length())).isPresent()
+        || name.endsWith("-open-driver.jsonl"));
   }
 }

@@ -21,7 +21,7 @@ public record LedgerFile(Kind kind, String run, int partition, long attempt) {
     }
   }
 
-  private static final Pattern NAME = Pattern.compile("(.+)-(open|copy)-(\\d+)-(\\d+)|kept-(\\d+)");
+  private static final Pattern NAME = Pattern.compile("(.+)-(open|copy)-(\\d{1,9})-(\\d{1,18})|kept-(\\d{1,18})");
 
   public static LedgerFile opening(String run, int partition, long attempt) {
     return new LedgerFile(Kind.OPEN, run, partition, attempt);

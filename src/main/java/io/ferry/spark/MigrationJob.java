@@ -248,6 +248,10 @@ public final class MigrationJob {
       List<String> errors = assigned.filter(a -> a.opened() != null && !a.opened().ok())
           .map(a -> a.opened().object().key() + ": " + a.opened().error()).take(3);
       abortFresh(settings, assigned, out);
+      if (opens.reused() > 0) {
+        out.printf("KEPT  %d objects opened by earlier runs and the parts they hold, for a rerun of job %s to resume; 'ferry"
+            + " cleanup' removes them%n", opens.reused(), settings.job());
+      }
       throw new IOException("cannot open " + opens.failed() + " objects at " + settings.destination().describe() + ": "
           + String.join("; ", errors));
     }

@@ -49,7 +49,8 @@ class LedgerTest {
       assertThat(LedgerFile.parse(f.name())).contains(f);
       assertThat(LedgerFile.parse(f.name() + ".000004")).as("an entry file on an object store").contains(f);
     }
-    for (String other : java.util.List.of("lock", "run-open-x-1", "notes-open-1", "kept-", "kept-12x", "run-1-delete-0-1", "")) {
+    for (String other : java.util.List.of("lock", "run-open-x-1", "notes-open-1", "kept-", "kept-12x", "run-1-delete-0-1", "",
+        "r-open-1-" + "9".repeat(40))) {
       assertThat(LedgerFile.parse(other)).as(other).isEmpty();
     }
     assertThat(LedgerFile.opening("r", 2, 5).ofEveryAttempt()).isEqualTo("r-open-2-").isEqualTo(LedgerFile.opening("r", 2,
@@ -66,5 +67,17 @@ class LedgerTest {
     ledger.keepOnly(java.util.List.of(), ledger.read());
     assertThat(ledger.read().isEmpty()).isTrue();
     assertThat(dir.resolve("notes.jsonl")).exists();
+  }
+
+  @Test
+  void anEarlyVersionsDriverOpeningsAreReadAndReplacedLikeTheRest() throws Exception {
+    Ledger ledger = new Ledger(dir.toUri().toString(), conf);
+    try (Ledger.Writer w = new Ledger.Writer(LocalFiles.of(URI.create(dir.toUri().toString()), conf), dir.toUri() + "run-0-open-driver",
+        true)) {
+      w.opened(opened("old", "u0"));
+    }
+    assertThat(ledger.read().opened()).containsOnlyKeys("old");
+    ledger.keepOnly(java.util.List.of(), ledger.read());
+    assertThat(ledger.read().isEmpty()).isTrue();
   }
 }

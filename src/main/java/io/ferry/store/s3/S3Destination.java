@@ -171,7 +171,8 @@ final class S3Destination implements Destination {
           && List.of("InvalidPart", "NoSuchKey").contains(a.awsErrorDetails().errorCode());
       if (!gone) throw S3Errors.failure(e);
       if (!completed(upload, receipts)) {
-        throw new StoreFailure(StoreFailure.Kind.RETRYABLE, "the upload's parts are gone and the object is not complete: "
+        throw new StoreFailure(StoreFailure.Kind.RETRYABLE, "the upload's parts are not as recorded, or gone, and the object is not"
+            + " complete: "
             + S3Errors.describe(e), e);
       }
     }
