@@ -438,6 +438,7 @@ public final class ConfigLoader {
   }
 
   private PlanConfig plan(DestinationConfig destination) {
+    int before = problems.size();
     long partSize = bytes("plan.part-size");
     if (destination != null && destination.store() instanceof BucketConfig && partSize < S3Limits.MIN_PART) {
       problem("plan.part-size", partSize, "is too small for a bucket destination: S3 multipart parts must be at least 5MiB"
@@ -457,10 +458,11 @@ public final class ConfigLoader {
     if (listingShards < 0 || listingShards > 100_000) {
       problem("plan.listing-shards", listingShards, "must be between 0 (twice the cluster's listing streams) and 100000");
     }
-    return problems.isEmpty() ? new PlanConfig(partSize, bundleSize, bundleObjects, copyCutoff, listingShards) : null;
+    return problems.size() == before ? new PlanConfig(partSize, bundleSize, bundleObjects, copyCutoff, listingShards) : null;
   }
 
   private CopyConfig copy() {
+    int before = problems.size();
     int streams = integer("copy.streams-per-task");
     int retries = integer("copy.retries");
     Duration backoff = duration("copy.backoff");
@@ -472,7 +474,7 @@ public final class ConfigLoader {
     if (retries < 0 || retries > 100) problem("copy.retries", retries, "must be between 0 and 100");
     if (stall.compareTo(Duration.ofSeconds(1)) < 0) problem("copy.stall-timeout", stall, "must be at least 1s");
     if (buffer < 4096 || buffer > (64L << 20)) problem("copy.buffer-size", buffer, "must be between 4KiB and 64MiB");
-    return problems.isEmpty() ? new CopyConfig(streams, retries, backoff, maxBackoff, stall, skip, (int) buffer) : null;
+    return problems.size() == before ? new CopyConfig(streams, retries, backoff, maxBackoff, stall, skip, (int) buffer) : null;
   }
 
   // ---- typed getters that turn wrong types into problems ----
