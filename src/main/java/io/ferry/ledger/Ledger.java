@@ -218,11 +218,8 @@ public final class Ledger {
     for (Path p : old) fs.delete(p, false);
   }
 
-  /** A file of ledger entries, by its name: no other file in the folder is read or deleted. */
+  /** A file of ledger entries, by its name ({@link LedgerFile#isEntries}): no other file in the folder is read or deleted. */
   private static boolean isEntries(Path file) {
-    String name = file.getName();
-    // <run>-open-driver: what early versions wrote for openings on the driver, read and replaced like the rest
-    return name.endsWith(".jsonl") && (LedgerFile.parse(name.substring(0, name.length() - ".jsonl".length())).isPresent()
-        || name.endsWith("-open-driver.jsonl"));
+    return LedgerFile.isEntries(file.getName());
   }
 }

@@ -7,8 +7,8 @@ import java.util.regex.Pattern;
 /**
  * The name of one file of entries in the ledger, the one place such names are built and read: a task attempt's
  * openings ({@code <run>-open-<partition>-<attempt>}) or copied parts ({@code <run>-copy-<partition>-<attempt>}), or
- * what the end of a run kept open ({@code kept-<millis>}, partition and attempt unused). A writer on an object store
- * adds {@code .<entry>} to the name; every file ends {@code .jsonl}.
+ * what the end of a run kept open ({@code kept-<millis>}: no run or partition, the millis held as its attempt). A
+ * writer on an object store adds {@code .<entry>} to the name; every file ends {@code .jsonl}.
  */
 public record LedgerFile(Kind kind, String run, int partition, long attempt) {
   public enum Kind {
@@ -43,6 +43,16 @@ public record LedgerFile(Kind kind, String run, int partition, long attempt) {
   /** What the names of every attempt of this file's task start with (a retried task finds its first attempt's openings). */
   public String ofEveryAttempt() {
     return run + "-" + kind.word + "-" + partition + "-";
+  }
+
+  /**
+   * True for a file of entries, by its whole name: one this class names, or {@code <run>-open-driver.jsonl}, what early
+   * versions wrote for openings on the driver (read and replaced like the rest, never written again).
+   */
+  public static boolean isEntries(String fileName) {
+    if (!fileName.endsWith(".jsonl")) return false;
+    String name = fileName.substring(0, fileName.length() - ".jsonl".length());
+    return parse(name).isPresent() || name.endsWith("-open-driver");
   }
 
   /** The file a name (without {@code .jsonl}, with or without an entry's number) was written as, if a ledger's. */
