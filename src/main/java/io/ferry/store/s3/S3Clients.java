@@ -5,6 +5,7 @@ import io.ferry.store.limits.Limits;
 import io.ferry.store.limits.RateLimit;
 import io.ferry.store.limits.Throttle;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -106,8 +107,8 @@ public final class S3Clients {
     RateLimit requests = Limits.requests(e.endpoint() + "|" + e.region());
     SdkHttpClient http = new ThrottledHttpClient(pool.build(), throttle, requests);
     AwsCredentialsProvider credentials = credentials(e);
-    IbmIamTokens tokens = e.credentials().type() == S3EndpointConfig.CredentialsType.IBM_IAM
-        ? new IbmIamTokens(e.credentials().tokenUrl(), e.credentials().apiKey(), java.time.Clock.systemUTC()) : null;
+    BearerToken bearer = e.credentials().type() == S3EndpointConfig.CredentialsType.IBM_IAM
+        ? new BearerToken(new IbmIamTokens(e.credentials().tokenUrl(), e.credentials().apiKey(), Clock.systemUTC())) : null;
     var builder = S3Client.builder()
         .region(Region.of(e.region()))
         .credentialsProvider(credentials)
@@ -118,25 +119,22 @@ public final class S3Clients {
             ? ResponseChecksumValidation.WHEN_SUPPORTED : ResponseChecksumValidation.WHEN_REQUIRED)
         .overrideConfiguration(o -> {
           o.retryStrategy(AwsRetryStrategy.doNotRetry());
-          if (tokens != null) o.addExecutionInterceptor(new BearerTokenInterceptor(tokens));
+          if (bearer != null) o.addExecutionInterceptor(bearer);
         })
         .httpClient(http);
     if (!e.endpoint().isEmpty()) builder.endpointOverride(URI.create(e.endpoint()));
     S3Client s3 = builder.build();
     SdkHttpClient reads = bulk(key, tls, throttle, requests);
     SdkHttpClient writes = bulk(key, tls, throttle, requests);
-    return new Clients(s3, http, reads, signed(reads, s3, e, credentials, tokens), writes, signed(writes, s3, e, credentials, tokens));
+    Authorization authorization = bearer != null ? bearer : new SigV4(credentials, e.region(),
+        e.checksumMode() == S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, e.unsignedPayload(), Clock.systemUTC());
+    return new Clients(s3, http, reads, new SignedRequests(reads, s3.utilities(), authorization), writes,
+        new SignedRequests(writes, s3.utilities(), authorization)); // one signer: a clock skew learnt by reads is writes' too
   }
 
   private static SdkHttpClient bulk(Key key, ConnectionSocketFactory tls, Throttle throttle, RateLimit requests) {
     return new ThrottledHttpClient(new BulkHttpClient(key.maxConnections(), Duration.ofSeconds(10), key.socketTimeout(), tls), throttle,
         requests);
-  }
-
-  private static SignedRequests signed(SdkHttpClient bulk, S3Client s3, S3EndpointConfig e, AwsCredentialsProvider credentials,
-      IbmIamTokens tokens) {
-    return new SignedRequests(bulk, s3.utilities(), e.region(), tokens == null ? credentials : null, tokens,
-        e.checksumMode() == S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, e.unsignedPayload());
   }
 
   /** For a plain-http endpoint a TLS socket factory built only if ever used; null (the SDK's own) for any other. */
@@ -161,7 +159,7 @@ public final class S3Clients {
       case STATIC -> StaticCredentialsProvider.create(AwsBasicCredentials.create(e.credentials().accessKeyId(),
           e.credentials().secretAccessKey().reveal()));
       case DEFAULT_CHAIN -> DefaultCredentialsProvider.builder().build();
-      // Unsigned requests; BearerTokenInterceptor adds "Authorization: Bearer <IAM token>".
+      // Unsigned requests; BearerToken adds "Authorization: Bearer <IAM token>".
       case IBM_IAM -> AnonymousCredentialsProvider.create();
     };
   }

@@ -1,21 +1,16 @@
 package io.ferry.store.s3;
 
-import io.ferry.store.ETags;
 import io.ferry.store.ByteRange;
+import io.ferry.store.ETags;
+import io.ferry.store.StoreFailure;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.checksums.DefaultChecksumAlgorithm;
 import software.amazon.awssdk.http.Abortable;
 import software.amazon.awssdk.http.AbortableInputStream;
 import software.amazon.awssdk.http.ContentStreamProvider;
@@ -25,68 +20,37 @@ import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.SdkHttpResponse;
-import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
-import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
-import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 import software.amazon.awssdk.services.s3.S3Utilities;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.utils.http.SdkHttpUtils;
 
 /**
  * The requests of bulk transfers (ranged GET, PutObject, UploadPart, CopyObject, UploadPartCopy) sent straight to the
- * SDK's HTTP client, signed by the SDK's SigV4 signer (or carrying an IBM IAM bearer token), without the S3 client's
- * request pipeline (interceptors, marshalling, endpoint rules, metrics), which for small objects costs more than the
- * bytes (bench/transport.sh measures both ways).
+ * SDK's HTTP client, authorized by an {@link Authorization} (the SDK's SigV4 signer, or an IBM IAM bearer token),
+ * without the S3 client's request pipeline (interceptors, marshalling, endpoint rules, metrics), which for small
+ * objects costs more than the bytes (bench/transport.sh measures both ways).
  *
  * <p>Each request is the one the client would send: its URL from the client's {@link S3Utilities} (endpoint, region,
- * path-style or virtual-hosted addressing), signed with the properties the client's S3 auth scheme sets (no double
- * URL encoding, no path normalization, payload signing off, so over https a body goes {@code UNSIGNED-PAYLOAD}; the
- * signer turns signing on over plain http, where a body goes aws-chunked with a signature per 128 KiB chunk, encoded
- * by {@link SignedChunks}: the SDK's bytes without its two fresh arrays per chunk). With
- * {@code checksum-mode = when-supported} a body carries a CRC32 trailer as the client would add. Failures arrive as
- * the client's would, so {@link S3Errors} classifies them unchanged (a bearer token that cannot be fetched is a
- * network failure, retried): an error answer becomes an {@link S3Exception}
- * with the status, S3 error code and request id; a reset or timeout stays an {@link IOException}. A server that
- * ignores the Range header is an error, never silently the wrong bytes, and so is a copy answered 200 with an error.
- * Unlike the client with {@code checksum-mode = when-supported}, a GET does not ask for the object's stored checksum
- * ({@code x-amz-checksum-mode}) or check it; every range's CRC32C is computed and kept in the ranges dataset.
+ * path-style or virtual-hosted addressing). Failures arrive as the client's would, so {@link S3Errors} classifies
+ * them unchanged (a bearer token that cannot be fetched is a network failure, retried): an error answer becomes an
+ * {@link S3Exception} with the status, S3 error code and request id ({@link S3Answers}); a reset or timeout stays an
+ * {@link IOException}. A server that ignores the Range header is an error, never silently the wrong bytes, and so is
+ * a copy answered 200 with an error. Unlike the client with {@code checksum-mode = when-supported}, a ranged GET does
+ * not ask for the object's stored checksum ({@code x-amz-checksum-mode}) or check it; every range's CRC32C is
+ * computed and kept in the ranges dataset.
  */
 public final class SignedRequests {
-  private static final AwsV4HttpSigner SIGNER = AwsV4HttpSigner.create();
   private static final int MAX_ERROR_BODY = 64 << 10;
 
   private final SdkHttpClient http;
   private final S3Utilities utilities;
-  private final String region;
-  private final AwsCredentialsProvider credentials;
-  private final IbmIamTokens tokens;
-  private final boolean checksumTrailer;
-  private final boolean unsignedOverHttp;
-  private final Clock clock;
+  private final Authorization authorization;
   private final Map<String, String> bucketUrls = new ConcurrentHashMap<>();
-  /** How far the service's clock is ahead of ours, learnt from an answer that says the request time is off. */
-  private volatile Duration skew = Duration.ZERO;
 
-  /**
-   * Signs with {@code credentials}, or, when they are null, authorizes with {@code tokens}' bearer token;
-   * {@code checksumTrailer}: bodies carry a CRC32 trailer (checksum-mode when-supported); {@code unsignedOverHttp}:
-   * bodies go unsigned over plain http too (unsigned-payload).
-   */
-  SignedRequests(SdkHttpClient http, S3Utilities utilities, String region, AwsCredentialsProvider credentials, IbmIamTokens tokens,
-      boolean checksumTrailer, boolean unsignedOverHttp) {
-    this(http, utilities, region, credentials, tokens, checksumTrailer, unsignedOverHttp, Clock.systemUTC());
-  }
-
-  SignedRequests(SdkHttpClient http, S3Utilities utilities, String region, AwsCredentialsProvider credentials, IbmIamTokens tokens,
-      boolean checksumTrailer, boolean unsignedOverHttp, Clock clock) {
-    this.unsignedOverHttp = unsignedOverHttp;
-    this.clock = clock;
+  SignedRequests(SdkHttpClient http, S3Utilities utilities, Authorization authorization) {
     this.http = http;
     this.utilities = utilities;
-    this.region = region;
-    this.credentials = credentials;
-    this.tokens = tokens;
-    this.checksumTrailer = checksumTrailer;
+    this.authorization = authorization;
   }
 
   /**
@@ -148,22 +112,22 @@ public final class SignedRequests {
   }
 
   /** Codes by which a service says the body it received is not the one whose digest was sent. */
-  private static final java.util.Set<String> BAD_BODY = java.util.Set.of("BadDigest", "XAmzContentSHA256Mismatch", "InvalidDigest");
+  private static final Set<String> BAD_BODY = Set.of("BadDigest", "XAmzContentSHA256Mismatch", "InvalidDigest");
 
   /**
    * An upload refused for its body: a digest mismatch is bytes changed on the way; SignatureDoesNotMatch is too when
    * the same keys sign a request without a body that the service accepts (asked right then), and otherwise the keys'
-   * fault. Changed bytes are retried ({@link io.ferry.store.StoreFailure.Kind#RETRYABLE}); any other error is as it was.
+   * fault. Changed bytes are retried ({@link StoreFailure.Kind#RETRYABLE}); any other error is as it was.
    */
   private IOException corruptedInTransit(S3Exception e, String bucket) throws S3Exception {
     String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
     String id = e.requestId() == null || e.requestId().isEmpty() ? "" : " [request id " + e.requestId() + "]";
     if (BAD_BODY.contains(code)) {
-      return new io.ferry.store.StoreFailure(io.ferry.store.StoreFailure.Kind.RETRYABLE, code + " (" + e.statusCode()
+      return new StoreFailure(StoreFailure.Kind.RETRYABLE, code + " (" + e.statusCode()
           + "): the service received other bytes than the digest sent with them (changed in transit)" + id, e);
     }
     if ("SignatureDoesNotMatch".equals(code) && keysWork(bucket)) {
-      return new io.ferry.store.StoreFailure(io.ferry.store.StoreFailure.Kind.RETRYABLE, code + " (" + e.statusCode()
+      return new StoreFailure(StoreFailure.Kind.RETRYABLE, code + " (" + e.statusCode()
           + ") for an upload's body, while the same keys sign a request without a body that the service accepts: the"
           + " body's bytes changed in transit" + id, e);
     }
@@ -227,62 +191,9 @@ public final class SignedRequests {
 
   /** @param chunked a body goes aws-chunked (signed per chunk over http, with the CRC32 trailer where configured) */
   private HttpExecuteResponse send(SdkHttpRequest request, ContentStreamProvider payload, boolean chunked) throws IOException {
-    SdkHttpRequest authorized;
-    ContentStreamProvider content = payload;
-    if (credentials == null) {
-      String token;
-      try {
-        token = tokens.token();
-      } catch (java.io.UncheckedIOException e) {
-        throw e.getCause(); // the token endpoint unreachable for now: retried like any network failure
-      }
-      authorized = request.toBuilder().putHeader("Authorization", "Bearer " + token).build();
-    } else {
-      AwsCredentialsIdentity identity = credentials.resolveCredentials();
-      SignedRequest signed = sign(request, payload, chunked, identity);
-      authorized = signed.request();
-      content = signed.payload().orElse(payload);
-      // a body signed per chunk: the same bytes as the SDK's encoding, without its two fresh arrays per 128 KiB chunk
-      SignedChunks.Seed seed = chunked && payload != null ? SignedChunks.seed(authorized.headers(), identity.secretAccessKey()) : null;
-      if (seed != null) content = () -> seed.encode(payload.newStream());
-    }
-    return http.prepareRequest(HttpExecuteRequest.builder().request(authorized).contentStreamProvider(content).build()).call();
-  }
-
-  /**
-   * SigV4 as the client's S3 auth scheme signs. The signer signs every body sent over plain http; with
-   * {@code unsignedOverHttp} such a request is signed as if it went over https (the scheme is not part of a
-   * signature; the Host header is fixed first to the value the HTTP client sends over http) and then sent over http,
-   * so its body goes {@code UNSIGNED-PAYLOAD}, or {@code STREAMING-UNSIGNED-PAYLOAD-TRAILER} with the CRC32 trailer.
-   */
-  SignedRequest sign(SdkHttpRequest request, ContentStreamProvider payload, boolean chunked) {
-    return sign(request, payload, chunked, credentials.resolveCredentials());
-  }
-
-  private SignedRequest sign(SdkHttpRequest request, ContentStreamProvider payload, boolean chunked, AwsCredentialsIdentity identity) {
-    boolean unsigned = unsignedOverHttp && payload != null && "http".equals(request.protocol());
-    SdkHttpRequest toSign = unsigned
-        ? request.toBuilder().putHeader("Host", hostHeader(request)).protocol("https").port(request.port()).build() : request;
-    SignedRequest signed = SIGNER.sign(r -> {
-      r.identity(identity).request(toSign).payload(payload)
-          .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
-          .putProperty(AwsV4HttpSigner.REGION_NAME, region)
-          .putProperty(AwsV4HttpSigner.DOUBLE_URL_ENCODE, false)
-          .putProperty(AwsV4HttpSigner.NORMALIZE_PATH, false)
-          .putProperty(AwsV4HttpSigner.PAYLOAD_SIGNING_ENABLED, false)
-          .putProperty(AwsV4HttpSigner.SIGNING_CLOCK, Clock.offset(clock, skew));
-      if (chunked) {
-        r.putProperty(AwsV4HttpSigner.CHUNK_ENCODING_ENABLED, true);
-        if (checksumTrailer) r.putProperty(AwsV4HttpSigner.CHECKSUM_ALGORITHM, DefaultChecksumAlgorithm.CRC32);
-      }
-    });
-    if (!unsigned) return signed;
-    return signed.toBuilder().request(signed.request().toBuilder().protocol("http").port(request.port()).build()).build();
-  }
-
-  /** The Host header the HTTP client sends: the host, with the port unless it is the scheme's own. */
-  private static String hostHeader(SdkHttpRequest request) {
-    return SdkHttpUtils.isUsingStandardPort(request.protocol(), request.port()) ? request.host() : request.host() + ":" + request.port();
+    Authorization.Authorized authorized = authorization.authorize(request, payload, chunked);
+    return http.prepareRequest(HttpExecuteRequest.builder().request(authorized.request()).contentStreamProvider(authorized.content())
+        .build()).call();
   }
 
   private static AbortableInputStream body(HttpExecuteResponse response) {
@@ -292,7 +203,7 @@ public final class SignedRequests {
   /**
    * Throws the error an unsuccessful answer carries (its XML body read, then closed). An answer saying the request's
    * time is off (RequestTimeTooSkewed, RequestExpired) also sets the clock offset the next requests are signed with,
-   * from the answer's Date header, as the SDK's client does, and is retried ({@link S3Errors}).
+   * from the answer's Date header ({@link Authorization#serviceTimeIs}), and is retried ({@link S3Errors}).
    */
   private void failUnlessSuccessful(SdkHttpResponse head, InputStream body) throws IOException {
     if (head.isSuccessful()) return;
@@ -304,17 +215,9 @@ public final class SignedRequests {
     S3Exception error = S3Answers.error(head.statusCode(), head.firstMatchingHeader("x-amz-request-id").orElse(""), text);
     String code = error.awsErrorDetails().errorCode();
     if ("RequestTimeTooSkewed".equals(code) || "RequestExpired".equals(code)) {
-      head.firstMatchingHeader("Date").map(this::serverSkew).ifPresent(serverAhead -> skew = serverAhead);
+      head.firstMatchingHeader("Date").ifPresent(authorization::serviceTimeIs);
     }
     throw error;
-  }
-
-  private Duration serverSkew(String date) {
-    try {
-      return Duration.between(clock.instant(), ZonedDateTime.parse(date, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
-    } catch (DateTimeParseException e) {
-      return skew;
-    }
   }
 
   private String bucketUrl(String bucket) {

@@ -31,8 +31,8 @@ class SignedChunksTest {
   }
 
   private static SignedRequest signed(String url, byte[] body, boolean trailer, boolean unsigned, String region, Clock clock) {
-    SignedRequests requests = new SignedRequests(null, null, region,
-        StaticCredentialsProvider.create(AwsBasicCredentials.create("AKID", "the/secret+key")), null, trailer, unsigned, clock);
+    SigV4 requests = new SigV4(StaticCredentialsProvider.create(AwsBasicCredentials.create("AKID", "the/secret+key")), region, trailer,
+        unsigned, clock);
     SdkHttpRequest request = SdkHttpRequest.builder().method(SdkHttpMethod.PUT).uri(URI.create(url))
         .putHeader("Content-Length", Integer.toString(body.length)).build();
     return requests.sign(request, () -> new ByteArrayInputStream(body), true);

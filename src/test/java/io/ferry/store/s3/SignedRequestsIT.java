@@ -190,9 +190,9 @@ class SignedRequestsIT {
       SignedRequests skewed = new SignedRequests(http, software.amazon.awssdk.services.s3.S3Utilities.builder()
           .region(software.amazon.awssdk.regions.Region.US_EAST_1).endpoint(java.net.URI.create(backend.endpoint()))
           .s3Configuration(software.amazon.awssdk.services.s3.S3Configuration.builder().pathStyleAccessEnabled(true).build()).build(),
-          "us-east-1", software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
-              software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(backend.identity(), backend.secret())), null, false,
-                  false, slow);
+          new SigV4(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+              software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(backend.identity(), backend.secret())), "us-east-1",
+              false, false, slow));
       assertThatThrownBy(() -> skewed.get(BUCKET, "plain", new ByteRange(0, 10), etag))
           .isInstanceOfSatisfying(S3Exception.class, e -> {
             assertThat(e.awsErrorDetails().errorCode()).isEqualTo("RequestTimeTooSkewed");

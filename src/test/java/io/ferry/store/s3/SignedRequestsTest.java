@@ -79,9 +79,9 @@ class SignedRequestsTest {
       "https://h/b/k,     true,  true,  STREAMING-UNSIGNED-PAYLOAD-TRAILER,         h"})
   void bodiesAreSignedOverHttpUnlessUnsignedPayloadIsSet(String url, boolean trailer, boolean unsigned, String payloadHash,
       String host) {
-    SignedRequests requests = new SignedRequests(null, null, "us-east-1",
-        software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
-            software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("id", "secret")), null, trailer, unsigned);
+    SigV4 requests = new SigV4(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+        software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("id", "secret")), "us-east-1", trailer, unsigned,
+        java.time.Clock.systemUTC());
     java.net.URI uri = java.net.URI.create(url);
     software.amazon.awssdk.http.SdkHttpRequest request = software.amazon.awssdk.http.SdkHttpRequest.builder()
         .method(software.amazon.awssdk.http.SdkHttpMethod.PUT).uri(uri).putHeader("Content-Length", "3").build();
