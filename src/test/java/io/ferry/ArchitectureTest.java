@@ -87,6 +87,13 @@ class ArchitectureTest {
   }
 
   @Test
+  void theCopyWritesThroughUploadsOnly() {
+    noClasses().that().resideInAPackage("io.ferry.copy..")
+        .should().dependOnClassesThat().haveFullyQualifiedName("io.ferry.store.Destination")
+        .because("the copy opens, writes and completes; planning and removals are the driver's").check(product);
+  }
+
+  @Test
   void nothingImportsTheLab() {
     noClasses().that().resideOutsideOfPackages(LAB).should().dependOnClassesThat().resideInAnyPackage(LAB).check(everything);
   }

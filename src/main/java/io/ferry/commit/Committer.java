@@ -2,7 +2,7 @@ package io.ferry.commit;
 
 import io.ferry.copy.Concurrently;
 import io.ferry.store.checksums.Checksum;
-import io.ferry.store.Destination;
+import io.ferry.store.Uploads;
 import io.ferry.store.retry.Failures;
 import io.ferry.store.retry.Retrier;
 import java.util.ArrayList;
@@ -43,7 +43,7 @@ public final class Committer {
   /** A copy's repairs before it fails for good. */
   static final int REPAIRS = 2;
 
-  private final Destination destination;
+  private final Uploads destination;
   private final int threads;
   private final Retrier retrier;
   private final Repair repair;
@@ -52,14 +52,14 @@ public final class Committer {
    * @param retrier the job's retry policy for completions and aborts
    * @param repair copies an object again when it fails its check (null: it fails at once)
    */
-  public Committer(Destination destination, int threads, Retrier retrier, Repair repair) {
+  public Committer(Uploads destination, int threads, Retrier retrier, Repair repair) {
     this.destination = destination;
     this.threads = threads;
     this.retrier = retrier;
     this.repair = repair;
   }
 
-  public Committer(Destination destination, int threads, Retrier retrier) {
+  public Committer(Uploads destination, int threads, Retrier retrier) {
     this(destination, threads, retrier, null);
   }
 

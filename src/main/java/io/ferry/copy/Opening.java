@@ -1,7 +1,7 @@
 package io.ferry.copy;
 
 import io.ferry.store.checksums.Checksum;
-import io.ferry.store.Destination;
+import io.ferry.store.Uploads;
 import io.ferry.store.retry.Failures;
 import io.ferry.store.ObjectMetadata;
 import io.ferry.store.RangeReader;
@@ -31,10 +31,10 @@ public final class Opening {
   }
 
   private final RangeReader source;
-  private final Destination destination;
+  private final Uploads destination;
   private final Retrier retrier;
 
-  public Opening(RangeReader source, Destination destination, Retrier retrier) {
+  public Opening(RangeReader source, Uploads destination, Retrier retrier) {
     this.source = source;
     this.destination = destination;
     this.retrier = retrier;
