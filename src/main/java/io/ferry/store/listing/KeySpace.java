@@ -49,13 +49,22 @@ public final class KeySpace {
   private static final String UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
   private static final String LOWER = "abcdefghijklmnopqrstuvwxyz";
 
-  /**
-   * Keys after {@code after} up to {@code upTo}, all starting with {@code common}; {@code seen} when a key is known to
-   * be in it, {@code empty} when its first page showed none.
-   */
-  private record Range(String after, String upTo, String common, boolean seen, boolean empty, boolean flat) {
-    Range(String after, String upTo, String common, boolean seen, boolean empty) {
-      this(after, upTo, common, seen, empty, false);
+  /** What a range is known to hold. */
+  private enum Keys {
+    SOME, NONE, UNKNOWN;
+
+    static Keys seen(boolean any) {
+      return any ? SOME : NONE;
+    }
+  }
+
+  /** How a range is listed: every key in it, or by delimiter only a folder's own objects. */
+  private enum Depth { ALL, OWN_OBJECTS }
+
+  /** Keys after {@code after} up to {@code upTo}, all starting with {@code common}. */
+  private record Range(String after, String upTo, String common, Keys keys, Depth depth) {
+    Range(String after, String upTo, String common, Keys keys) {
+      this(after, upTo, common, keys, Depth.ALL);
     }
 
     /** Every key under the common prefix: a folder, or the prefix the split started from. */
@@ -69,7 +78,7 @@ public final class KeySpace {
   /** Shards in key order; at least one. {@code threads} requests are sent at a time. */
   public static List<Shard> split(String prefix, int target, Pages pages, int threads) throws IOException {
     List<Range> done = new ArrayList<>();
-    List<Range> work = new ArrayList<>(List.of(new Range("", "", prefix, true, false)));
+    List<Range> work = new ArrayList<>(List.of(new Range("", "", prefix, Keys.SOME)));
     int batch = Math.max(1, threads);
     ExecutorService pool = Executors.newFixedThreadPool(batch, r -> {
       Thread t = new Thread(r, "ferry-shards");
@@ -92,7 +101,7 @@ public final class KeySpace {
             } else if (children.size() == 1) {
               done.add(children.get(0)); // small: one request lists it
             } else {
-              for (Range child : children) (child.flat() ? done : next).add(child);
+              for (Range child : children) (child.depth() == Depth.OWN_OBJECTS ? done : next).add(child);
             }
           }
           i += chunk.size();
@@ -105,7 +114,7 @@ public final class KeySpace {
     }
     done.addAll(work);
     done.sort((a, b) -> a.after().isEmpty() ? -1 : b.after().isEmpty() ? 1 : KeyOrder.compare(a.after(), b.after()));
-    return done.stream().map(r -> new Shard(listedUnder(r), r.after(), r.upTo(), !r.flat())).toList();
+    return done.stream().map(r -> new Shard(listedUnder(r), r.after(), r.upTo(), r.depth() == Depth.ALL)).toList();
   }
 
   /**
@@ -118,7 +127,7 @@ public final class KeySpace {
 
   /** Ranges known or likely to hold keys. */
   private static long live(List<Range> done, List<Range> work) {
-    return done.stream().filter(r -> !r.empty()).count() + work.stream().filter(Range::seen).count();
+    return done.stream().filter(r -> r.keys() != Keys.NONE).count() + work.stream().filter(r -> r.keys() == Keys.SOME).count();
   }
 
   /**
@@ -130,18 +139,18 @@ public final class KeySpace {
       Level level = pages.level(range.common(), PAGE);
       if (!level.truncated() && !level.folders().isEmpty()) {
         List<Range> children = new ArrayList<>();
-        children.add(new Range("", "", range.common(), !level.objects().isEmpty(), level.objects().isEmpty(), true));
-        for (String folder : level.folders()) children.add(new Range("", "", folder, true, false));
+        children.add(new Range("", "", range.common(), Keys.seen(!level.objects().isEmpty()), Depth.OWN_OBJECTS));
+        for (String folder : level.folders()) children.add(new Range("", "", folder, Keys.SOME));
         return children;
       }
-      if (!level.truncated()) return List.of(new Range("", "", range.common(), !level.objects().isEmpty(), level.objects().isEmpty()));
+      if (!level.truncated()) return List.of(new Range("", "", range.common(), Keys.seen(!level.objects().isEmpty())));
     }
     String under = listedUnder(range);
     List<String> page = pages.first(under, range.after(), PAGE);
     int inRange = 0;
     while (inRange < page.size() && !beyond(page.get(inRange), range.upTo())) inRange++;
     if (page.size() < PAGE || inRange < page.size() || page.get(page.size() - 1).equals(range.upTo())) {
-      return List.of(new Range(range.after(), range.upTo(), range.common(), inRange > 0, inRange == 0));
+      return List.of(new Range(range.after(), range.upTo(), range.common(), Keys.seen(inRange > 0)));
     }
     List<String> seen = new ArrayList<>(page);
     String common = longer(KeyOrder.commonPrefix(page.get(0), page.get(page.size() - 1)), range.common());
@@ -168,18 +177,18 @@ public final class KeySpace {
     }
     List<Range> children = new ArrayList<>();
     String after = range.after();
-    boolean afterSeen = false;
+    Keys afterKeys = Keys.UNKNOWN;
     for (String bound : bounds) {
       if (!after.isEmpty() && KeyOrder.compare(bound, after) <= 0 || !range.upTo().isEmpty() && KeyOrder.compare(bound,
           range.upTo()) >= 0) {
         continue;
       }
-      children.add(new Range(after, bound, common, afterSeen, false));
+      children.add(new Range(after, bound, common, afterKeys));
       after = bound;
-      afterSeen = seenNext.contains(bound.substring(common.length()));
+      afterKeys = seenNext.contains(bound.substring(common.length())) ? Keys.SOME : Keys.UNKNOWN;
     }
     if (children.isEmpty()) return null;
-    children.add(new Range(after, range.upTo(), common, afterSeen, false));
+    children.add(new Range(after, range.upTo(), common, afterKeys));
     return children;
   }
 
