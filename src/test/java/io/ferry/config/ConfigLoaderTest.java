@@ -320,8 +320,8 @@ class ConfigLoaderTest {
 
   @Test
   void editDistanceSuggestions() {
-    assertThat(ConfigLoader.editDistance("part-szie", "part-size")).isEqualTo(2);
-    assertThat(ConfigLoader.nearest("plan.bundle-size", List.of("plan.part-size", "plan.bundle-size"))).contains("plan.bundle-size");
-    assertThat(ConfigLoader.nearest("something-else-entirely", List.of("plan.part-size"))).isEmpty();
+    assertThat(Hocon.editDistance("part-szie", "part-size")).isEqualTo(2);
+    assertThat(Hocon.nearest("plan.bundle-size", List.of("plan.part-size", "plan.bundle-size"))).contains("plan.bundle-size");
+    assertThat(Hocon.nearest("something-else-entirely", List.of("plan.part-size"))).isEmpty();
   }
 }

@@ -1,0 +1,64 @@
+package io.ferry.config;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code ferry.source}: where objects are copied from, and which of them. */
+final class SourceSection {
+  private SourceSection() {}
+
+  /** The source, or null when a problem leaves none to build. */
+  static SourceConfig read(Hocon h) {
+    StoreConfig store = switch (Stores.kind(h, "source.type")) {
+      case "file" -> Stores.directory(h, "source", "copy from", "/mnt/nfs/exports");
+      case "s3" -> Stores.bucket(h, "source", "copy from", "media-archive", ObjectWrites.NONE);
+      default -> null;
+    };
+    List<String> include = h.stringList("source.includes");
+    List<String> exclude = h.stringList("source.excludes");
+    long minSize = h.bytes("source.min-size");
+    long maxSize = h.optionalBytes("source.max-size", Long.MAX_VALUE);
+    if (minSize < 0) h.problem("source.min-size", minSize, "must not be negative");
+    if (maxSize < minSize) h.problem("source.max-size", maxSize, "must be at least source.min-size (" + minSize + " bytes)");
+    long after = h.instant("source.modified-after", Long.MIN_VALUE);
+    long before = h.instant("source.modified-before", Long.MAX_VALUE);
+    if (before < after) h.problem("source.modified-before", before, "must not be before source.modified-after");
+    List<String> prefixes = prefixes(h);
+    String manifest = h.string("source.manifest");
+    if (!manifest.isEmpty()) {
+      if (!(store instanceof BucketConfig)) {
+        h.problem("source.manifest", manifest, "lists objects of a bucket: set source.type = s3");
+      } else if (!manifest.startsWith("s3://") && !Files.isReadable(Path.of(manifest))) {
+        h.problem("source.manifest", manifest, "must be s3://bucket/key, or a readable file (an S3 Inventory manifest.json, or a key"
+            + " list)");
+      } else if (!manifest.startsWith("s3://")) {
+        manifest = Path.of(manifest).toAbsolutePath().normalize().toString();
+      }
+      if (!prefixes.isEmpty()) h.problem("source.prefixes", prefixes,
+          "cannot be combined with source.manifest, which lists the objects itself");
+    }
+    boolean manifestComplete = h.bool("source.manifest-complete");
+    if (manifestComplete && manifest.isEmpty()) {
+      h.problem("source.manifest-complete", true, "declares source.manifest a complete inventory, and no manifest is set");
+    }
+    if (store == null || maxSize < minSize || before < after) return null;
+    return new SourceConfig(store, new Selection(prefixes, include, exclude, minSize, maxSize, after, before), manifest,
+        h.bool("source.manifest-check"), manifestComplete);
+  }
+
+  private static List<String> prefixes(Hocon h) {
+    List<String> prefixes = new ArrayList<>();
+    for (String p : h.stringList("source.prefixes")) {
+      if (p.startsWith("/") || p.isBlank()) {
+        h.problem("source.prefixes", p, "must be a folder under source.prefix (or source.path) such as \"2018/\", without a leading '/'");
+      } else if (p.contains("..")) {
+        h.problem("source.prefixes", p, "must not contain '..'");
+      } else {
+        prefixes.add(Stores.folder(p));
+      }
+    }
+    return Stores.outermost(prefixes);
+  }
+}
