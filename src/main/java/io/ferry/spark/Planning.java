@@ -80,9 +80,9 @@ public final class Planning {
       List<Shard> shards = Listing.destinationShards(settings, target);
       JavaRDD<StoreObject> all = cache(Listing.destination(jsc, settings, shards, existingCounts), cached);
       jsc.setJobGroup("LIST", "LIST: " + config.destination().describe() + " in " + shards.size() + " shards", true);
-      strays = Actions.run(() -> all.mapPartitions(new StrayFunction(settings, true)).collect(),
+      strays = Actions.run(() -> all.mapPartitions(new Keep(settings, Keep.Which.STRAYS)).collect(),
           "cannot list the destination " + config.destination().describe(), Planning.hint("destination", config.destination().store()));
-      existing = all.mapPartitions(new StrayFunction(settings, false));
+      existing = all.mapPartitions(new Keep(settings, Keep.Which.OBJECTS));
     }
 
     int partitions = (int) Math.max(jsc.defaultParallelism(), Math.min(100_000, listed / OBJECTS_PER_PARTITION + 1));

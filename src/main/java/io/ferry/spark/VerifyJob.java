@@ -9,7 +9,6 @@ import io.ferry.report.Datasets;
 import io.ferry.report.RunFolder;
 import io.ferry.report.Units;
 import io.ferry.report.VerifySummary;
-import io.ferry.store.listing.ObjectFilter;
 import io.ferry.store.StoreObject;
 import io.ferry.verify.Comparison;
 import java.io.IOException;
@@ -49,10 +48,10 @@ final class VerifyJob {
     int target = Listing.target(config, jsc);
     Listing.Counters sourceCounts = new Listing.Counters(jsc, "source");
     Listing.Sources sources = Listing.sources(jsc, settings, target, sourceCounts);
-    JavaRDD<StoreObject> source = sources.objects().mapPartitions(new Selected(settings, true));
+    JavaRDD<StoreObject> source = sources.objects().mapPartitions(new Keep(settings, Keep.Which.SOURCE_SELECTED));
     JavaRDD<StoreObject> existing = Listing.destination(jsc, settings, Listing.destinationShards(settings, target),
             new Listing.Counters(jsc, "destination"))
-        .mapPartitions(new StrayFunction(settings, false)).mapPartitions(new Selected(settings, false));
+        .mapPartitions(new Keep(settings, Keep.Which.DESTINATION_SELECTED));
     jsc.setJobGroup("LIST", "LIST: both sides, paired by key", true);
     long partitions = jsc.defaultParallelism();
     JavaRDD<Keyed> pairs = source.mapToPair(o -> new Tuple2<>(o.relativeKey(), Keyed.source(o)))
@@ -116,28 +115,6 @@ final class VerifyJob {
     out.print(text);
     out.flush();
     return summary;
-  }
-
-  /** The source's objects in the selected size and time ranges, or the destination's whose keys the globs select. */
-  static final class Selected implements org.apache.spark.api.java.function.FlatMapFunction<java.util.Iterator<StoreObject>, StoreObject> {
-    private static final long serialVersionUID = 1L;
-    private final CopySettings settings;
-    private final boolean source;
-
-    Selected(CopySettings settings, boolean source) {
-      this.settings = settings;
-      this.source = source;
-    }
-
-    @Override
-    public java.util.Iterator<StoreObject> call(java.util.Iterator<StoreObject> objects) {
-      ObjectFilter filter = new ObjectFilter(settings.source().selection());
-      List<StoreObject> out = new ArrayList<>();
-      objects.forEachRemaining(o -> {
-        if (source ? filter.inRanges(o) : filter.selectsKey(o)) out.add(o);
-      });
-      return out.iterator();
-    }
   }
 
   /** Differences in key order (serializable, for takeOrdered). */
