@@ -7,6 +7,7 @@ import io.ferry.config.LimitsConfig;
 import io.ferry.store.limits.Limits;
 import io.ferry.store.limits.Meters;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.plugin.DriverPlugin;
@@ -30,10 +31,35 @@ public final class FerryPlugin implements SparkPlugin {
   static final long SHARE_POLL_MILLIS = 250;
 
   private static volatile LimitsConfig limits = LimitsConfig.NONE;
+  private static volatile long limitedAt = System.nanoTime();
+  /** Per executor, the times of its two latest asks. */
+  private static final Map<String, long[]> asks = new ConcurrentHashMap<>();
 
   /** The limits of the job now running on this driver (NONE when it ends). */
   static void limit(LimitsConfig job) {
     limits = job;
+    limitedAt = System.nanoTime();
+  }
+
+  /**
+   * Waits, at most {@code timeoutMillis}, until every executor holds its share of the limits just set: it has asked
+   * twice since, and applies an answer before it asks again. A job's first requests are under its limits too (a
+   * fast plan reached the copy before the first poll, and 40 MiB went at 400 MB/s under an 8 MiB/s limit).
+   */
+  static void awaitShares(SparkContext sc, long timeoutMillis) throws java.io.InterruptedIOException {
+    long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
+    while (System.nanoTime() < deadline) {
+      int entries = sc.statusTracker().getExecutorInfos().length;
+      long since = limitedAt;
+      long holding = asks.values().stream().filter(t -> t[0] > since).count();
+      if (holding >= (sc.isLocal() ? 1 : Math.max(1, entries - 1))) return;
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted while the executors took their share of the limits");
+      }
+    }
   }
 
   /**
@@ -56,8 +82,11 @@ public final class FerryPlugin implements SparkPlugin {
       @Override
       public Object receive(Object message) {
         if (!(message instanceof String m) || !m.startsWith(SHARE_REQUEST + ":")) return null;
+        long now = System.nanoTime(); // before the limits are read: an ask after limit() is answered with them
         LimitsConfig job = limits;
-        double parts = sc.isLocal() ? 1 : parts(m.substring(SHARE_REQUEST.length() + 1));
+        String address = m.substring(SHARE_REQUEST.length() + 1);
+        asks.merge(address, new long[] {Long.MIN_VALUE, now}, (old, fresh) -> new long[] {old[1], now});
+        double parts = sc.isLocal() ? 1 : parts(address);
         return new double[] {job.bytesPerSecond() / parts, job.requestsPerSecond() / parts};
       }
 

@@ -89,7 +89,8 @@ public final class MigrationJob {
       Ledger ledger = new Ledger(Ledger.directory(config.reportPath(), config.jobName(), jsc.hadoopConfiguration()),
           jsc.hadoopConfiguration());
       try (RunLock lock = lock(ledger, jsc.hadoopConfiguration(), config.jobName(), runId)) {
-        FerryPlugin.limit(config.limits()); // executors pick up their share within a poll, long before the copy
+        FerryPlugin.limit(config.limits());
+        if (!config.limits().equals(io.ferry.config.LimitsConfig.NONE)) FerryPlugin.awaitShares(jsc.sc(), 3_000);
         return run(config, settings, jsc, ledger, lock, started, stages, out);
       }
     } finally {
