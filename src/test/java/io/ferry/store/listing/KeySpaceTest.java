@@ -118,6 +118,31 @@ class KeySpaceTest {
     assertThat(b.requests.get()).isLessThan(200);
   }
 
+  /** The LIST requests listing shards of these sizes takes: a page per 1,000 keys, and the one that finds the end. */
+  private static int listingPages(List<Integer> sizes) {
+    return sizes.stream().mapToInt(n -> n / KeySpace.PAGE + 1).sum();
+  }
+
+  @Test
+  void aFlatFolderOfTwentyThousandKeysIsListedInAboutItsPages() throws IOException {
+    // was 171 shards and 176 LIST requests on the executors, after as many on the driver (issue 25)
+    Bucket b = new Bucket(numbered("data/obj-%05d", 20_000));
+    List<Shard> shards = split(b, "data/", 64);
+    List<Integer> sizes = b.sizes(shards, "data/");
+    assertThat(b.requests.get()).as("requests splitting").isLessThanOrEqualTo(40);
+    assertThat(shards).hasSizeLessThanOrEqualTo(6);
+    assertThat(listingPages(sizes)).as("requests listing").isLessThanOrEqualTo(26);
+  }
+
+  @Test
+  void aMillionKeysStillSplitIntoAboutTheTarget() throws IOException {
+    Bucket b = new Bucket(numbered("k%07d", 1_000_000));
+    List<Integer> sizes = b.sizes(split(b, "", 64));
+    assertThat(sizes.stream().filter(n -> n > 0).count()).isGreaterThanOrEqualTo(32);
+    assertThat(sizes.stream().mapToInt(Integer::intValue).max().orElseThrow()).isLessThanOrEqualTo(1_000_000 / 16);
+    assertThat(b.requests.get()).as("requests splitting").isLessThan(600);
+  }
+
   @Test
   void foldersSplitIntoOneShardPerSubfolderListedUnderIt() throws IOException {
     List<String> keys = new ArrayList<>(List.of("top.txt", "events/readme"));
@@ -155,11 +180,11 @@ class KeySpaceTest {
 
   @Test
   void keysAtShardEdgesUnicodeAndKeysOutsideThePrefixLandOnce() throws IOException {
-    List<String> keys = new ArrayList<>(numbered("p/a%05d", 3_000));
+    List<String> keys = new ArrayList<>(numbered("p/a%05d", 12_000));
     // the bounds themselves ("p/a0", "p/a1", ...) as keys, keys between alphabet characters, and above U+FFFF
     for (String edge : List.of("p/a", "p/a0", "p/a1", "p/a2", "p/a9", "p/aZ", "p/a_", "p/a-", "p/a~", "p/a\u00e9t\u00e9",
         "p/a\uFF21", "p/a\uD83D\uDE00", "p/a\uD83D\uDE00x", "p/a" + KeyOrder.LAST, "p/b", "p/", "p0", "o")) keys.add(edge);
-    keys.addAll(numbered("p/a\uD83D\uDE00%04d", 2_000));
+    keys.addAll(numbered("p/a\uD83D\uDE00%04d", 9_000));
     Bucket b = new Bucket(keys);
     List<Shard> shards = split(b, "p/", 12);
     assertThat(shards.size()).isGreaterThan(1);
@@ -169,9 +194,9 @@ class KeySpaceTest {
 
   @Test
   void aServerThatOrdersByUtf16UnitsAsS3ProxyDoesGetsTheSameCoverage() throws IOException {
-    List<String> keys = new ArrayList<>(numbered("u/\uFF21%04d", 1_500)); // U+FF21: after the surrogates in UTF-16 order
-    keys.addAll(numbered("u/\uD83D\uDE00%04d", 1_500)); // U+1F600: before U+FF21 in UTF-16 order, after it in UTF-8
-    keys.addAll(numbered("u/a%04d", 1_500));
+    List<String> keys = new ArrayList<>(numbered("u/\uFF21%04d", 4_000)); // U+FF21: after the surrogates in UTF-16 order
+    keys.addAll(numbered("u/\uD83D\uDE00%04d", 4_000)); // U+1F600: before U+FF21 in UTF-16 order, after it in UTF-8
+    keys.addAll(numbered("u/a%04d", 4_000));
     for (java.util.Comparator<String> order : List.of(KeyOrder.COMPARATOR, java.util.Comparator.<String>naturalOrder())) {
       Bucket b = new Bucket(keys, order);
       List<Integer> sizes = b.sizes(split(b, "u/", 16), "u/");
