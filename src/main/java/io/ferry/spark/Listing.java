@@ -8,6 +8,7 @@ import io.ferry.store.retry.Failures;
 import io.ferry.store.ListCounts;
 import io.ferry.store.Shard;
 import io.ferry.store.StoreObject;
+import io.ferry.store.limits.Meters;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.file.NoSuchFileException;
@@ -64,18 +65,22 @@ final class Listing {
     return (int) Math.min(100_000, Math.max(16, 2L * jsc.defaultParallelism() * config.copy().streamsPerTask()));
   }
 
-  /** The source's shards, found on the driver. */
-  static List<Shard> sourceShards(CopySettings settings, int target) throws JobFailure {
+  /** The source's shards, found on the driver; its requests are counted as the listing's pages. */
+  static List<Shard> sourceShards(CopySettings settings, int target, Counters counters) throws JobFailure {
     SourceConfig source = settings.source();
+    long before = Meters.requests(Meters.Request.LIST);
     try {
       return ExecutorContext.source(settings).lister().shards(source.prefixes(), target);
     } catch (IOException e) {
       throw new JobFailure("cannot list " + source.describe() + ": " + Failures.describe(e) + Planning.hint("source", source.store()));
+    } finally {
+      counters.pages.add(Meters.requests(Meters.Request.LIST) - before);
     }
   }
 
   /** The destination's shards under the same relative prefixes; none when it does not exist yet. */
-  static List<Shard> destinationShards(CopySettings settings, int target) throws JobFailure {
+  static List<Shard> destinationShards(CopySettings settings, int target, Counters counters) throws JobFailure {
+    long before = Meters.requests(Meters.Request.LIST);
     try {
       return ExecutorContext.destination(settings).existing().shards(settings.source().prefixes(), target);
     } catch (NoSuchFileException | NotDirectoryException e) {
@@ -83,6 +88,8 @@ final class Listing {
     } catch (IOException e) {
       throw new JobFailure("cannot list the destination " + settings.destination().describe() + ": " + Failures.describe(e)
           + Planning.hint("destination", settings.destination().store()));
+    } finally {
+      counters.pages.add(Meters.requests(Meters.Request.LIST) - before);
     }
   }
 
@@ -101,7 +108,7 @@ final class Listing {
           checked.filter(ManifestFunction.Checked::missing).map(ManifestFunction.Checked::object), parts.size()
               + " pieces of the manifest");
     }
-    List<Shard> shards = sourceShards(settings, target);
+    List<Shard> shards = sourceShards(settings, target, counters);
     return new Sources(source(jsc, settings, shards, counters), jsc.emptyRDD(), shards.size() + " shards");
   }
 

@@ -77,7 +77,7 @@ public final class Planning {
     JavaRDD<StoreObject> existing = jsc.emptyRDD();
     List<StoreObject> strays = List.of();
     if (config.copy().skipUnchanged() || config.destination().deleteExtraneous()) {
-      List<Shard> shards = Listing.destinationShards(settings, target);
+      List<Shard> shards = Listing.destinationShards(settings, target, existingCounts);
       JavaRDD<StoreObject> all = cache(Listing.destination(jsc, settings, shards, existingCounts), cached);
       jsc.setJobGroup("LIST", "LIST: " + config.destination().describe() + " in " + shards.size() + " shards", true);
       strays = Actions.run(() -> all.mapPartitions(new Keep(settings, Keep.Which.STRAYS)).collect(),

@@ -49,8 +49,9 @@ final class VerifyJob {
     Listing.Counters sourceCounts = new Listing.Counters(jsc, "source");
     Listing.Sources sources = Listing.sources(jsc, settings, target, sourceCounts);
     JavaRDD<StoreObject> source = sources.objects().mapPartitions(new Keep(settings, Keep.Which.SOURCE_SELECTED));
-    JavaRDD<StoreObject> existing = Listing.destination(jsc, settings, Listing.destinationShards(settings, target),
-            new Listing.Counters(jsc, "destination"))
+    Listing.Counters existingCounts = new Listing.Counters(jsc, "destination");
+    JavaRDD<StoreObject> existing = Listing.destination(jsc, settings, Listing.destinationShards(settings, target, existingCounts),
+            existingCounts)
         .mapPartitions(new Keep(settings, Keep.Which.DESTINATION_SELECTED));
     jsc.setJobGroup("LIST", "LIST: both sides, paired by key", true);
     long partitions = jsc.defaultParallelism();
