@@ -29,7 +29,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
-import java.util.List;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -64,15 +64,19 @@ final class FileDestination implements Destination {
    * lock of this JVM's first, so that its waiting writers park instead of spinning on the kernel's lock.
    */
   private static final Lock[] FILE_LOCKS = new Lock[64];
+  private static final Object[] DIRECTORY_LOCKS = new Object[64];
 
   static {
     for (int i = 0; i < FILE_LOCKS.length; i++) FILE_LOCKS[i] = new ReentrantLock();
+    for (int i = 0; i < DIRECTORY_LOCKS.length; i++) DIRECTORY_LOCKS[i] = new Object();
   }
 
   private final Path root;
   private final String tag;
   private final int bufferSize;
+  /** Directories renamed into since their last fsync, and those whose fsync is under way. */
   private final Set<Path> renamedInto = ConcurrentHashMap.newKeySet();
+  private final Set<Path> syncing = ConcurrentHashMap.newKeySet();
   /** Folders under the root already found to be real folders, by this instance (one task's). */
   private final Set<Path> checked = ConcurrentHashMap.newKeySet();
 
@@ -358,18 +362,32 @@ final class FileDestination implements Destination {
     return digest.value();
   }
 
-  /** fsync of every directory renamed into since the last flush, so the renames survive a crash. */
+  /**
+   * fsync of every directory renamed into, so the renames survive a crash. Held per directory, not for the whole
+   * destination: a flush waits only for an fsync under way of a directory it needs (which may have begun before its
+   * rename, so it looks again after), and one fsync covers every rename before it, whichever task's.
+   */
   @Override
-  public synchronized void flush() {
-    // taken out before its fsync (a rename during it is kept for the next flush); synchronized, so no flush returns
-    // while another's fsync of a folder it renamed into is still under way
-    for (Path directory : List.copyOf(renamedInto)) {
-      if (!renamedInto.remove(directory)) continue;
-      try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
-        channel.force(true);
-      } catch (IOException e) {
-        // Some filesystems refuse to fsync a directory; the files themselves are already durable.
+  public void flush() {
+    Set<Path> due = new HashSet<>(renamedInto); // read before syncing: a directory passes into syncing before it leaves
+    due.addAll(syncing);
+    for (Path directory : due) {
+      synchronized (DIRECTORY_LOCKS[Math.floorMod(directory.hashCode(), DIRECTORY_LOCKS.length)]) {
+        syncing.add(directory);
+        try {
+          if (renamedInto.remove(directory)) fsyncDirectory(directory);
+        } finally {
+          syncing.remove(directory);
+        }
       }
+    }
+  }
+
+  private static void fsyncDirectory(Path directory) {
+    try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
+      channel.force(true);
+    } catch (IOException e) {
+      // Some filesystems refuse to fsync a directory; the files themselves are already durable.
     }
   }
 
