@@ -32,8 +32,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * task, timed by {@code /usr/bin/time} (wall, CPU, peak RSS), every copy verified by SHA-256; results appended to
  * a CSV and a markdown table.
  *
- * <p>Selection by environment: FERRY_BENCH_WORKLOADS (large,small,mixed; also many: 100,000 objects of 16-64 KiB, huge,
- * one), FERRY_BENCH_TASKS (files,other,same),
+ * <p>Selection by environment: FERRY_BENCH_WORKLOADS (large,small,mixed; also many: 100,000 objects of 16-64 KiB,
+ * flat: 20,000 of 64 KiB in one folder, huge, one), FERRY_BENCH_TASKS (files,other,same),
  * FERRY_BENCH_MODES (direct,wan; link: the WAN with every connection to an endpoint sharing one link of
  * FERRY_BENCH_LINK_MBPS, 125 = 1 Gbit/s, each way), FERRY_BENCH_TOOLS (raw,ferry,rclone,rclone-tuned,aws,aws-tuned,s3cmd,distcp,
  * distcp-tuned; a Ferry variant is written ferry@key=value@..., e.g. ferry@copy.streams-per-task=4@heap=512m, keys
@@ -106,6 +106,10 @@ public final class Bench {
       many.add(new SeedData.Spec(String.format("many/%02d/n-%06d", i % 100, i), 16 * 1024 + sizes.nextInt(48 * 1024 + 1), 200_000 + i));
     }
     w.put("many", many);
+    // issue 25's small workload: 20,000 objects of 64 KiB under one prefix (a flat folder) at scale 1
+    List<SeedData.Spec> flat = new ArrayList<>();
+    for (int i = 0; i < (int) (20_000 * scale); i++) flat.add(new SeedData.Spec(String.format("flat/f-%06d", i), 64 * 1024, 400_000 + i));
+    w.put("flat", flat);
     // not scaled: the memory target is a 4 GiB object copied by a 512 MiB heap (tool ferry@heap=512m)
     long huge = Long.parseLong(System.getenv().getOrDefault("FERRY_BENCH_HUGE_MIB", "4096")) * MIB;
     w.put("huge", List.of(new SeedData.Spec("huge/h.bin", huge, 4)));
