@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.NavigableSet;
 import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The LIST requests of a listing, split and shards, for one flat folder of numbered keys at several sizes, against a
- * bucket in memory that answers as ListObjectsV2 does: the driver's split, the shards it gives and the pages listing
- * them takes (a page per 1,000 keys and the one that finds the end). Prints a Markdown table.
+ * The LIST requests of a listing's rounds ({@link KeySpace#list}, as spark/Listing runs them) for one flat folder of
+ * numbered keys at several sizes, against a bucket in memory that answers as ListObjectsV2 does: the rounds, the
+ * shards listed in the last, and the requests in all (pages, probes, and the one that finds each shard's end). Every
+ * key is checked to be listed once. Prints a Markdown table.
  *   ferry_lab_java io.ferry.bench.SplitCost [target] [keys...]
  */
 public final class SplitCost {
@@ -24,43 +24,47 @@ public final class SplitCost {
     List<Integer> sizes = new ArrayList<>();
     for (int i = 1; i < args.length; i++) sizes.add(Integer.parseInt(args[i]));
     if (sizes.isEmpty()) sizes = List.of(1_000, 20_000, 100_000, 1_000_000);
-    System.out.println("| keys | target | split requests | shards | listing requests | requests per 1,000 keys |");
+    System.out.println("| keys | target | rounds | shards in the last round | requests | requests per 1,000 keys |");
     System.out.println("| ---: | ---: | ---: | ---: | ---: | ---: |");
     for (int n : sizes) {
       NavigableSet<String> keys = new TreeSet<>(KeyOrder.COMPARATOR);
       for (int i = 0; i < n; i++) keys.add(String.format(Locale.ROOT, "data/obj-%07d", i));
-      AtomicInteger requests = new AtomicInteger();
-      KeySpace.Pages pages = new KeySpace.Pages() {
+      long[] requests = {0};
+      KeySpace.Pages<String> pages = new KeySpace.Pages<>() {
         @Override
-        public List<String> first(String prefix, String after, int max) {
-          requests.incrementAndGet();
+        public KeySpace.Page<String> page(String prefix, String after, String token, int max, boolean level) {
+          requests[0]++; // one flat folder: a delimiter listing gives the same keys
+          String from = token != null ? token : after;
           List<String> page = new ArrayList<>();
-          for (String k : after.isEmpty() ? keys.tailSet(prefix, true) : keys.tailSet(after, false)) {
-            if (page.size() == max || !k.startsWith(prefix)) break;
+          for (String k : from.isEmpty() ? keys.tailSet(prefix, true) : keys.tailSet(from, false)) {
+            if (!k.startsWith(prefix)) break;
+            if (page.size() == max) return new KeySpace.Page<>(page, List.of(), page.get(page.size() - 1));
             page.add(k);
           }
-          return page;
+          return new KeySpace.Page<>(page, List.of(), null);
         }
 
         @Override
-        public KeySpace.Level level(String prefix, int max) {
-          requests.incrementAndGet();
-          return new KeySpace.Level(List.of(), List.of(), keys.size() > max); // one flat folder: only objects
+        public String key(String entry) {
+          return entry;
         }
       };
-      List<Shard> shards = KeySpace.split("data/", target, pages, 16);
-      int split = requests.get();
-      long listing = 0;
-      for (Shard s : shards) {
-        long in = 0;
-        for (String k : s.after().isEmpty() ? keys.tailSet(s.prefix(), true) : keys.tailSet(s.after(), false)) {
-          if (!k.startsWith(s.prefix()) || s.beyond(k)) break;
-          in++;
-        }
-        listing += in / 1000 + 1;
+      long listed = 0;
+      int rounds = 0;
+      int last = 0;
+      List<Shard> open = List.of(Shard.all("data/"));
+      for (int round = 0; !open.isEmpty(); round++) {
+        List<Shard> next = new ArrayList<>();
+        long[] got = {0};
+        for (Shard shard : open) next.addAll(KeySpace.list(shard, KeySpace.pages(open.size(), round, target), pages, k -> got[0]++));
+        listed += got[0];
+        rounds++;
+        last = open.size();
+        open = next;
       }
-      System.out.printf(Locale.ROOT, "| %,d | %d | %d | %d | %d | %.2f |%n", n, target, split, shards.size(), listing,
-          (split + listing) * 1000.0 / n);
+      if (listed != n) throw new IllegalStateException(listed + " keys listed of " + n);
+      System.out.printf(Locale.ROOT, "| %,d | %d | %d | %d | %d | %.2f |%n", n, target, rounds, last, requests[0],
+          requests[0] * 1000.0 / n);
     }
   }
 }

@@ -35,10 +35,11 @@ final class Console {
   }
 
   /** While listing: the objects and bytes found so far. */
-  static Progress listing(Live live, Listing.Counters c, String what, Duration interval, PrintStream out) {
+  static Progress listing(Live live, Listing.Counters c, Duration interval, PrintStream out) {
     long start = System.nanoTime();
-    return new Progress(() -> String.format(Locale.ROOT, "LIST  %d objects (%s) found in %.0f s; %s", live.value(c.selected),
-        Units.bytes(live.value(c.bytes)), (System.nanoTime() - start) / 1e9, what), interval, out);
+    return new Progress(() -> String.format(Locale.ROOT, "LIST  %d objects (%s) found in %.0f s%s", live.value(c.selected),
+        Units.bytes(live.value(c.bytes)), (System.nanoTime() - start) / 1e9, c.shards.get() == 0 ? "" : "; " + c.shards.get() + " shards"),
+        interval, out);
   }
 
   /**

@@ -6,6 +6,7 @@ import io.ferry.store.listing.ObjectFilter;
 import io.ferry.store.listing.ParallelListing;
 import io.ferry.store.Shard;
 import io.ferry.store.StoreObject;
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -14,50 +15,60 @@ import org.apache.spark.api.java.function.FlatMapFunction;
 
 /**
  * LIST, on the executors: a partition's shards listed on {@code streams-per-task} threads at once, their objects
- * handed on as their pages arrive. The source's are those its globs select; the destination's, all of them.
+ * handed on as their pages arrive, then what is left of the shards that proved large, in pieces for the listing's next
+ * round. The source's objects are those its globs select; the destination's, all of them.
  */
-final class ListFunction implements FlatMapFunction<Iterator<Shard>, StoreObject> {
+final class ListFunction implements FlatMapFunction<Iterator<Shard>, ListFunction.Found> {
   private static final long serialVersionUID = 1L;
   private final CopySettings settings;
   private final boolean source;
   private final Listing.Counters counters;
+  private final int pages;
 
-  ListFunction(CopySettings settings, boolean source, Listing.Counters counters) {
+  /** An object listed, or a piece of a shard left for the next round. */
+  record Found(StoreObject object, Shard rest) implements Serializable {}
+
+  /** @param pages how long each shard is listed before what is left of it is split (0: to its end) */
+  ListFunction(CopySettings settings, boolean source, Listing.Counters counters, int pages) {
     this.settings = settings;
     this.source = source;
     this.counters = counters;
+    this.pages = pages;
   }
 
   @Override
-  public Iterator<StoreObject> call(Iterator<Shard> partition) {
+  public Iterator<Found> call(Iterator<Shard> partition) {
     List<Shard> shards = new ArrayList<>();
     partition.forEachRemaining(shards::add);
     Lister lister = source ? ExecutorContext.source(settings).lister() : ExecutorContext.destination(settings).existing();
     ObjectFilter filter = new ObjectFilter(settings.source().selection());
     ParallelListing listing = new ParallelListing(shards, settings.copy().streamsPerTask(),
-        source ? (shard, consumer) -> filter.list(lister, shard, consumer) : lister::list);
+        source ? (shard, consumer) -> filter.listSome(lister, shard, pages, consumer) : (shard, consumer) -> lister.listSome(shard, pages,
+            consumer));
     TaskContext task = TaskContext.get();
     if (task != null) task.addTaskCompletionListener((org.apache.spark.util.TaskCompletionListener) t -> listing.close());
     return new Iterator<>() {
-      private boolean counted;
+      private Iterator<Shard> rest;
 
       @Override
       public boolean hasNext() {
-        boolean more = listing.hasNext();
-        if (!more && !counted) {
-          counted = true;
+        if (rest == null && listing.hasNext()) return true;
+        if (rest == null) {
           ListCounts c = listing.counts();
           counters.add(c);
+          rest = listing.rest().iterator();
         }
-        return more;
+        return rest.hasNext();
       }
 
       @Override
-      public StoreObject next() {
+      public Found next() {
+        if (!hasNext()) throw new java.util.NoSuchElementException();
+        if (rest != null) return new Found(null, rest.next());
         StoreObject o = listing.next();
         counters.selected.add(1);
         counters.bytes.add(o.size());
-        return o;
+        return new Found(o, null);
       }
     };
   }

@@ -9,6 +9,7 @@ import io.ferry.store.ListCounts;
 import io.ferry.store.Shard;
 import io.ferry.store.StoreObject;
 import io.ferry.store.limits.Meters;
+import io.ferry.store.listing.KeySpace;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.file.NoSuchFileException;
@@ -34,6 +35,8 @@ final class Listing {
     final LongAccumulator filtered;
     final LongAccumulator pages;
     final LongAccumulator bytes;
+    /** Shards listed so far, on the driver. */
+    final transient java.util.concurrent.atomic.AtomicLong shards = new java.util.concurrent.atomic.AtomicLong();
 
     Counters(JavaSparkContext jsc, String side) {
       listed = jsc.sc().longAccumulator("ferry.list." + side + ".listed");
@@ -97,37 +100,58 @@ final class Listing {
   record Sources(JavaRDD<StoreObject> objects, JavaRDD<StoreObject> missing, String description) {}
 
   /**
-   * The source's objects whose keys the globs select (sizes and times are checked later): listed from its shards, or
-   * read from its manifest. Not yet computed: the first action lists.
+   * The source's objects whose keys the globs select (sizes and times are checked later): listed from its shards (in
+   * rounds, each persisted into {@code cached}: this lists), or read from its manifest (not yet computed: the first
+   * action reads it).
    */
-  static Sources sources(JavaSparkContext jsc, CopySettings settings, int target, Counters counters) throws JobFailure {
+  static Sources sources(JavaSparkContext jsc, CopySettings settings, int target, Counters counters, List<JavaRDD<?>> cached)
+      throws JobFailure {
     if (!settings.source().manifest().isEmpty()) {
       List<ManifestPart> parts = manifestParts(settings);
       JavaRDD<ManifestFunction.Checked> checked = manifest(jsc, settings, parts, counters).persist(StorageLevel.MEMORY_AND_DISK_SER());
+      cached.add(checked);
       return new Sources(checked.filter(c -> !c.missing()).map(ManifestFunction.Checked::object),
           checked.filter(ManifestFunction.Checked::missing).map(ManifestFunction.Checked::object), parts.size()
               + " pieces of the manifest");
     }
-    List<Shard> shards = sourceShards(settings, target, counters);
-    return new Sources(source(jsc, settings, shards, counters), jsc.emptyRDD(), shards.size() + " shards");
+    JavaRDD<StoreObject> objects = list(jsc, settings, sourceShards(settings, target, counters), true, counters, target, cached);
+    return new Sources(objects, jsc.emptyRDD(), counters.shards.get() + " shards");
   }
 
-  /** The source objects whose keys the globs select (sizes and times are checked by the triage). */
-  static JavaRDD<StoreObject> source(JavaSparkContext jsc, CopySettings settings, List<Shard> shards, Counters counters) {
-    return list(jsc, settings, shards, true, counters);
-  }
-
-  /** The destination's objects, strays (temp files of the job's earlier runs) included. */
-  static JavaRDD<StoreObject> destination(JavaSparkContext jsc, CopySettings settings, List<Shard> shards, Counters counters) {
+  /** The destination's objects, strays (temp files of the job's earlier runs) included; listed in rounds, as the source's. */
+  static JavaRDD<StoreObject> destination(JavaSparkContext jsc, CopySettings settings, int target, Counters counters,
+      List<JavaRDD<?>> cached) throws JobFailure {
+    List<Shard> shards = destinationShards(settings, target, counters);
     if (shards.isEmpty()) return jsc.emptyRDD();
-    return list(jsc, settings, shards, false, counters);
+    return list(jsc, settings, shards, false, counters, target, cached);
   }
 
+  /**
+   * The listing's rounds: each lists its shards on the executors, each shard for {@link KeySpace#PROVEN} pages while
+   * there are fewer than {@code target} of them (to its end after that), and the pieces left of those that proved large
+   * are the next round's shards. The objects of every round, persisted into {@code cached}.
+   */
   private static JavaRDD<StoreObject> list(JavaSparkContext jsc, CopySettings settings, List<Shard> shards, boolean source,
-      Counters counters) {
+      Counters counters, int target, List<JavaRDD<?>> cached) throws JobFailure {
+    String what = source ? "cannot list " + settings.source().describe()
+        : "cannot list the destination " + settings.destination().describe();
+    String hint = source ? Planning.hint("source", settings.source().store())
+        : Planning.hint("destination", settings.destination().store());
     int streams = settings.copy().streamsPerTask();
-    int partitions = Math.max(Math.min(shards.size(), jsc.defaultParallelism()), (shards.size() + streams - 1) / streams);
-    return jsc.parallelize(shards, Math.max(1, partitions)).mapPartitions(new ListFunction(settings, source, counters));
+    JavaRDD<StoreObject> objects = jsc.emptyRDD(); // no shards: nothing under the prefixes
+    List<Shard> open = shards;
+    for (int round = 0; !open.isEmpty(); round++) {
+      int pages = KeySpace.pages(open.size(), round, target);
+      int partitions = Math.max(Math.min(open.size(), jsc.defaultParallelism()), (open.size() + streams - 1) / streams);
+      JavaRDD<ListFunction.Found> listed = jsc.parallelize(open, Math.max(1, partitions))
+          .mapPartitions(new ListFunction(settings, source, counters, pages)).persist(StorageLevel.MEMORY_AND_DISK_SER());
+      cached.add(listed);
+      counters.shards.addAndGet(open.size());
+      open = Actions.run(() -> listed.filter(f -> f.rest() != null).map(ListFunction.Found::rest).collect(), what, hint);
+      JavaRDD<StoreObject> found = listed.filter(f -> f.object() != null).map(ListFunction.Found::object);
+      objects = round == 0 ? found : objects.union(found);
+    }
+    return objects;
   }
 
   /** The manifest's pieces, found on the driver (a key list's size; an inventory's manifest.json). */

@@ -13,7 +13,6 @@ import io.ferry.store.Capabilities;
 import io.ferry.store.Destination;
 import io.ferry.store.ListCounts;
 import io.ferry.store.listing.ObjectFilter;
-import io.ferry.store.Shard;
 import io.ferry.store.StoreObject;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -61,25 +60,26 @@ public final class Planning {
     Capabilities capabilities = destination.capabilities();
     List<JavaRDD<?>> cached = new ArrayList<>();
     Listing.Counters sourceCounts = new Listing.Counters(jsc, "source");
-    Listing.Sources sources = Listing.sources(jsc, settings, target, sourceCounts);
-    JavaRDD<StoreObject> source = cache(sources.objects(), cached);
-    JavaRDD<StoreObject> missing = sources.missing();
-    String what = sources.description();
-    jsc.setJobGroup("LIST", "LIST: " + config.source().describe() + " in " + what, true);
+    jsc.setJobGroup("LIST", "LIST: " + config.source().describe(), true);
+    Listing.Sources sources;
     long listed;
     try (Live live = Live.watch(jsc, List.of(sourceCounts.selected, sourceCounts.bytes));
-        Console.Progress progress = Console.listing(live, sourceCounts, what, config.report().progressInterval(), out)) {
-      listed = Actions.run(source::count, "cannot list " + config.source().describe(), Planning.hint("source", config.source().store()));
+        Console.Progress progress = Console.listing(live, sourceCounts, config.report().progressInterval(), out)) {
+      sources = Listing.sources(jsc, settings, target, sourceCounts, cached);
+      JavaRDD<StoreObject> objects = sources.objects();
+      listed = Actions.run(objects::count, "cannot list " + config.source().describe(), Planning.hint("source", config.source().store()));
     }
+    JavaRDD<StoreObject> source = sources.objects();
+    JavaRDD<StoreObject> missing = sources.missing();
+    String what = sources.description();
     long missingCount = config.source().manifest().isEmpty() ? 0 : missing.count();
 
     Listing.Counters existingCounts = new Listing.Counters(jsc, "destination");
     JavaRDD<StoreObject> existing = jsc.emptyRDD();
     List<StoreObject> strays = List.of();
     if (config.copy().skipUnchanged() || config.destination().deleteExtraneous()) {
-      List<Shard> shards = Listing.destinationShards(settings, target, existingCounts);
-      JavaRDD<StoreObject> all = cache(Listing.destination(jsc, settings, shards, existingCounts), cached);
-      jsc.setJobGroup("LIST", "LIST: " + config.destination().describe() + " in " + shards.size() + " shards", true);
+      jsc.setJobGroup("LIST", "LIST: " + config.destination().describe(), true);
+      JavaRDD<StoreObject> all = Listing.destination(jsc, settings, target, existingCounts, cached);
       strays = Actions.run(() -> all.mapPartitions(new Keep(settings, Keep.Which.STRAYS)).collect(),
           "cannot list the destination " + config.destination().describe(), Planning.hint("destination", config.destination().store()));
       existing = all.mapPartitions(new Keep(settings, Keep.Which.OBJECTS));

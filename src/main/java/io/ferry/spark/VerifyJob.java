@@ -47,18 +47,19 @@ final class VerifyJob {
     JavaSparkContext jsc = MigrationJob.started(spark);
     int target = Listing.target(config, jsc);
     Listing.Counters sourceCounts = new Listing.Counters(jsc, "source");
-    Listing.Sources sources = Listing.sources(jsc, settings, target, sourceCounts);
+    List<JavaRDD<?>> listings = new ArrayList<>();
+    jsc.setJobGroup("LIST", "LIST: both sides, paired by key", true);
+    Listing.Sources sources = Listing.sources(jsc, settings, target, sourceCounts, listings);
     JavaRDD<StoreObject> source = sources.objects().mapPartitions(new Keep(settings, Keep.Which.SOURCE_SELECTED));
     Listing.Counters existingCounts = new Listing.Counters(jsc, "destination");
-    JavaRDD<StoreObject> existing = Listing.destination(jsc, settings, Listing.destinationShards(settings, target, existingCounts),
-            existingCounts)
+    JavaRDD<StoreObject> existing = Listing.destination(jsc, settings, target, existingCounts, listings)
         .mapPartitions(new Keep(settings, Keep.Which.DESTINATION_SELECTED));
-    jsc.setJobGroup("LIST", "LIST: both sides, paired by key", true);
     long partitions = jsc.defaultParallelism();
     JavaRDD<Keyed> pairs = source.mapToPair(o -> new Tuple2<>(o.relativeKey(), Keyed.source(o)))
         .union(existing.mapToPair(o -> new Tuple2<>(o.relativeKey(), Keyed.existing(o))))
         .reduceByKey(Keyed::merge, (int) partitions).values().persist(StorageLevel.MEMORY_AND_DISK_SER());
     long listed = Actions.run(pairs::count, "cannot list " + config.source().describe() + " or " + config.destination().describe(), "");
+    listings.forEach(JavaRDD::unpersist); // the pairs hold what was listed
     JavaRDD<Comparison.Result> settled = pairs.map(k -> Comparison.withoutReading(k.source(), k.existing())).filter(r -> r != null);
     long partSize = config.plan().partSize();
     JavaRDD<Comparison.Check> checks = pairs.filter(k -> Comparison.withoutReading(k.source(), k.existing()) == null).flatMap(k -> {

@@ -22,6 +22,18 @@ public interface Lister {
   @Retries.Retried
   ListCounts list(Shard shard, Consumer<StoreObject> consumer) throws IOException;
 
+  /** What listing part of a shard gave: its counts, and the rest of the shard in pieces (none when it was listed to its end). */
+  record Listed(ListCounts counts, List<Shard> rest) {}
+
+  /**
+   * Lists a shard for about {@code pages} pages (0: to its end) and returns the rest of it in pieces, which a listing
+   * spreads over the cluster; a store that does not split a shard so lists it to its end.
+   */
+  @Retries.Retried
+  default Listed listSome(Shard shard, int pages, Consumer<StoreObject> consumer) throws IOException {
+    return new Listed(list(shard, consumer), List.of());
+  }
+
   /** Lists everything, shard by shard (one shard where the store allows). */
   @Retries.Retried
   default ListCounts list(Consumer<StoreObject> consumer) throws IOException {

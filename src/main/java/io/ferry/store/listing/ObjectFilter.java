@@ -56,14 +56,20 @@ public final class ObjectFilter implements Serializable {
    * where an object left out by them still counts as present at the source); the counts say how many it left out.
    */
   public ListCounts list(Lister lister, Shard shard, Consumer<StoreObject> consumer) throws IOException {
+    return listSome(lister, shard, 0, consumer).counts();
+  }
+
+  /** As {@link #list}, for about {@code pages} pages ({@link Lister#listSome}). */
+  public Lister.Listed listSome(Lister lister, Shard shard, int pages, Consumer<StoreObject> consumer) throws IOException {
     long[] filtered = {0};
-    ListCounts raw = lister.list(shard, o -> {
+    Lister.Listed raw = lister.listSome(shard, pages, o -> {
       if (selectsKey(o)) {
         consumer.accept(o);
       } else {
         filtered[0]++;
       }
     });
-    return new ListCounts(raw.listed(), raw.selected() - filtered[0], raw.folderMarkers(), filtered[0], raw.pages());
+    ListCounts c = raw.counts();
+    return new Lister.Listed(new ListCounts(c.listed(), c.selected() - filtered[0], c.folderMarkers(), filtered[0], c.pages()), raw.rest());
   }
 }

@@ -1,11 +1,13 @@
 package io.ferry.store.listing;
 
 import io.ferry.store.ListCounts;
+import io.ferry.store.Lister;
 import io.ferry.store.Shard;
 import io.ferry.store.StoreObject;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -24,7 +26,7 @@ public final class ParallelListing implements Iterator<StoreObject>, AutoCloseab
   /** Lists one shard into a consumer. */
   @FunctionalInterface
   public interface ShardLister {
-    ListCounts list(Shard shard, java.util.function.Consumer<StoreObject> consumer) throws IOException;
+    Lister.Listed list(Shard shard, java.util.function.Consumer<StoreObject> consumer) throws IOException;
   }
 
   private static final Object END = new Object();
@@ -32,6 +34,7 @@ public final class ParallelListing implements Iterator<StoreObject>, AutoCloseab
   private final ExecutorService pool;
   private final AtomicInteger remaining;
   private ListCounts counts = ListCounts.NONE;
+  private final List<Shard> rest = new ArrayList<>();
   private volatile IOException failure;
   private Object next;
   private boolean ended;
@@ -48,9 +51,10 @@ public final class ParallelListing implements Iterator<StoreObject>, AutoCloseab
     for (Shard shard : shards) {
       pool.execute(() -> {
         try {
-          ListCounts c = lister.list(shard, o -> put(o));
+          Lister.Listed listed = lister.list(shard, o -> put(o));
           synchronized (this) {
-            counts = counts.plus(c);
+            counts = counts.plus(listed.counts());
+            rest.addAll(listed.rest());
           }
           if (remaining.decrementAndGet() == 0) put(END);
         } catch (InterruptedCancel e) {
@@ -65,6 +69,11 @@ public final class ParallelListing implements Iterator<StoreObject>, AutoCloseab
   /** What the shards listed so far saw. */
   public synchronized ListCounts counts() {
     return counts;
+  }
+
+  /** What is left of the shards, in pieces: complete once the iteration has ended. */
+  public synchronized List<Shard> rest() {
+    return List.copyOf(rest);
   }
 
   private void put(Object o) {

@@ -8,7 +8,6 @@ import io.ferry.store.retry.Retrier;
 import io.ferry.store.Shard;
 import io.ferry.store.StoreObject;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -27,8 +26,6 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * folder markers, not objects: they are counted and left out.
  */
 final class S3Lister implements Lister {
-  /** Requests in flight while the driver splits the key space. */
-  private static final int SPLIT_THREADS = 16;
   private final S3Client client;
   private final String bucket;
   private final String prefix;
@@ -41,57 +38,45 @@ final class S3Lister implements Lister {
     this.retrier = retrier;
   }
 
+  /** A shard per prefix: the listing splits them where they prove large ({@link KeySpace}), in its rounds. */
   @Override
-  public List<Shard> shards(List<String> prefixes, int target) throws IOException {
-    List<String> under = prefixes.isEmpty() ? List.of(prefix) : prefixes.stream().map(p -> prefix + p).toList();
-    List<Shard> shards = new ArrayList<>();
-    int each = Math.max(1, (target + under.size() - 1) / under.size());
-    for (String p : under) {
-      shards.addAll(target <= 1 ? List.of(Shard.all(p)) : KeySpace.split(p, each, pages, SPLIT_THREADS));
-    }
-    return shards;
+  public List<Shard> shards(List<String> prefixes, int target) {
+    return (prefixes.isEmpty() ? List.of(prefix) : prefixes.stream().map(p -> prefix + p).toList()).stream().map(Shard::all).toList();
   }
 
-  /** The requests the key-space split sends. */
-  private final KeySpace.Pages pages = new KeySpace.Pages() {
-    @Override
-    public List<String> first(String under, String after, int max) throws IOException {
-      return page(under, after, max, null, false).contents().stream().map(S3Object::key).toList();
-    }
-
-    @Override
-    public KeySpace.Level level(String under, int max) throws IOException {
-      ListObjectsV2Response page = page(under, "", max, null, true);
-      return new KeySpace.Level(page.contents().stream().map(S3Object::key).toList(),
-          page.commonPrefixes().stream().map(CommonPrefix::prefix).toList(), Boolean.TRUE.equals(page.isTruncated()));
-    }
-  };
+  @Override
+  public ListCounts list(Shard shard, Consumer<StoreObject> consumer) throws IOException {
+    return listSome(shard, 0, consumer).counts();
+  }
 
   /** Pages one after another, each retried by the job's policy (a listing is many requests; it resumes at its page). */
   @Override
-  public ListCounts list(Shard shard, Consumer<StoreObject> consumer) throws IOException {
-    long listed = 0, markers = 0, pages = 0;
-    String token = null;
-    boolean end = false;
-    do {
-      ListObjectsV2Response page = page(shard.prefix(), shard.after(), 1000, token, !shard.recursive());
-      pages++;
-      for (S3Object o : page.contents()) {
-        if (shard.beyond(o.key())) {
-          end = true;
-          break;
-        }
-        listed++;
-        if (o.key().endsWith("/") && o.size() == 0) {
-          markers++;
-          continue;
-        }
-        consumer.accept(new StoreObject(o.key(), o.key().substring(prefix.length()), o.size(), ETags.unquote(o.eTag()),
-            o.lastModified() == null ? 0 : o.lastModified().toEpochMilli()));
+  public Listed listSome(Shard shard, int pages, Consumer<StoreObject> consumer) throws IOException {
+    long[] counts = new long[3]; // listed, folder markers, requests
+    KeySpace.Pages<S3Object> store = new KeySpace.Pages<>() {
+      @Override
+      public KeySpace.Page<S3Object> page(String under, String after, String token, int max, boolean level) throws IOException {
+        counts[2]++;
+        ListObjectsV2Response page = S3Lister.this.page(under, after, max, token, level);
+        return new KeySpace.Page<>(page.contents(), page.commonPrefixes().stream().map(CommonPrefix::prefix).toList(),
+            Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null);
       }
-      token = !end && Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
-    } while (token != null);
-    return new ListCounts(listed, listed - markers, markers, 0, pages);
+
+      @Override
+      public String key(S3Object entry) {
+        return entry.key();
+      }
+    };
+    List<Shard> rest = KeySpace.list(shard, pages, store, o -> {
+      counts[0]++;
+      if (o.key().endsWith("/") && o.size() == 0) {
+        counts[1]++;
+        return;
+      }
+      consumer.accept(new StoreObject(o.key(), o.key().substring(prefix.length()), o.size(), ETags.unquote(o.eTag()),
+          o.lastModified() == null ? 0 : o.lastModified().toEpochMilli()));
+    });
+    return new Listed(new ListCounts(counts[0], counts[0] - counts[1], counts[1], 0, counts[2]), rest);
   }
 
   /** @param level by delimiter '/': the objects directly under {@code under}, and its folders */

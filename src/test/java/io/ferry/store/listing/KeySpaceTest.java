@@ -14,12 +14,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * The key-space split against a sorted set that answers as ListObjectsV2 does (keys after start-after, in UTF-8 order,
- * at most max-keys): every key is in exactly one shard, whatever the keys, and common layouts split evenly.
+ * A listing's rounds ({@link KeySpace#list}, as spark/Listing runs them) against a sorted set that answers as
+ * ListObjectsV2 does (keys after start-after or a token, in UTF-8 order or S3Proxy's UTF-16 order, at most max-keys, by
+ * delimiter on request): every key is listed exactly once, whatever the keys, no page is read twice, and common layouts
+ * spread over about the target's shards.
  */
 class KeySpaceTest {
   /** A bucket in memory; counts its requests. */
-  static final class Bucket implements KeySpace.Pages {
+  static final class Bucket implements KeySpace.Pages<String> {
     final NavigableSet<String> keys;
     final AtomicInteger requests = new AtomicInteger();
 
@@ -33,73 +35,86 @@ class KeySpaceTest {
       this.keys.addAll(keys);
     }
 
+    /** The token of the next page is the last key or folder of this one. */
     @Override
-    public List<String> first(String prefix, String after, int max) {
+    public KeySpace.Page<String> page(String prefix, String after, String token, int max, boolean level) {
       requests.incrementAndGet();
-      List<String> page = new ArrayList<>();
-      for (String k : after.isEmpty() ? keys : keys.tailSet(after, false)) {
-        if (page.size() == max) break;
-        if (k.startsWith(prefix)) page.add(k);
-        else if (keys.comparator().compare(k, prefix) > 0) break;
-      }
-      return page;
-    }
-
-    @Override
-    public KeySpace.Level level(String prefix, int max) {
-      requests.incrementAndGet();
-      List<String> objects = new ArrayList<>();
-      java.util.TreeSet<String> folders = new java.util.TreeSet<>(keys.comparator());
-      for (String k : keys) {
-        if (!k.startsWith(prefix)) continue;
-        int slash = k.indexOf('/', prefix.length());
-        if (slash < 0) objects.add(k);
-        else folders.add(k.substring(0, slash + 1));
-      }
-      boolean truncated = objects.size() + folders.size() > max;
-      if (truncated) return new KeySpace.Level(List.of(), List.of(), true); // what a first page gives is not used
-      return new KeySpace.Level(objects, new ArrayList<>(folders), false);
-    }
-
-    /** Lists a shard as S3Lister does: from start-after, in the server's order, up to the first key past its end. */
-    List<String> list(Shard shard) {
-      List<String> out = new ArrayList<>();
-      for (String k : shard.after().isEmpty() ? keys : keys.tailSet(shard.after(), false)) {
-        if (!k.startsWith(shard.prefix())) {
-          if (keys.comparator().compare(k, shard.prefix()) > 0) break;
+      String from = token != null ? token : after;
+      List<String> entries = new ArrayList<>();
+      List<String> folders = new ArrayList<>();
+      String last = null;
+      for (String k : from.isEmpty() ? keys : keys.tailSet(from, false)) {
+        if (!k.startsWith(prefix)) {
+          if (keys.comparator().compare(k, prefix) > 0) break;
           continue;
         }
-        if (shard.beyond(k)) break;
-        if (!shard.recursive() && k.indexOf('/', shard.prefix().length()) >= 0) continue; // a delimiter listing: its own objects
-        out.add(k);
+        int slash = level ? k.indexOf('/', prefix.length()) : -1;
+        String entry = slash < 0 ? k : k.substring(0, slash + 1);
+        if (entry.equals(last)) continue; // a folder rolls up its keys
+        if (entries.size() + folders.size() == max) return new KeySpace.Page<>(entries, folders, lastOf(entries, folders));
+        (slash < 0 ? entries : folders).add(entry);
+        last = entry;
       }
-      return out;
+      return new KeySpace.Page<>(entries, folders, null);
     }
 
-    /** How many keys each shard's listing gives; fails if any key under the prefix is listed by none or by two. */
-    List<Integer> sizes(List<Shard> shards) {
-      return sizes(shards, "");
+    private String lastOf(List<String> entries, List<String> folders) {
+      String e = entries.isEmpty() ? null : entries.get(entries.size() - 1);
+      String f = folders.isEmpty() ? null : folders.get(folders.size() - 1);
+      // the next page starts after every key of the last folder
+      String folderEnd = f == null ? null : f + KeyOrder.LAST + KeyOrder.LAST;
+      if (e == null) return folderEnd;
+      if (folderEnd == null) return e;
+      return keys.comparator().compare(e, f) > 0 ? e : folderEnd;
     }
 
-    List<Integer> sizes(List<Shard> shards, String root) {
-      List<Integer> sizes = new ArrayList<>();
-      java.util.Map<String, Integer> listed = new java.util.HashMap<>();
-      for (Shard s : shards) {
-        List<String> got = list(s);
-        sizes.add(got.size());
-        got.forEach(k -> listed.merge(k, 1, Integer::sum));
-      }
-      for (String k : keys) {
-        if (k.startsWith(root)) assertThat(listed.getOrDefault(k, 0)).as("listings of %s", k).isEqualTo(1);
-      }
-      return sizes;
+    @Override
+    public String key(String entry) {
+      return entry;
     }
   }
 
-  private static List<Shard> split(Bucket b, String prefix, int target) throws IOException {
-    List<Shard> shards = KeySpace.split(prefix, target, b, 4);
-    assertThat(shards).isNotEmpty(); // coverage (each key listed once) is checked by listing them: Bucket.sizes
-    return shards;
+  /** What a listing's rounds did: each key's listings, each shard's size and the shards of each round. */
+  record Listed(java.util.Map<String, Integer> times, List<Integer> sizes, List<Integer> rounds, int requests) {
+    /** Fails unless every key under {@code root} was listed exactly once, and nothing else was. */
+    Listed coversOnce(Bucket b, String root) {
+      for (String k : b.keys) {
+        assertThat(times.getOrDefault(k, 0)).as("listings of %s", k).isEqualTo(k.startsWith(root) ? 1 : 0);
+      }
+      assertThat(times.keySet()).allMatch(b.keys::contains);
+      return this;
+    }
+
+    int largest() {
+      return sizes.stream().mapToInt(Integer::intValue).max().orElse(0);
+    }
+
+    int lastRound() {
+      return rounds.get(rounds.size() - 1);
+    }
+  }
+
+  /** The rounds of listing {@code prefix} with {@code target} shards, as spark/Listing runs them. */
+  private static Listed list(Bucket b, String prefix, int target) throws IOException {
+    java.util.Map<String, Integer> times = new java.util.HashMap<>();
+    List<Integer> sizes = new ArrayList<>();
+    List<Integer> rounds = new ArrayList<>();
+    List<Shard> open = List.of(Shard.all(prefix));
+    for (int round = 0; !open.isEmpty(); round++) {
+      assertThat(round).as("rounds").isLessThanOrEqualTo(KeySpace.LEVELS);
+      rounds.add(open.size());
+      List<Shard> next = new ArrayList<>();
+      for (Shard shard : open) {
+        int[] n = {0};
+        next.addAll(KeySpace.list(shard, KeySpace.pages(open.size(), round, target), b, k -> {
+          times.merge(k, 1, Integer::sum);
+          n[0]++;
+        }));
+        sizes.add(n[0]);
+      }
+      open = next;
+    }
+    return new Listed(times, sizes, rounds, b.requests.get());
   }
 
   private static List<String> numbered(String format, int n) {
@@ -111,51 +126,43 @@ class KeySpaceTest {
   @Test
   void aFlatRunOfNumberedKeysSplitsAtItsDigitsNotAtWhatItsFirstPageShares() throws IOException {
     Bucket b = new Bucket(numbered("img_%06d.jpg", 200_000));
-    List<Integer> sizes = b.sizes(split(b, "", 16));
+    Listed l = list(b, "", 16).coversOnce(b, "");
     // img_0 .. img_1: the first page shares "img_000"; probes widen it to "img_" and "img_0", "img_1" are the splits
-    assertThat(sizes.stream().filter(n -> n > 0).count()).isGreaterThanOrEqualTo(16);
-    assertThat(sizes.stream().mapToInt(Integer::intValue).max().orElseThrow()).isLessThanOrEqualTo(200_000 / 10);
-    assertThat(b.requests.get()).isLessThan(200);
-  }
-
-  /** The LIST requests listing shards of these sizes takes: a page per 1,000 keys, and the one that finds the end. */
-  private static int listingPages(List<Integer> sizes) {
-    return sizes.stream().mapToInt(n -> n / KeySpace.PAGE + 1).sum();
+    assertThat(l.lastRound()).isGreaterThanOrEqualTo(16);
+    assertThat(l.largest()).isLessThanOrEqualTo(200_000 / 10);
+    assertThat(l.requests()).isLessThan(200 + 100);
   }
 
   @Test
   void aFlatFolderOfTwentyThousandKeysIsListedInAboutItsPages() throws IOException {
-    // was 171 shards and 176 LIST requests on the executors, after as many on the driver (issue 25)
+    // was 171 shards and 176 LIST requests on the executors, after as many on the driver (issue 25); then 60 in all,
+    // 8 pages of them read twice
     Bucket b = new Bucket(numbered("data/obj-%05d", 20_000));
-    List<Shard> shards = split(b, "data/", 64);
-    List<Integer> sizes = b.sizes(shards, "data/");
-    assertThat(b.requests.get()).as("requests splitting").isLessThanOrEqualTo(40);
-    assertThat(shards).hasSizeLessThanOrEqualTo(6);
-    assertThat(listingPages(sizes)).as("requests listing").isLessThanOrEqualTo(26);
+    Listed l = list(b, "data/", 64).coversOnce(b, "data/");
+    assertThat(l.rounds().get(0)).isEqualTo(1);
+    assertThat(l.sizes().get(0)).as("keys the first round lists").isEqualTo(KeySpace.PROVEN * KeySpace.PAGE);
+    assertThat(l.requests()).as("requests").isLessThanOrEqualTo(50);
   }
 
   @Test
-  void aMillionKeysStillSplitIntoAboutTheTarget() throws IOException {
+  void aMillionKeysStillSpreadOverAboutTheTarget() throws IOException {
     Bucket b = new Bucket(numbered("k%07d", 1_000_000));
-    List<Integer> sizes = b.sizes(split(b, "", 64));
-    assertThat(sizes.stream().filter(n -> n > 0).count()).isGreaterThanOrEqualTo(32);
-    assertThat(sizes.stream().mapToInt(Integer::intValue).max().orElseThrow()).isLessThanOrEqualTo(1_000_000 / 16);
-    assertThat(b.requests.get()).as("requests splitting").isLessThan(600);
+    Listed l = list(b, "", 64).coversOnce(b, "");
+    assertThat(l.lastRound()).isGreaterThanOrEqualTo(32);
+    assertThat(l.largest()).isLessThanOrEqualTo(1_000_000 / 16);
+    assertThat(l.requests()).as("requests").isLessThan(1_000 + 400);
   }
 
   @Test
-  void foldersSplitIntoOneShardPerSubfolderListedUnderIt() throws IOException {
+  void foldersAreListedByDelimiterAndEachSubfolderIsAShard() throws IOException {
     List<String> keys = new ArrayList<>(List.of("top.txt", "events/readme"));
     for (int d = 1; d <= 40; d++) keys.addAll(numbered("events/date=2026-01-" + String.format(Locale.ROOT, "%02d", d) + "/part-%04d", 30));
     Bucket b = new Bucket(keys);
-    List<Shard> shards = split(b, "", 16);
-    List<Integer> sizes = b.sizes(shards);
-    // the root's own objects, "events/"'s own objects, and one shard per day under its folder
-    assertThat(shards).contains(new Shard("", "", "", false), new Shard("events/", "", "", false),
-        new Shard("events/date=2026-01-07/", "", "", true));
-    assertThat(shards).hasSize(42);
-    assertThat(sizes.stream().mapToInt(Integer::intValue).max().orElseThrow()).isEqualTo(30);
-    assertThat(b.requests.get()).isEqualTo(2); // two delimiter listings
+    Listed l = list(b, "", 16).coversOnce(b, "");
+    // the root by delimiter (top.txt and events/), events/ by delimiter (its readme and 40 days), each day under its folder
+    assertThat(l.rounds()).containsExactly(1, 1, 40);
+    assertThat(l.largest()).isEqualTo(30);
+    assertThat(l.requests()).isEqualTo(42);
   }
 
   @Test
@@ -164,18 +171,29 @@ class KeySpaceTest {
     for (String day : List.of("2024-01-01", "2024-01-02", "2024-02-01", "2025-01-01")) keys.addAll(numbered("logs/" + day + "/part-%05d",
         5_000));
     Bucket b = new Bucket(keys);
-    List<Integer> sizes = b.sizes(split(b, "logs/", 8), "logs/");
-    assertThat(sizes.stream().filter(n -> n > 0).count()).isGreaterThanOrEqualTo(4);
-    assertThat(sizes.stream().mapToInt(Integer::intValue).max().orElseThrow()).isLessThanOrEqualTo(5_000);
+    Listed l = list(b, "logs/", 8).coversOnce(b, "logs/");
+    assertThat(l.rounds()).containsExactly(1, 4);
+    assertThat(l.largest()).isLessThanOrEqualTo(5_000);
   }
 
   @Test
-  void aSmallOrEmptyKeySpaceIsOneShard() throws IOException {
+  void aSmallOrEmptyKeySpaceIsOneRequest() throws IOException {
     Bucket empty = new Bucket(List.of());
-    assertThat(split(empty, "", 64)).singleElement().isEqualTo(Shard.all(""));
+    assertThat(list(empty, "", 64).requests()).isEqualTo(1);
     Bucket small = new Bucket(numbered("k%03d", 999));
-    assertThat(small.sizes(split(small, "", 64))).containsExactly(999);
-    assertThat(small.requests.get()).isEqualTo(1);
+    Listed l = list(small, "", 64).coversOnce(small, "");
+    assertThat(l.sizes()).containsExactly(999);
+    assertThat(l.requests()).isEqualTo(1);
+  }
+
+  @Test
+  void aFolderWithSubfoldersBeyondItsFirstPageIsListedWhole() throws IOException {
+    List<String> keys = new ArrayList<>(numbered("f/a%05d", 3_000));
+    keys.addAll(numbered("f/z/%04d", 2_000)); // a subfolder after the first page of the delimiter listing
+    Bucket b = new Bucket(keys);
+    list(b, "f/", 64).coversOnce(b, "f/");
+    Bucket first = new Bucket(List.of("g/0/x", "g/1", "g/2"));
+    list(first, "g/", 64).coversOnce(first, "g/");
   }
 
   @Test
@@ -185,23 +203,24 @@ class KeySpaceTest {
     for (String edge : List.of("p/a", "p/a0", "p/a1", "p/a2", "p/a9", "p/aZ", "p/a_", "p/a-", "p/a~", "p/a\u00e9t\u00e9",
         "p/a\uFF21", "p/a\uD83D\uDE00", "p/a\uD83D\uDE00x", "p/a" + KeyOrder.LAST, "p/b", "p/", "p0", "o")) keys.add(edge);
     keys.addAll(numbered("p/a\uD83D\uDE00%04d", 9_000));
-    Bucket b = new Bucket(keys);
-    List<Shard> shards = split(b, "p/", 12);
-    assertThat(shards.size()).isGreaterThan(1);
-    List<Integer> sizes = b.sizes(shards, "p/");
-    assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo((int) keys.stream().filter(k -> k.startsWith("p/")).count());
+    for (java.util.Comparator<String> order : List.of(KeyOrder.COMPARATOR, java.util.Comparator.<String>naturalOrder())) {
+      Bucket b = new Bucket(keys, order);
+      Listed l = list(b, "p/", 12).coversOnce(b, "p/");
+      assertThat(l.rounds().size()).isGreaterThan(1);
+    }
   }
 
   @Test
   void aServerThatOrdersByUtf16UnitsAsS3ProxyDoesGetsTheSameCoverage() throws IOException {
     List<String> keys = new ArrayList<>(numbered("u/\uFF21%04d", 4_000)); // U+FF21: after the surrogates in UTF-16 order
     keys.addAll(numbered("u/\uD83D\uDE00%04d", 4_000)); // U+1F600: before U+FF21 in UTF-16 order, after it in UTF-8
-    keys.addAll(numbered("u/a%04d", 4_000));
+    keys.addAll(numbered("u/a%04d", 9_000));
+    keys.add("u/a\uE000"); // after "u/a" + LAST in UTF-16 order: a probe finds it under the common prefix
+    keys.addAll(numbered("u/b%04d", 3_000)); // and keys after it that do not share that prefix
     for (java.util.Comparator<String> order : List.of(KeyOrder.COMPARATOR, java.util.Comparator.<String>naturalOrder())) {
       Bucket b = new Bucket(keys, order);
-      List<Integer> sizes = b.sizes(split(b, "u/", 16), "u/");
-      assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(keys.size());
-      assertThat(b.requests.get()).isLessThan(100);
+      Listed l = list(b, "u/", 16).coversOnce(b, "u/");
+      assertThat(l.requests()).isLessThan(100);
     }
   }
 
