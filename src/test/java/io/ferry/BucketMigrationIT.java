@@ -124,14 +124,19 @@ class BucketMigrationIT {
     return spark.read().parquet(summary.reportPath() + "/ranges.parquet");
   }
 
-  private static void assertSameMetadata(S3Client from, String fromBucket, S3Client to, String toBucket, String toPrefix, String key) {
+  /** The source's content headers and user metadata, and its modification time as rclone's mtime where it had none. */
+  private static void assertSameMetadata(S3Client from, String fromBucket, S3Client to, String toBucket, String toPrefix, String key,
+      boolean inService) {
     HeadObjectResponse a = from.headObject(b -> b.bucket(fromBucket).key(key));
     HeadObjectResponse b = to.headObject(h -> h.bucket(toBucket).key(toPrefix + key));
+    Map<String, String> user = new TreeMap<>(a.metadata());
+    // a CopyObject keeps the source's metadata as it is; every other write adds the time
+    if (!inService) user.putIfAbsent("mtime", io.ferry.store.ObjectMetadata.mtime(a.lastModified().toEpochMilli()));
     assertThat(List.of(String.valueOf(b.contentType()), String.valueOf(b.contentEncoding()), String.valueOf(b.contentDisposition()),
-        String.valueOf(b.cacheControl()), b.metadata().toString()))
+        String.valueOf(b.cacheControl()), new TreeMap<>(b.metadata()).toString()))
         .as("metadata of " + key)
         .containsExactly(String.valueOf(a.contentType()), String.valueOf(a.contentEncoding()), String.valueOf(a.contentDisposition()),
-            String.valueOf(a.cacheControl()), a.metadata().toString());
+            String.valueOf(a.cacheControl()), user.toString());
   }
 
   @Test
@@ -151,8 +156,8 @@ class BucketMigrationIT {
     assertThat(summary.succeeded()).as(summary.failures().toString()).isTrue();
     assertThat(Buckets.digests(providerB.client(), "dst", "copy/")).isEqualTo(source);
     assertThat(Buckets.openUploads(providerB.client(), "dst")).isZero();
-    assertSameMetadata(providerA.client(), "src", providerB.client(), "dst", "copy/", "meta/page.html");
-    assertSameMetadata(providerA.client(), "src", providerB.client(), "dst", "copy/", "meta/big.bin");
+    assertSameMetadata(providerA.client(), "src", providerB.client(), "dst", "copy/", "meta/page.html", false);
+    assertSameMetadata(providerA.client(), "src", providerB.client(), "dst", "copy/", "meta/big.bin", false);
     assertThat(providerB.client().headObject(b -> b.bucket("dst").key("copy/meta/page.html")).storageClassAsString())
         .isEqualTo("STANDARD_IA");
     // S3Proxy drops the storage class of multipart objects, so check that the upload asked for it.
@@ -187,8 +192,9 @@ class BucketMigrationIT {
     assertThat(summary.bytes().throughExecutors()).isZero();
     assertThat(Buckets.digests(providerA.client(), "same", "")).isEqualTo(source);
     assertThat(Buckets.openUploads(providerA.client(), "same")).isZero();
-    assertSameMetadata(providerA.client(), "src", providerA.client(), "same", "", "meta/page.html");
-    assertSameMetadata(providerA.client(), "src", providerA.client(), "same", "", "meta/big.bin");
+    assertSameMetadata(providerA.client(), "src", providerA.client(), "same", "", "meta/page.html", true);
+    // copy-cutoff 0: copied as parts (UploadPartCopy) into an upload opened with the source's metadata and time
+    assertSameMetadata(providerA.client(), "src", providerA.client(), "same", "", "meta/big.bin", false);
     Dataset<Row> ranges = ranges(summary);
     assertThat(ranges.filter("method != 'server-side-copy' or payload_bytes != 0").count()).isZero();
     assertThat(ranges.filter("parts > 1").count()).isEqualTo(8);

@@ -52,7 +52,8 @@ final class DestinationSection {
     if (!List.of("", "AES256", "aws:kms").contains(sse)) {
       h.problem("destination.server-side-encryption", sse, "must be empty (the bucket's default), AES256 or aws:kms");
     }
-    return new ObjectWrites(h.string("destination.storage-class"), sse, h.string("destination.kms-key-id"),
-        h.strings("destination.tags", "an object of tag names and values, e.g. tags { project = \"archive\" }"));
+    return new ObjectWrites(h.string("destination.storage-class").trim(), sse, h.string("destination.kms-key-id"),
+        h.strings("destination.tags", "an object of tag names and values, e.g. tags { project = \"archive\" }"),
+        h.bool("destination.copy-tags"));
   }
 }

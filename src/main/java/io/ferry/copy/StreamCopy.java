@@ -67,7 +67,8 @@ public final class StreamCopy implements RangeTransfer {
     };
     // An object written whole carries its metadata: from the answer of its GET, or (empty) a request of its own.
     ObjectMetadata.Lazy metadata = () -> task.range().length() == 0 || opened.get() == null
-        ? source.metadata(task.object()) : source.metadataOf(opened.get().source(), task.object());
+        ? source.metadata(task.object(), destination.keepsTags())
+        : source.metadataOf(opened.get().source(), task.object(), destination.keepsTags());
     try {
       return destination.write(upload, task.partNumber(), task.range(), from, body, metadata);
     } finally {

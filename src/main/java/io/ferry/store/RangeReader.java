@@ -13,15 +13,19 @@ public interface RangeReader {
   @Retries.Once
   InputStream open(StoreObject object, ByteRange range) throws IOException;
 
-  /** The metadata to carry to a bucket destination, read from a stream {@link #open} returned (no extra request). */
-  ObjectMetadata metadataOf(InputStream opened, StoreObject object);
+  /**
+   * The metadata to carry to a bucket destination, read from the answer of a stream {@link #open} returned, and with
+   * its {@code tags} where asked (a request of their own, unless the answer tells there are none).
+   */
+  @Retries.Once
+  ObjectMetadata metadataOf(InputStream opened, StoreObject object, boolean tags) throws IOException;
 
   /**
    * The metadata of an object, with a request of its own where needed (before a multipart upload is opened),
-   * including the checksum the source keeps of its bytes, if any.
+   * including the checksum the source keeps of its bytes, if any, and its {@code tags} where asked.
    */
   @Retries.Once
-  ObjectMetadata metadata(StoreObject object) throws IOException;
+  ObjectMetadata metadata(StoreObject object, boolean tags) throws IOException;
 
   /**
    * What the bytes of a whole object opened by {@link #open} must check against: the source's stored checksum, or

@@ -18,6 +18,11 @@ import java.util.SortedMap;
 public interface Uploads {
   Capabilities capabilities();
 
+  /** Whether the objects written here carry the source's tags: the metadata handed to a write must include them. */
+  default boolean keepsTags() {
+    return false;
+  }
+
   /** Where the object lands, for the datasets: a path, or s3://bucket/key. */
   String location(StoreObject object);
 

@@ -159,7 +159,7 @@ public final class S3ProxyProcess implements AutoCloseable {
     throw new IOException("S3Proxy did not answer within " + timeout + "; see " + log);
   }
 
-  private static int freePort() {
+  static int freePort() {
     try (ServerSocket socket = new ServerSocket(0, 0, java.net.InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     } catch (IOException e) {

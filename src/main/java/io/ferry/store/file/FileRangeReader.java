@@ -76,20 +76,34 @@ final class FileRangeReader implements RangeReader {
   }
 
   @Override
-  public ObjectMetadata metadataOf(InputStream opened, StoreObject object) {
-    return metadata(object);
+  public ObjectMetadata metadataOf(InputStream opened, StoreObject object, boolean tags) {
+    return metadata(object, tags);
   }
 
-  /** A content type guessed from the file name; files carry no other object metadata. */
+  /**
+   * A content type guessed from the file name, and the file's modification time, mode and owner as rclone's user
+   * metadata names them ({@link ObjectMetadata#MTIME}...); files have no tags.
+   */
   @Override
-  public ObjectMetadata metadata(StoreObject object) {
+  public ObjectMetadata metadata(StoreObject object, boolean tags) {
+    Path file = root.resolve(object.key());
     String type = null;
     try {
-      type = Files.probeContentType(root.resolve(object.key()));
+      type = Files.probeContentType(file);
     } catch (IOException e) {
       // no guess
     }
-    return new ObjectMetadata(type, null, null, null, Map.of());
+    Map<String, String> user = new java.util.TreeMap<>();
+    user.put(ObjectMetadata.MTIME, ObjectMetadata.mtime(object.lastModifiedMillis()));
+    try {
+      Map<String, Object> unix = Files.readAttributes(file, "unix:mode,uid,gid", LinkOption.NOFOLLOW_LINKS);
+      user.put(ObjectMetadata.MODE, Integer.toOctalString((Integer) unix.get("mode")));
+      user.put(ObjectMetadata.UID, unix.get("uid").toString());
+      user.put(ObjectMetadata.GID, unix.get("gid").toString());
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      // a platform without Unix attributes, or the file is gone (its read fails on its own): the time alone
+    }
+    return new ObjectMetadata(type == null ? Map.of() : Map.of("Content-Type", type), user, null, "", null);
   }
 
   @Override

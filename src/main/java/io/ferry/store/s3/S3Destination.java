@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
-import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -124,13 +123,16 @@ final class S3Destination implements Destination {
   }
 
   @Override
+  public boolean keepsTags() {
+    return config.writes().copyTags();
+  }
+
+  @Override
   public Upload open(StoreObject object, ObjectMetadata.Lazy lazy) throws IOException {
-    ObjectMetadata metadata = lazy.get();
-    CreateMultipartUploadRequest.Builder request = CreateMultipartUploadRequest.builder().bucket(config.bucket()).key(key(object))
-        .contentType(metadata.contentType()).contentEncoding(metadata.contentEncoding())
-        .contentDisposition(metadata.contentDisposition()).cacheControl(metadata.cacheControl()).metadata(metadata.userMetadata());
-    applyWriteSettings(request::storageClass, request::serverSideEncryption, request::ssekmsKeyId, request::tagging);
-    return new Upload(object, S3Errors.translated(() -> client.createMultipartUpload(request.build()).uploadId()));
+    Map<String, String> headers = putHeaders(object, lazy.get());
+    CreateMultipartUploadRequest request = CreateMultipartUploadRequest.builder().bucket(config.bucket()).key(key(object))
+        .overrideConfiguration(o -> headers.forEach(o::putHeader)).build();
+    return new Upload(object, S3Errors.translated(() -> client.createMultipartUpload(request).uploadId()));
   }
 
   @Override
@@ -141,7 +143,7 @@ final class S3Destination implements Destination {
     return S3Errors.translated(() -> {
       if (upload.inParts()) return requests.put(config.bucket(), key, part(upload.id(), partNumber), Map.of(), body.open(), range.length());
       java.io.InputStream in = body.open(); // first: an object's metadata may come with its GET's answer
-      return requests.put(config.bucket(), key, Map.of(), putHeaders(metadata.get()), in, range.length());
+      return requests.put(config.bucket(), key, Map.of(), putHeaders(upload.object(), metadata.get()), in, range.length());
     });
   }
 
@@ -320,27 +322,68 @@ final class S3Destination implements Destination {
 
   /** Copies from {@code source}, a bucket of the same service: CopyObject for a whole object, UploadPartCopy for a part. */
   InServiceCopy copyingFrom(BucketConfig source) {
+    SourceTags sourceTags = new SourceTags(client, source.endpoint().endpoint(), source.bucket());
     return (upload, partNumber, range) -> S3Errors.translated(() -> upload.inParts()
         ? requests.copy(config.bucket(), key(upload.object()), part(upload.id(), partNumber), copyPartHeaders(upload.object(),
         source.bucket(), range))
-        : requests.copy(config.bucket(), key(upload.object()), Map.of(), copyHeaders(upload.object(), source.bucket())));
+        : requests.copy(config.bucket(), key(upload.object()), Map.of(), copyHeaders(upload.object(), source.bucket(),
+        () -> sourceTags.of(upload.object().key(), java.util.Optional.empty(), false),
+        () -> storageClassOf(source.bucket(), upload.object()))));
   }
 
-  /** PutObject's headers: the source's content headers and user metadata, and the destination's write settings. */
-  Map<String, String> putHeaders(ObjectMetadata metadata) {
+  /**
+   * PutObject's (and CreateMultipartUpload's) headers: the source's system and user metadata (with its modification
+   * time where it names none), its tags merged with the destination's, and the destination's write settings.
+   */
+  Map<String, String> putHeaders(StoreObject object, ObjectMetadata metadata) {
+    ObjectMetadata carried = metadata.withUserMetadataDefault(ObjectMetadata.MTIME, ObjectMetadata.mtime(object.lastModifiedMillis()));
     Map<String, String> headers = new LinkedHashMap<>();
-    contentHeaders(metadata, headers);
-    writeSettings(headers);
+    headers.put("Content-Type", "application/octet-stream");
+    headers.putAll(carried.headers());
+    carried.userMetadata().forEach((name, value) -> headers.put("x-amz-meta-" + name, value));
+    writeSettings(headers, carried.storageClass());
+    Map<String, String> tags = tags(config.writes().copyTags() ? carried.tags() : null);
+    if (!tags.isEmpty()) headers.put("x-amz-tagging", tagging(tags));
     return headers;
   }
 
-  /** CopyObject's headers: the source (only at its listed ETag), its metadata kept, the destination's write settings. */
-  Map<String, String> copyHeaders(StoreObject object, String sourceBucket) {
+  /** What a CopyObject reads of its source besides the bytes, only where the destination's settings need it. */
+  @FunctionalInterface
+  interface SourceRead<T> {
+    T read() throws IOException;
+  }
+
+  /**
+   * CopyObject's headers: the source (only at its listed ETag), its metadata and tags kept by the service (replaced by
+   * the merge with the destination's tags where it sets any, or by none where tags are not copied), the destination's
+   * write settings (the source's storage class, read with a HEAD, where it is kept).
+   */
+  Map<String, String> copyHeaders(StoreObject object, String sourceBucket, SourceRead<Map<String, String>> sourceTags,
+      SourceRead<String> sourceStorageClass) throws IOException {
     Map<String, String> headers = copySource(object, sourceBucket);
     headers.put("x-amz-metadata-directive", "COPY");
-    writeSettings(headers);
-    if (headers.containsKey("x-amz-tagging")) headers.put("x-amz-tagging-directive", "REPLACE");
+    ObjectWrites writes = config.writes();
+    writeSettings(headers, writes.keepsStorageClass() ? sourceStorageClass.read() : "");
+    if (!writes.copyTags() || !writes.tags().isEmpty()) {
+      Map<String, String> tags = tags(writes.copyTags() ? sourceTags.read() : null);
+      headers.put("x-amz-tagging-directive", "REPLACE");
+      if (!tags.isEmpty()) headers.put("x-amz-tagging", tagging(tags));
+    }
     return headers;
+  }
+
+  /** The source object's storage class, by a HEAD ("" for the store's default). */
+  private String storageClassOf(String sourceBucket, StoreObject object) throws IOException {
+    var head = S3Errors.translated(() -> client.headObject(b -> b.bucket(sourceBucket).key(object.key())));
+    String named = head.storageClassAsString();
+    return named == null || named.equals("STANDARD") ? "" : named;
+  }
+
+  /** The source's tags (null: none read) with the destination's over them. */
+  private Map<String, String> tags(Map<String, String> source) {
+    Map<String, String> tags = new java.util.TreeMap<>(source == null ? Map.of() : source);
+    tags.putAll(config.writes().tags());
+    return tags;
   }
 
   private static Map<String, String> copyPartHeaders(StoreObject object, String sourceBucket, ByteRange range) {
@@ -364,33 +407,17 @@ final class S3Destination implements Destination {
     return headers;
   }
 
-  /** The source's content headers and user metadata, as PutObject carries them. */
-  private static void contentHeaders(ObjectMetadata metadata, Map<String, String> headers) {
-    headers.put("Content-Type", metadata.contentType() == null ? "application/octet-stream" : metadata.contentType());
-    if (metadata.contentEncoding() != null) headers.put("Content-Encoding", metadata.contentEncoding());
-    if (metadata.contentDisposition() != null) headers.put("Content-Disposition", metadata.contentDisposition());
-    if (metadata.cacheControl() != null) headers.put("Cache-Control", metadata.cacheControl());
-    metadata.userMetadata().forEach((name, value) -> headers.put("x-amz-meta-" + name, value));
-  }
-
-  /** {@link #applyWriteSettings} as request headers. */
-  private void writeSettings(Map<String, String> headers) {
-    applyWriteSettings(v -> headers.put("x-amz-storage-class", v), v -> headers.put("x-amz-server-side-encryption", v),
-        v -> headers.put("x-amz-server-side-encryption-aws-kms-key-id", v), v -> headers.put("x-amz-tagging", v));
-  }
-
-  /** The destination's storage class, encryption and tags, on whichever request writes an object. */
-  private void applyWriteSettings(Consumer<String> storageClass, Consumer<String> encryption, Consumer<String> kmsKeyId,
-      Consumer<String> tagging) {
+  /** The destination's storage class (the source's, {@code sourceClass}, where it keeps it) and encryption, as headers. */
+  private void writeSettings(Map<String, String> headers, String sourceClass) {
     ObjectWrites writes = config.writes();
-    if (!writes.storageClass().isEmpty()) storageClass.accept(writes.storageClass());
-    if (!writes.serverSideEncryption().isEmpty()) encryption.accept(writes.serverSideEncryption());
-    if (!writes.kmsKeyId().isEmpty()) kmsKeyId.accept(writes.kmsKeyId());
-    if (!writes.tags().isEmpty()) tagging.accept(tagging(writes));
+    String storageClass = writes.keepsStorageClass() ? sourceClass : writes.storageClass();
+    if (!storageClass.isEmpty()) headers.put("x-amz-storage-class", storageClass);
+    if (!writes.serverSideEncryption().isEmpty()) headers.put("x-amz-server-side-encryption", writes.serverSideEncryption());
+    if (!writes.kmsKeyId().isEmpty()) headers.put("x-amz-server-side-encryption-aws-kms-key-id", writes.kmsKeyId());
   }
 
-  private static String tagging(ObjectWrites writes) {
-    return writes.tags().entrySet().stream()
+  private static String tagging(Map<String, String> tags) {
+    return tags.entrySet().stream()
         .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
         .collect(Collectors.joining("&"));
   }

@@ -22,10 +22,13 @@ final class S3RangeReader implements RangeReader {
   private final S3Client client;
   private final String bucket;
 
-  S3RangeReader(SignedRequests gets, S3Client client, String bucket) {
+  private final SourceTags tags;
+
+  S3RangeReader(SignedRequests gets, S3Client client, String endpoint, String bucket) {
     this.gets = gets;
     this.client = client;
     this.bucket = bucket;
+    this.tags = new SourceTags(client, endpoint, bucket);
   }
 
   @Override
@@ -35,21 +38,19 @@ final class S3RangeReader implements RangeReader {
   }
 
   @Override
-  public ObjectMetadata metadataOf(InputStream opened, StoreObject object) {
-    if (opened instanceof ResponseBody r) {
-      return new ObjectMetadata(r.header("Content-Type").orElse(null), r.header("Content-Encoding").orElse(null),
-          r.header("Content-Disposition").orElse(null), r.header("Cache-Control").orElse(null), r.userMetadata(),
-          checksumOf(r::header, object.etag()));
-    }
-    return ObjectMetadata.NONE;
+  public ObjectMetadata metadataOf(InputStream opened, StoreObject object, boolean tags) throws IOException {
+    if (!(opened instanceof ResponseBody r)) return ObjectMetadata.NONE;
+    ObjectMetadata read = ObjectMetadata.fromAnswer(r::header, r.userMetadata(), checksumOf(r::header, object.etag()));
+    return tags ? read.withTags(this.tags.of(object.key(), r.header("x-amz-tagging-count"), true)) : read;
   }
 
   @Override
-  public ObjectMetadata metadata(StoreObject object) throws IOException {
+  public ObjectMetadata metadata(StoreObject object, boolean tags) throws IOException {
     HeadObjectResponse r = S3Errors.translated(() -> client.headObject(b -> b.bucket(bucket).key(object.key())
         .checksumMode(ChecksumMode.ENABLED)));
-    return new ObjectMetadata(r.contentType(), r.contentEncoding(), r.contentDisposition(), r.cacheControl(), r.metadata(),
-        checksumOf(name -> r.sdkHttpResponse().firstMatchingHeader(name), object.etag()));
+    java.util.function.Function<String, java.util.Optional<String>> header = name -> r.sdkHttpResponse().firstMatchingHeader(name);
+    ObjectMetadata read = ObjectMetadata.fromAnswer(header, r.metadata(), checksumOf(header, object.etag()));
+    return tags ? read.withTags(this.tags.of(object.key(), header.apply("x-amz-tagging-count"), false)) : read;
   }
 
   @Override

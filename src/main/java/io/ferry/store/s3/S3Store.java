@@ -40,7 +40,8 @@ public final class S3Store implements Store {
 
   @Override
   public RangeReader reader() {
-    return new S3RangeReader(S3Clients.requests(config.endpoint(), connections, stallTimeout), client(), config.bucket());
+    return new S3RangeReader(S3Clients.requests(config.endpoint(), connections, stallTimeout), client(), config.endpoint().endpoint(),
+        config.bucket());
   }
 
   @Override

@@ -21,30 +21,69 @@ class S3DestinationTest {
         Retrier.once());
   }
 
+  private static S3Destination destination(ObjectWrites writes) {
+    return new S3Destination(null, null, new BucketConfig(ENDPOINT, "dst", "out/", writes), Retrier.once());
+  }
+
   @Test
   void aPutCarriesTheSourcesContentHeadersMetadataAndTheWriteSettings() {
     S3Destination d = destination("STANDARD_IA", "aws:kms", "key-1", Map.of("team", "data eng", "tier", "a&b"));
-    Map<String, String> headers = d.putHeaders(new ObjectMetadata("text/csv", "gzip", "attachment", "no-cache", Map.of("origin", "x")));
+    ObjectMetadata source = new ObjectMetadata("text/csv", "gzip", "attachment", "no-cache", Map.of("origin", "x"));
+    Map<String, String> headers = d.putHeaders(OBJECT, source);
     assertThat(headers).containsExactlyInAnyOrderEntriesOf(Map.of(
         "Content-Type", "text/csv", "Content-Encoding", "gzip", "Content-Disposition", "attachment", "Cache-Control", "no-cache",
-        "x-amz-meta-origin", "x", "x-amz-storage-class", "STANDARD_IA", "x-amz-server-side-encryption", "aws:kms",
-        "x-amz-server-side-encryption-aws-kms-key-id", "key-1", "x-amz-tagging", "team=data+eng&tier=a%26b"));
+        "x-amz-meta-origin", "x", "x-amz-meta-mtime", "0.000000000", "x-amz-storage-class", "STANDARD_IA",
+        "x-amz-server-side-encryption", "aws:kms", "x-amz-server-side-encryption-aws-kms-key-id", "key-1",
+        "x-amz-tagging", "team=data+eng&tier=a%26b"));
   }
 
   @Test
-  void aPutWithoutSettingsSendsOnlyAContentType() {
-    assertThat(destination("", "", "", Map.of()).putHeaders(ObjectMetadata.NONE))
-        .containsExactlyEntriesOf(Map.of("Content-Type", "application/octet-stream"));
+  void aPutWithoutSettingsSendsAContentTypeAndTheSourcesModificationTime() {
+    StoreObject at = new StoreObject("k", "k", 1, "", 1_600_000_000_123L);
+    assertThat(destination("", "", "", Map.of()).putHeaders(at, ObjectMetadata.NONE))
+        .containsExactlyInAnyOrderEntriesOf(Map.of("Content-Type", "application/octet-stream", "x-amz-meta-mtime", "1600000000.123000000"));
   }
 
   @Test
-  void aCopyNamesItsSourceAtItsEtagKeepsMetadataAndReplacesTagsOnlyWhenSet() {
-    assertThat(destination("", "", "", Map.of()).copyHeaders(OBJECT, "src bucket"))
+  void everySystemHeaderTheSourceHasIsCarriedAndItsOwnMtimeWins() {
+    Map<String, String> system = new java.util.TreeMap<>();
+    for (String name : ObjectMetadata.HEADERS) system.put(name, "v-" + name);
+    ObjectMetadata source = new ObjectMetadata(system, Map.of("Mtime", "12.5"), Map.of(), "", null);
+    Map<String, String> headers = destination("", "", "", Map.of()).putHeaders(OBJECT, source);
+    assertThat(headers).containsAllEntriesOf(system).containsEntry("x-amz-meta-Mtime", "12.5").doesNotContainKey("x-amz-meta-mtime");
+  }
+
+  @Test
+  void sourceTagsAreMergedUnderTheDestinationsAndTheSourceClassIsKeptWhereAsked() {
+    ObjectMetadata source = new ObjectMetadata(Map.of(), Map.of(), Map.of("team", "media", "year", "2018"), "STANDARD_IA", null);
+    ObjectWrites keep = new ObjectWrites(ObjectWrites.KEEP, "", "", Map.of("team", "ops"), true);
+    assertThat(destination(keep).putHeaders(OBJECT, source))
+        .containsEntry("x-amz-tagging", "team=ops&year=2018").containsEntry("x-amz-storage-class", "STANDARD_IA");
+    ObjectWrites noTags = new ObjectWrites("", "", "", Map.of(), false);
+    assertThat(destination(noTags).putHeaders(OBJECT, source)).doesNotContainKeys("x-amz-tagging", "x-amz-storage-class");
+    assertThat(destination(keep).putHeaders(OBJECT, source.withTags(null))).containsEntry("x-amz-tagging", "team=ops");
+  }
+
+  @Test
+  void aCopyNamesItsSourceAtItsEtagAndLetsTheServiceKeepMetadataAndTags() throws Exception {
+    S3Destination.SourceRead<Map<String, String>> noRead = () -> {
+      throw new AssertionError("no request needed");
+    };
+    assertThat(destination("", "", "", Map.of()).copyHeaders(OBJECT, "src bucket", noRead, () -> "unused"))
         .containsExactlyInAnyOrderEntriesOf(Map.of("x-amz-copy-source", "src%20bucket/in/a%20b%2Bc.bin",
             "x-amz-copy-source-if-match", "\"0123abcd\"", "x-amz-metadata-directive", "COPY"));
-    assertThat(destination("GLACIER", "AES256", "", Map.of("k", "v")).copyHeaders(OBJECT, "src"))
+    assertThat(destination("GLACIER", "AES256", "", Map.of("k", "v")).copyHeaders(OBJECT, "src", () -> Map.of("a", "1", "k", "old"),
+        () -> "unused"))
         .containsEntry("x-amz-storage-class", "GLACIER").containsEntry("x-amz-server-side-encryption", "AES256")
-        .containsEntry("x-amz-tagging", "k=v").containsEntry("x-amz-tagging-directive", "REPLACE")
+        .containsEntry("x-amz-tagging", "a=1&k=v").containsEntry("x-amz-tagging-directive", "REPLACE")
         .doesNotContainKey("x-amz-server-side-encryption-aws-kms-key-id");
+  }
+
+  @Test
+  void aCopyWithoutTagsReplacesThemWithNoneAndKeepsTheClassReadFromTheSource() throws Exception {
+    Map<String, String> headers = destination(new ObjectWrites(ObjectWrites.KEEP, "", "", Map.of(), false))
+        .copyHeaders(OBJECT, "src", () -> Map.of("a", "1"), () -> "DEEP_ARCHIVE");
+    assertThat(headers).containsEntry("x-amz-tagging-directive", "REPLACE").doesNotContainKey("x-amz-tagging")
+        .containsEntry("x-amz-storage-class", "DEEP_ARCHIVE");
   }
 }

@@ -1,0 +1,77 @@
+package io.ferry.store.s3;
+
+import io.ferry.store.StoreFailure;
+import java.io.IOException;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Reads a source object's tags for the cheapest answer: a GET's answer counts them ({@code x-amz-tagging-count},
+ * absent when there are none) on stores known to send it, so an untagged object costs no request there; anywhere
+ * else, and after a HEAD, which never counts them, a GetObjectTagging asks. A store that does not implement tagging
+ * (501, 405) is asked once per JVM, then its objects have none to carry.
+ */
+final class SourceTags {
+  /** Endpoints seen to count tags in a GET's answer, or documented to (AWS S3's own, the empty endpoint). */
+  private static final Set<String> COUNTING = ConcurrentHashMap.newKeySet();
+  /** Endpoints that answered GetObjectTagging as not implemented. */
+  private static final Set<String> UNTAGGED = ConcurrentHashMap.newKeySet();
+
+  private final S3Client client;
+  private final String endpoint;
+  private final String bucket;
+
+  SourceTags(S3Client client, String endpoint, String bucket) {
+    this.client = client;
+    this.endpoint = endpoint;
+    this.bucket = bucket;
+  }
+
+  /**
+   * The tags of {@code key}, an empty map when it has none, null when the store keeps no tags.
+   *
+   * @param count the answer's {@code x-amz-tagging-count}
+   * @param get whether that answer was a GET's (a HEAD's never counts)
+   */
+  Map<String, String> of(String key, Optional<String> count, boolean get) throws IOException {
+    if (count.isPresent()) {
+      COUNTING.add(endpoint);
+      if (count.get().trim().equals("0")) return Map.of();
+    } else if (get && counts(endpoint)) {
+      return Map.of();
+    }
+    if (UNTAGGED.contains(endpoint)) return null;
+    try {
+      Map<String, String> tags = new LinkedHashMap<>();
+      client.getObjectTagging(b -> b.bucket(bucket).key(key)).tagSet().forEach(t -> tags.put(t.key(), t.value()));
+      return tags;
+    } catch (AwsServiceException e) {
+      if (e.statusCode() == 501 || e.statusCode() == 405) {
+        UNTAGGED.add(endpoint);
+        return null;
+      }
+      if (e.statusCode() == 403) {
+        throw new StoreFailure(StoreFailure.Kind.FATAL, "reading the source object's tags was refused (" + S3Errors.describe(e)
+            + "): allow s3:GetObjectTagging, or set ferry.destination.copy-tags = false to copy without them", e);
+      }
+      throw S3Errors.failure(e);
+    } catch (SdkException e) {
+      throw S3Errors.failure(e);
+    }
+  }
+
+  /** AWS S3 documents the count on every GetObject answer; other stores prove it by sending one. */
+  static boolean counts(String endpoint) {
+    if (COUNTING.contains(endpoint)) return true;
+    if (endpoint.isEmpty()) return true;
+    String host = URI.create(endpoint).getHost();
+    return host != null && host.endsWith(".amazonaws.com");
+  }
+}

@@ -1,0 +1,264 @@
+package io.ferry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ferry.config.ConfigLoader;
+import io.ferry.report.RunSummary;
+import io.ferry.spark.MigrationJob;
+import io.ferry.store.ObjectMetadata;
+import io.ferry.support.Buckets;
+import io.ferry.support.FaultProxy;
+import io.ferry.support.LocalSpark;
+import io.ferry.support.S3MockProcess;
+import io.ferry.support.SeedData;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.StorageClass;
+import software.amazon.awssdk.services.s3.model.Tag;
+
+/**
+ * What travels around the bytes, on every write path (CopyObject, UploadPartCopy, PutObject, multipart), against
+ * Adobe S3Mock, which keeps tags, storage classes and every content header (S3Proxy keeps neither of the first two):
+ * system metadata, user metadata, the modification time, tags merged with the destination's, the storage class.
+ * S3Mock ignores a CopyObject's tagging directive (it always copies the source's tags), so the tags of an object
+ * copied whole inside the service are checked on the wire, in the request a proxy saw.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class FidelityIT {
+  private static final long MIB = 1L << 20;
+  private static final String EXPIRES = "Wed, 21 Oct 2026 07:28:00 GMT";
+  @TempDir static Path work;
+  private S3MockProcess s3;
+  private S3Client client;
+  private SparkSession spark;
+  private final Map<String, String> digests = new TreeMap<>();
+
+  @BeforeAll
+  void start() throws Exception {
+    s3 = S3MockProcess.start(work.resolve("s3mock"));
+    client = s3.client();
+    spark = LocalSpark.start("FidelityIT");
+    client.createBucket(b -> b.bucket("fidelity-src"));
+    byte[] page = "<html>bonjour</html>".getBytes(StandardCharsets.UTF_8);
+    client.putObject(b -> b.bucket("fidelity-src").key("site/page.html").contentType("text/html; charset=utf-8")
+        .contentEncoding("identity").contentDisposition("inline").cacheControl("max-age=60").contentLanguage("fr")
+        .expires(Instant.parse("2026-10-21T07:28:00Z")).metadata(Map.of("owner", "media-team"))
+        .tagging("team=media&year=2018").storageClass(StorageClass.STANDARD_IA), RequestBody.fromBytes(page));
+    digests.put("site/page.html", sha(page));
+    byte[] plain = bytes(1000, 1);
+    client.putObject(b -> b.bucket("fidelity-src").key("plain.bin"), RequestBody.fromBytes(plain));
+    digests.put("plain.bin", sha(plain));
+    byte[] synced = "written by rclone".getBytes(StandardCharsets.UTF_8);
+    client.putObject(b -> b.bucket("fidelity-src").key("rclone.txt").metadata(Map.of("mtime", "1500000000.250000000")),
+        RequestBody.fromBytes(synced));
+    digests.put("rclone.txt", sha(synced));
+    // 12 MiB + 5 in two source parts: copied in 5 MiB parts, so its destination upload is opened with its metadata
+    byte[] big = bytes((int) (12 * MIB + 5), 2);
+    String id = client.createMultipartUpload(b -> b.bucket("fidelity-src").key("video/big.bin").contentType("video/mp4")
+        .contentLanguage("de").cacheControl("no-cache").metadata(Map.of("note", "seeded")).tagging("team=video")
+        .storageClass(StorageClass.STANDARD_IA)).uploadId();
+    int half = (int) (6 * MIB);
+    String e1 = client.uploadPart(b -> b.bucket("fidelity-src").key("video/big.bin").uploadId(id).partNumber(1),
+        RequestBody.fromBytes(java.util.Arrays.copyOfRange(big, 0, half))).eTag();
+    String e2 = client.uploadPart(b -> b.bucket("fidelity-src").key("video/big.bin").uploadId(id).partNumber(2),
+        RequestBody.fromBytes(java.util.Arrays.copyOfRange(big, half, big.length))).eTag();
+    client.completeMultipartUpload(b -> b.bucket("fidelity-src").key("video/big.bin").uploadId(id).multipartUpload(
+        CompletedMultipartUpload.builder().parts(CompletedPart.builder().partNumber(1).eTag(e1).build(),
+            CompletedPart.builder().partNumber(2).eTag(e2).build()).build()));
+    digests.put("video/big.bin", sha(big));
+  }
+
+  @AfterAll
+  void stop() {
+    if (spark != null) spark.stop();
+    if (s3 != null) s3.close();
+  }
+
+  /**
+   * Every path, with the destination's tags merged over the source's and the storage class kept: in the service
+   * (CopyObject for the small objects, UploadPartCopy for the large one) and streamed (PutObject, multipart).
+   */
+  @ParameterizedTest(name = "server-side-copy = {0}")
+  @CsvSource({"always", "never"})
+  void metadataTagsTimesAndStorageClassesArriveOnEveryPath(String serverSide) throws Exception {
+    String bucket = "fidelity-" + serverSide;
+    client.createBucket(b -> b.bucket(bucket));
+    RunSummary summary;
+    String requests;
+    try (FaultProxy sniffer = FaultProxy.before(s3.endpoint())) {
+      summary = migrate(bucket, sniffer.endpoint(), """
+          ferry.destination { storage-class = keep, tags { migrated-by = ferry, team = ops } }
+          ferry.destination.server-side-copy = %s
+          """.formatted(serverSide));
+      requests = sniffer.requests();
+    }
+
+    assertThat(summary.succeeded()).as(summary.failures().toString()).isTrue();
+    assertThat(Buckets.digests(client, bucket, "")).isEqualTo(digests);
+    assertThat(Buckets.openUploads(client, bucket)).isZero();
+    boolean inService = serverSide.equals("always");
+    for (String key : digests.keySet()) {
+      HeadObjectResponse from = head("fidelity-src", key);
+      HeadObjectResponse to = head(bucket, key);
+      assertThat(systemHeaders(to)).as(key).isEqualTo(systemHeaders(from));
+      assertThat(to.storageClassAsString()).as(key).isEqualTo(from.storageClassAsString());
+      Map<String, String> tags = new TreeMap<>(tags("fidelity-src", key));
+      tags.putAll(Map.of("migrated-by", "ferry", "team", "ops"));
+      boolean copiedWhole = inService && !key.equals("video/big.bin"); // one CopyObject keeps the source's metadata as it is
+      if (copiedWhole) {
+        String sent = request(requests, bucket, key);
+        assertThat(sent).as(key).contains("x-amz-tagging-directive: REPLACE").contains("x-amz-tagging: " + tagging(tags));
+        // the class read from the source with a HEAD, sent (a CopyObject would land in STANDARD without it)
+        if (from.storageClassAsString() != null) assertThat(sent).contains("x-amz-storage-class: " + from.storageClassAsString());
+      } else {
+        assertThat(tags(bucket, key)).as(key).isEqualTo(tags);
+      }
+      Map<String, String> user = new TreeMap<>(from.metadata());
+      if (!copiedWhole) user.putIfAbsent("mtime", ObjectMetadata.mtime(listedMillis(key)));
+      assertThat(new TreeMap<>(to.metadata())).as(key).isEqualTo(user);
+    }
+    assertThat(head(bucket, "rclone.txt").metadata()).containsEntry("mtime", "1500000000.250000000");
+    assertThat(head(bucket, "site/page.html").expiresString()).isEqualTo(EXPIRES);
+  }
+
+  /** copy-tags = false: only the destination's tags, or none, on every path; a CopyObject replaces the source's. */
+  @ParameterizedTest(name = "server-side-copy = {0}")
+  @CsvSource({"always, '', ''", "never, '', ''", "always, 'tags { migrated-by = ferry }', 'migrated-by=ferry'"})
+  void withoutCopyTagsTheSourcesTagsStayBehind(String serverSide, String tags, String expected) throws Exception {
+    String bucket = "no-tags-" + serverSide + (tags.isEmpty() ? "" : "-merged");
+    client.createBucket(b -> b.bucket(bucket));
+    RunSummary summary;
+    String requests;
+    try (FaultProxy sniffer = FaultProxy.before(s3.endpoint())) {
+      summary = migrate(bucket, sniffer.endpoint(), "ferry.destination { copy-tags = false, server-side-copy = %s, %s }"
+          .formatted(serverSide, tags));
+      requests = sniffer.requests();
+    }
+
+    assertThat(summary.succeeded()).as(summary.failures().toString()).isTrue();
+    Map<String, String> want = new TreeMap<>();
+    if (!expected.isEmpty()) want.put(expected.split("=")[0], expected.split("=")[1]);
+    for (String key : digests.keySet()) {
+      if (serverSide.equals("always") && !key.equals("video/big.bin")) {
+        String sent = request(requests, bucket, key);
+        assertThat(sent).as(key).contains("x-amz-tagging-directive: REPLACE");
+        if (want.isEmpty()) assertThat(sent).as(key).doesNotContain("x-amz-tagging:");
+        else assertThat(sent).as(key).contains("x-amz-tagging: " + tagging(want));
+      } else {
+        assertThat(tags(bucket, key)).as(key).isEqualTo(want);
+      }
+    }
+  }
+
+  @Test
+  void filesCarryTheirTimeModeAndOwnerAsRcloneNamesThem() throws Exception {
+    Path dir = Files.createDirectories(work.resolve("files"));
+    Path file = Files.writeString(dir.resolve("notes.txt"), "field notes");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r-----"));
+    Files.setLastModifiedTime(file, FileTime.fromMillis(1_450_000_000_125L));
+    client.createBucket(b -> b.bucket("from-files"));
+    var config = ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString("""
+        ferry {
+          job.name = files-fidelity
+          source { type = file, path = "%s" }
+          destination { type = s3, endpoint = "%s", bucket = from-files, credentials.access-key-id = any }
+          report.path = "%s"
+        }
+        """.formatted(dir, s3.endpoint(), work.resolve("reports"))), Map.of("ferry.destination.credentials.secret-access-key", "any"));
+    RunSummary summary = run(config);
+
+    assertThat(summary.succeeded()).as(summary.failures().toString()).isTrue();
+    Map<String, Object> unix = Files.readAttributes(file, "unix:uid,gid");
+    assertThat(head("from-files", "notes.txt").metadata()).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "mtime", "1450000000.125000000", "mode", "100640", "uid", unix.get("uid").toString(), "gid", unix.get("gid").toString()));
+  }
+
+  private RunSummary migrate(String bucket, String destinationEndpoint, String extra) throws Exception {
+    var config = ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString("""
+        ferry {
+          job.name = fidelity
+          source { endpoint = "%1$s", bucket = fidelity-src, credentials.access-key-id = any }
+          destination { type = s3, endpoint = "%2$s", bucket = %3$s, credentials.access-key-id = any }
+          report.path = "%4$s"
+          plan { part-size = 5MiB, copy-cutoff = 0 }
+          copy { retries = 2, backoff = 20ms, max-backoff = 200ms }
+        }
+        %5$s
+        """.formatted(s3.endpoint(), destinationEndpoint, bucket, work.resolve("reports"), extra)),
+        Map.of("ferry.source.credentials.secret-access-key", "any", "ferry.destination.credentials.secret-access-key", "any"));
+    return run(config);
+  }
+
+  private RunSummary run(io.ferry.config.MigrationConfig config) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    return MigrationJob.run(config, JavaSparkContext.fromSparkContext(spark.sparkContext()),
+        new PrintStream(out, true, StandardCharsets.UTF_8));
+  }
+
+  /** The head of the request that wrote {@code key} whole (its PUT), as the proxy saw it. */
+  private static String request(String requests, String bucket, String key) {
+    int at = requests.indexOf("PUT /" + bucket + "/" + key + " ");
+    assertThat(at).as("a PUT of " + key).isNotNegative();
+    return requests.substring(at, requests.indexOf("\r\n\r\n", at));
+  }
+
+  private static String tagging(Map<String, String> tags) {
+    StringBuilder b = new StringBuilder();
+    tags.forEach((k, v) -> b.append(b.length() == 0 ? "" : "&").append(k).append('=').append(v));
+    return b.toString();
+  }
+
+  /** The modification time the listing gives (to the millisecond; a HEAD's is to the second). */
+  private long listedMillis(String key) {
+    return client.listObjectsV2(b -> b.bucket("fidelity-src").prefix(key)).contents().get(0).lastModified().toEpochMilli();
+  }
+
+  private HeadObjectResponse head(String bucket, String key) {
+    return client.headObject(b -> b.bucket(bucket).key(key));
+  }
+
+  private Map<String, String> tags(String bucket, String key) {
+    Map<String, String> tags = new TreeMap<>();
+    for (Tag t : client.getObjectTagging(b -> b.bucket(bucket).key(key)).tagSet()) tags.put(t.key(), t.value());
+    return tags;
+  }
+
+  private static Map<String, String> systemHeaders(HeadObjectResponse h) {
+    Map<String, String> m = new TreeMap<>();
+    for (String name : ObjectMetadata.HEADERS) h.sdkHttpResponse().firstMatchingHeader(name).ifPresent(v -> m.put(name, v));
+    return m;
+  }
+
+  private static byte[] bytes(int n, long seed) {
+    byte[] b = new byte[n];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  private static String sha(byte[] bytes) {
+    return java.util.HexFormat.of().formatHex(SeedData.sha256().digest(bytes));
+  }
+}
