@@ -196,6 +196,54 @@ class FidelityIT {
         "mtime", "1450000000.125000000", "mode", "100640", "uid", unix.get("uid").toString(), "gid", unix.get("gid").toString()));
   }
 
+  /**
+   * A directory's symbolic links: reported by default (rows, a count, exit 0; the cut-over deletes nothing, since a link
+   * may stand for files the destination holds), and with follow a link to a file arrives as that file.
+   */
+  @Test
+  void symbolicLinksAreReportedRowByRowOrFollowedToTheirFiles() throws Exception {
+    Path dir = Files.createDirectories(work.resolve("linked/sub"));
+    Files.writeString(dir.resolveSibling("a.txt"), "alpha");
+    Files.writeString(dir.resolve("b.txt"), "beta");
+    Files.createSymbolicLink(dir.resolveSibling("to-file"), Path.of("a.txt"));
+    Files.createSymbolicLink(dir.resolveSibling("to-dir"), Path.of("sub"));
+    Files.createSymbolicLink(dir.resolveSibling("dangling"), Path.of("nowhere"));
+    Path reported = Files.createDirectories(work.resolve("links-reported/to-dir"));
+    Files.writeString(reported.resolve("b.txt"), "beta, copied by another tool through the link");
+
+    RunSummary first = run(directoryJob(dir.getParent(), reported.getParent(), "report", "destination.delete-extraneous = true"));
+    assertThat(first.succeeded()).as(first.failures().toString()).isTrue();
+    assertThat(first.objects().notCopied()).isEqualTo(3);
+    assertThat(first.objects().copied()).isEqualTo(2);
+    assertThat(Files.readString(reported.resolve("b.txt"))).as("kept: the link stands for it").startsWith("beta, copied");
+    assertThat(Files.exists(reported.resolveSibling("to-file"), java.nio.file.LinkOption.NOFOLLOW_LINKS)).isFalse();
+    var rows = spark.read().parquet(first.reportPath() + "/objects.parquet").filter("status = 'NOT_COPIED'")
+        .select("key", "error").collectAsList();
+    assertThat(rows).extracting(r -> r.getString(0)).containsExactlyInAnyOrder("to-file", "to-dir", "dangling");
+    assertThat(rows).extracting(r -> r.getString(1)).anySatisfy(e -> assertThat(e).contains("'nowhere'"));
+
+    Path followed = work.resolve("links-followed");
+    RunSummary second = run(directoryJob(dir.getParent(), followed, "follow", ""));
+    assertThat(second.succeeded()).as(second.failures().toString()).isTrue();
+    assertThat(second.objects().notCopied()).isEqualTo(2);
+    assertThat(Files.isSymbolicLink(followed.resolve("to-file"))).isFalse();
+    assertThat(Files.readString(followed.resolve("to-file"))).isEqualTo("alpha");
+    assertThat(Files.readString(followed.resolve("sub/b.txt"))).isEqualTo("beta");
+  }
+
+  private io.ferry.config.MigrationConfig directoryJob(Path from, Path to, String symlinks, String extra) {
+    return ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString("""
+        ferry {
+          job.name = links-%3$s
+          source { type = file, path = "%1$s", symlinks = %3$s }
+          destination.path = "%2$s"
+          report.path = "%4$s"
+        }
+        ferry.%5$s
+        """.formatted(from, to, symlinks, work.resolve("reports"), extra.isEmpty() ? "job.name = links-" + symlinks : extra)),
+        Map.of());
+  }
+
   private RunSummary migrate(String bucket, String destinationEndpoint, String extra) throws Exception {
     var config = ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString("""
         ferry {

@@ -24,7 +24,9 @@ public record ObjectResult(StoreObject object, String destination, int parts, lo
     /** Not copied; nothing of it is at its final name and its temp file is gone. */
     FAILED,
     /** Named by the manifest, but the source no longer holds it: reported, not copied, not a failure. */
-    MISSING
+    MISSING,
+    /** Held by the source, and left by the job's settings (a symbolic link not followed): reported, not a failure. */
+    NOT_COPIED
   }
 
   /** An object that was not committed. */

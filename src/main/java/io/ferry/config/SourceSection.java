@@ -43,6 +43,13 @@ final class SourceSection {
     if (manifestComplete && manifest.isEmpty()) {
       h.problem("source.manifest-complete", true, "declares source.manifest a complete inventory, and no manifest is set");
     }
+    String links = h.string("source.symlinks");
+    if (!List.of("report", "follow").contains(links)) {
+      h.problem("source.symlinks", links,
+          "must be report (leave each symbolic link and report it) or follow (copy the file a link points to)");
+    } else if (store instanceof DirectoryConfig d) {
+      store = d.withSymlinks(DirectoryConfig.Symlinks.valueOf(links.toUpperCase(java.util.Locale.ROOT)));
+    }
     if (store == null || maxSize < minSize || before < after) return null;
     return new SourceConfig(store, new Selection(prefixes, include, exclude, minSize, maxSize, after, before), manifest,
         h.bool("source.manifest-check"), manifestComplete);

@@ -19,6 +19,14 @@ public record CutOverPlan(Outcome outcome, String reason) {
    *     destination holds in the selection before the pass, which its percentage cap is of
    */
   public static CutOverPlan decide(CutOver cutOver, long extraneous, long copied, long failed, long rejected) {
+    return decide(cutOver, extraneous, copied, failed, rejected, 0);
+  }
+
+  /**
+   * @param linksLeft symbolic links the source holds and the run reported without copying: a link may stand for a
+   *     folder whose files the destination holds, which the source then still has, so the pass deletes nothing
+   */
+  public static CutOverPlan decide(CutOver cutOver, long extraneous, long copied, long failed, long rejected, long linksLeft) {
     long destination = copied + extraneous;
     if (!cutOver.enabled() || extraneous == 0) return new CutOverPlan(Outcome.NONE, "");
     if (failed > 0) {
@@ -27,6 +35,10 @@ public record CutOverPlan(Outcome outcome, String reason) {
     if (rejected > 0) {
       return new CutOverPlan(Outcome.SKIPPED, rejected + " objects were rejected (not copied): a run that did not copy everything it"
           + " selected deletes nothing");
+    }
+    if (linksLeft > 0) {
+      return new CutOverPlan(Outcome.SKIPPED, linksLeft + " symbolic links were reported, not copied: a link may stand for files the"
+          + " destination holds, so nothing is deleted (source.symlinks = follow copies links to files)");
     }
     if (!cutOver.allows(extraneous, destination)) {
       return new CutOverPlan(Outcome.REFUSED, String.format(Locale.ROOT, "it would delete %d of the %d objects the destination holds in"

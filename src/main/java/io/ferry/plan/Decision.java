@@ -12,6 +12,8 @@ public record Decision(Kind kind, StoreObject object, String reason) implements 
     UNCHANGED,
     /** The destination cannot hold it ({@code reason}). */
     REJECTED,
+    /** The source holds it, and the job's settings leave it, reported ({@code reason}): a symbolic link not followed. */
+    NOT_COPIED,
     /** Its size or modification time is outside the selected ranges. */
     FILTERED,
     /** Only the destination holds it, among the keys the job selects: what delete-extraneous deletes. */

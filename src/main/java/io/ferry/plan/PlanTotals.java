@@ -11,8 +11,13 @@ import java.io.Serializable;
  * @param extraneousBytes bytes of the destination's extraneous objects
  */
 public record PlanTotals(long objects, long bytes, long ranges, long splitObjects, long tasks, long wholeRanges, long gets,
-    long unchanged, long rejected, long filtered, long extraneous, long extraneousBytes) implements Serializable {
-  public static final PlanTotals NONE = new PlanTotals(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    long unchanged, long rejected, long filtered, long extraneous, long extraneousBytes, long notCopied) implements Serializable {
+  public static final PlanTotals NONE = new PlanTotals(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+  public PlanTotals(long objects, long bytes, long ranges, long splitObjects, long tasks, long wholeRanges, long gets, long unchanged,
+      long rejected, long filtered, long extraneous, long extraneousBytes) {
+    this(objects, bytes, ranges, splitObjects, tasks, wholeRanges, gets, unchanged, rejected, filtered, extraneous, extraneousBytes, 0);
+  }
 
   public static PlanTotals of(CopyTask task) {
     long objects = 0, bytes = 0, split = 0, whole = 0, gets = 0;
@@ -35,6 +40,7 @@ public record PlanTotals(long objects, long bytes, long ranges, long splitObject
       case REJECTED -> new PlanTotals(0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0);
       case FILTERED -> new PlanTotals(0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0);
       case EXTRANEOUS -> new PlanTotals(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, d.object().size());
+      case NOT_COPIED -> new PlanTotals(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1);
       case COPY -> NONE;
     };
   }
@@ -46,7 +52,7 @@ public record PlanTotals(long objects, long bytes, long ranges, long splitObject
   public PlanTotals plus(PlanTotals o) {
     return new PlanTotals(objects + o.objects, bytes + o.bytes, ranges + o.ranges, splitObjects + o.splitObjects, tasks + o.tasks,
         wholeRanges + o.wholeRanges, gets + o.gets, unchanged + o.unchanged, rejected + o.rejected, filtered + o.filtered,
-        extraneous + o.extraneous, extraneousBytes + o.extraneousBytes);
+        extraneous + o.extraneous, extraneousBytes + o.extraneousBytes, notCopied + o.notCopied);
   }
 
   public long partRanges() {

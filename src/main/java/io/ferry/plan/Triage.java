@@ -60,6 +60,10 @@ public final class Triage {
       return k.existing() != null && filter.selectsKey(k.existing()) ? List.of(Decision.of(Decision.Kind.EXTRANEOUS, k.existing()))
           : List.of();
     }
+    if (source.isLink()) {
+      return List.of(new Decision(Decision.Kind.NOT_COPIED, source, "a symbolic link to '" + source.linkTarget() + "': not copied"
+          + " (source.symlinks = follow copies a link to a file; links to folders, and to nothing, are reported)"));
+    }
     if (!filter.inRanges(source)) return List.of(Decision.of(Decision.Kind.FILTERED, source));
     String reason = rules.rejection(source);
     if (reason == null && hierarchical && k.folder()) {

@@ -61,8 +61,9 @@ public final class ReportWriter {
     requests.putAll(s.requestsByMethod);
     return new RunSummary(RunSummary.NAME, RunSummary.VERSION, info.job(), info.run(), info.source(), info.destination(),
         info.startedAt().toString(), finished.toString(), wall,
-        new RunSummary.Objects(info.listed(), s.objects - s.objectsMissing, s.objectsCopied, info.skippedUnchanged(), s.objectsFailed,
-            s.objectsMissing, info.deletions() == null ? 0 : info.deletions().deleted() + info.deletions().moved()),
+        new RunSummary.Objects(info.listed(),
+            s.objects - s.objectsMissing - s.objectsNotCopied, s.objectsCopied, info.skippedUnchanged(), s.objectsFailed,
+            s.objectsMissing, info.deletions() == null ? 0 : info.deletions().deleted() + info.deletions().moved(), s.objectsNotCopied),
         new RunSummary.Bytes(s.objectBytes, s.objectBytesCopied, s.payloadBytes),
         new RunSummary.Ranges(s.ranges, s.rangesOk, s.ranges - s.rangesOk, s.retries, info.splitObjects()),
         new RunSummary.Throughput(copySeconds > 0 ? s.objectBytesCopied / 1e6 / copySeconds : 0, copySeconds,

@@ -53,6 +53,7 @@ public final class RunStats implements Serializable {
   long objectsCopied;
   long objectsFailed;
   long objectsMissing;
+  long objectsNotCopied;
   /** Copied objects by how they were checked (ObjectResult.verified). */
   final TreeMap<String, Long> verifiedBy = new TreeMap<>();
   long objectBytes;
@@ -99,6 +100,8 @@ public final class RunStats implements Serializable {
       verifiedBy.merge(o.verified().isEmpty() ? "none" : o.verified(), 1L, Long::sum);
     } else if (o.status() == ObjectResult.Status.MISSING) {
       objectsMissing++;
+    } else if (o.status() == ObjectResult.Status.NOT_COPIED) {
+      objectsNotCopied++;
     } else if (o.status() == ObjectResult.Status.FAILED) {
       objectsFailed++;
       failures.add(o);
@@ -132,6 +135,7 @@ public final class RunStats implements Serializable {
     objectsCopied += other.objectsCopied;
     objectsFailed += other.objectsFailed;
     objectsMissing += other.objectsMissing;
+    objectsNotCopied += other.objectsNotCopied;
     other.verifiedBy.forEach((k, v) -> verifiedBy.merge(k, v, Long::sum));
     objectBytes += other.objectBytes;
     objectBytesCopied += other.objectBytesCopied;

@@ -35,8 +35,10 @@ public record RunSummary(
   /**
    * @param missing named by the manifest but gone from the source
    * @param deleted extraneous objects deleted at the destination (delete-extraneous)
+   * @param notCopied held by the source and left by the job's settings, each reported (symbolic links not followed)
    */
-  public record Objects(long listed, long planned, long copied, long skippedUnchanged, long failed, long missing, long deleted) {}
+  public record Objects(long listed, long planned, long copied, long skippedUnchanged, long failed, long missing, long deleted,
+      long notCopied) {}
 
   /** @param throughExecutors payload that passed through Spark executors (less than copied when copies stayed server-side) */
   public record Bytes(long planned, long copied, long throughExecutors) {}

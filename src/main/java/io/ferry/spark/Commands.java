@@ -59,6 +59,7 @@ public final class Commands {
       List<Decision> rejected = planned.setAside().filter(d -> d.kind() == Decision.Kind.REJECTED).takeOrdered(SAMPLE, new ByKey());
       rejected.forEach(r -> out.printf("  rejected  %s: %s%n", r.object().key(), r.reason()));
       if (plan.rejected() > rejected.size()) out.printf("  rejected  ... and %d more%n", plan.rejected() - rejected.size());
+      if (plan.notCopied() > 0) out.printf("  not copied %d symbolic links (source.symlinks)%n", plan.notCopied());
       if (plan.extraneous() > 0) {
         var cutOver = config.destination().cutOver();
         out.printf("  extraneous %d objects (%s) at the destination, in the selection, that the source's listing lacks%s%n",
@@ -66,7 +67,8 @@ public final class Commands {
                 : ": kept (destination.delete-extraneous is off)");
         if (cutOver.enabled()) {
           // as a run that copies everything it selects would decide
-          CutOverPlan decision = CutOverPlan.decide(cutOver, plan.extraneous(), plan.objects() + plan.unchanged(), 0, plan.rejected());
+          CutOverPlan decision = CutOverPlan.decide(cutOver, plan.extraneous(), plan.objects() + plan.unchanged(), 0, plan.rejected(),
+              plan.notCopied());
           String verb = cutOver.moves() ? "would move to " + cutOver.moveTo() : "would delete";
           if (decision.outcome() == CutOverPlan.Outcome.RUN) {
             out.printf("  cut-over  %d of the %d objects the destination holds in the selection once the run copied (cap"

@@ -186,8 +186,9 @@ public final class MigrationJob {
 
   private static void printPlan(Planning.Planned planned, CopyMethod method, PrintStream out) {
     PlanTotals plan = planned.totals();
-    out.printf("LIST  %d objects listed, %d selected, %d skipped unchanged, %d rejected%s%n", planned.listing().listed(),
+    out.printf("LIST  %d objects listed, %d selected, %d skipped unchanged, %d rejected%s%s%n", planned.listing().listed(),
         planned.listing().selected() - plan.filtered(), plan.unchanged(), plan.rejected(),
+        plan.notCopied() == 0 ? "" : ", " + plan.notCopied() + " symbolic links not copied",
         planned.missingCount() == 0 ? "" : ", " + planned.missingCount() + " named by the manifest and missing at the source");
     out.printf("PLAN  %d objects, %s in %d ranges (%d objects split), %d tasks; method %s%n", plan.objects(),
         Units.bytes(plan.bytes()), plan.ranges(), plan.splitObjects(), plan.tasks(), methodName(method));
@@ -291,8 +292,9 @@ public final class MigrationJob {
   private static RunSummary report(JavaSparkContext jsc, MigrationConfig config, String runId, Instant started, Planning.Planned planned,
       Copied copied, JavaRDD<ObjectResult> objects, StageTimes stages, RunSummary.Deletions deletions) throws IOException {
     PlanTotals plan = planned.totals();
-    JavaRDD<ObjectResult> setAside = planned.setAside().filter(d -> d.kind() == Decision.Kind.REJECTED)
-        .map(d -> ObjectResult.failed(d.object(), "", 0, 0, d.reason()));
+    JavaRDD<ObjectResult> setAside = planned.setAside().filter(d -> d.kind() == Decision.Kind.REJECTED
+        || d.kind() == Decision.Kind.NOT_COPIED).map(d -> d.kind() == Decision.Kind.REJECTED ? ObjectResult.failed(d.object(), "", 0, 0,
+        d.reason()) : new ObjectResult(d.object(), "", 0, 0, ObjectResult.Status.NOT_COPIED, d.reason(), "", ""));
     JavaRDD<ObjectResult> missing = planned.missing().map(o -> new ObjectResult(o, "", 0, 0, ObjectResult.Status.MISSING,
         "named by the manifest; the source no longer holds it", "", ""));
     RunInfo info = new RunInfo(config.jobName(), runId, config.source().describe(), config.destination().describe(), started,

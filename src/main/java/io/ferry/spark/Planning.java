@@ -105,7 +105,8 @@ public final class Planning {
         .mapPartitionsWithIndex(new PlanFunction(config.plan(), capabilities, serverSide), true), cached);
     PlanTotals totals = decisions.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus)
         .plus(tasks.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus));
-    JavaRDD<Decision> setAside = decisions.filter(d -> d.kind() == Decision.Kind.REJECTED || d.kind() == Decision.Kind.EXTRANEOUS);
+    JavaRDD<Decision> setAside = decisions.filter(d -> d.kind() == Decision.Kind.REJECTED || d.kind() == Decision.Kind.EXTRANEOUS
+        || d.kind() == Decision.Kind.NOT_COPIED);
     return new Planned(tasks, setAside, missing, totals, sourceCounts.counts(), existingCounts.counts(), missingCount, strays, what,
         cached);
   }

@@ -28,6 +28,23 @@ public record StoreObject(String key, String relativeKey, long size, String etag
     this(key, relativeKey, size, etag, lastModifiedMillis, "");
   }
 
+  /** What {@link #version} holds for a symbolic link: this prefix and its target. */
+  private static final String LINK = "link:";
+
+  /** A symbolic link the listing found and leaves (source.symlinks = report): no bytes, its target as its version. */
+  public static StoreObject link(String key, String relativeKey, String target, long lastModifiedMillis) {
+    return new StoreObject(key, relativeKey, 0, "", lastModifiedMillis, LINK + target);
+  }
+
+  public boolean isLink() {
+    return version.startsWith(LINK);
+  }
+
+  /** A link's target, as the link names it ("" for an object that is no link). */
+  public String linkTarget() {
+    return isLink() ? version.substring(LINK.length()) : "";
+  }
+
   /**
    * This version's identity, as what is resumed is keyed by it: a part copied from another version of the object is
    * never taken for one of this.

@@ -3,6 +3,7 @@ package io.ferry.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ferry.config.CutOver;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -31,5 +32,13 @@ class CutOverPlanTest {
     CutOverPlan plan = CutOverPlan.decide(CutOver.of(on, cap, ""), extraneous, copied, failed, rejected);
     assertThat(plan.outcome()).isEqualTo(outcome);
     assertThat(plan.reason()).contains(reason);
+  }
+
+  @Test
+  void linksLeftAtTheSourceStopThePassForTheFolderTheyMayStandFor() {
+    CutOverPlan plan = CutOverPlan.decide(CutOver.of(true, "100%", ""), 3, 5, 0, 0, 1);
+    assertThat(plan.outcome()).isEqualTo(CutOverPlan.Outcome.SKIPPED);
+    assertThat(plan.reason()).contains("1 symbolic links were reported");
+    assertThat(CutOverPlan.decide(CutOver.of(true, "100%", ""), 3, 5, 0, 0, 0).outcome()).isEqualTo(CutOverPlan.Outcome.RUN);
   }
 }

@@ -130,4 +130,15 @@ class TriageTest {
     assertThat(triage(List.of(object("A.txt", 1), object("a.txt", 2)), List.of(object("a.txt", 2)), DIRECTORY, false))
         .extracting(d -> d.object().key() + " " + d.kind()).containsExactly("A.txt COPY", "a.txt UNCHANGED");
   }
+
+  @Test
+  void aSymbolicLinkIsNotCopiedButReportedWithItsTargetAndIsNeverExtraneous() {
+    StoreObject link = StoreObject.link("photos", "photos", "/mnt/archive/photos", 5);
+    List<Decision> decisions = triage(List.of(link), List.of(object("photos", 7)), DIRECTORY, false);
+    assertThat(decisions).singleElement().satisfies(d -> {
+      assertThat(d.kind()).isEqualTo(Decision.Kind.NOT_COPIED);
+      assertThat(d.reason()).contains("'/mnt/archive/photos'");
+    });
+    assertThat(PlanTotals.of(decisions.get(0)).notCopied()).isEqualTo(1);
+  }
 }

@@ -23,17 +23,34 @@ import java.util.function.Consumer;
  * Lists the regular files under a directory as objects keyed by their relative path with '/' separators. Shards are
  * directories: the top levels of the tree are walked on the driver until there are enough subtrees, each then walked
  * on an executor; the directories above them are listed on their own, without descending. Symbolic links are not
- * followed, so a listing never leaves the directory. A live directory changes while it is listed: an entry that
- * vanishes between its folder's read and its own is simply not there (the folder's other entries are).
+ * walked into, so a listing never leaves the directory: a source's link to a file is copied as that file where the
+ * job follows links ({@code follow}), and any other link is handed on as a {@link StoreObject#link}, for the plan to
+ * report (a destination's links are no objects of the job's). A live directory changes while it is listed: an
+ * entry that vanishes between its folder's read and its own is simply not there (the folder's other entries are).
  */
 final class FileLister implements Lister {
   /** Directory levels walked on the driver at most. */
   private static final int LEVELS = 4;
   private static final java.util.regex.Pattern INODE = java.util.regex.Pattern.compile("ino=(\\d+)");
   private final Path root;
+  private final boolean follow;
+  /** Whether links not followed are handed on (a source reports them); a destination's listing leaves them out. */
+  private final boolean report;
 
+  /** A destination's listing: its regular files only (its links are no objects of the job's, and never followed). */
   FileLister(Path root) {
+    this(root, false, false);
+  }
+
+  /** A source's listing: symbolic links followed (to files and folders), or handed on as links to report. */
+  FileLister(Path root, io.ferry.config.DirectoryConfig.Symlinks symlinks) {
+    this(root, symlinks == io.ferry.config.DirectoryConfig.Symlinks.FOLLOW, true);
+  }
+
+  private FileLister(Path root, boolean follow, boolean report) {
     this.root = root;
+    this.follow = follow;
+    this.report = report;
   }
 
   @Override
@@ -67,7 +84,8 @@ final class FileLister implements Lister {
       Files.walkFileTree(path(shard.prefix()), java.util.Set.of(), shard.recursive() ? Integer.MAX_VALUE : 1, new SimpleFileVisitor<>() {
         @Override
         public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
-          if (attributes.isRegularFile()) entries.add(new Entry(file, attributes));
+          BasicFileAttributes seen = attributes.isSymbolicLink() ? followed(file, attributes) : attributes;
+          if (seen.isRegularFile() || report && seen.isSymbolicLink()) entries.add(new Entry(file, seen));
           return FileVisitResult.CONTINUE;
         }
 
@@ -91,7 +109,8 @@ final class FileLister implements Lister {
     Path file = path(relativeKey);
     try {
       BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      return attributes.isRegularFile() ? object(file, attributes) : null;
+      if (attributes.isSymbolicLink()) attributes = followed(file, attributes);
+      return attributes.isRegularFile() || report && attributes.isSymbolicLink() ? object(file, attributes) : null;
     } catch (NoSuchFileException | NotDirectoryException e) {
       return null;
     }
@@ -99,8 +118,28 @@ final class FileLister implements Lister {
 
   private record Entry(Path path, BasicFileAttributes attributes) {}
 
+  /** A link's target's attributes where the job follows links and it is a file; else the link's own. */
+  private BasicFileAttributes followed(Path link, BasicFileAttributes own) {
+    if (!follow) return own;
+    try {
+      BasicFileAttributes target = Files.readAttributes(link, BasicFileAttributes.class);
+      return target.isRegularFile() ? target : own;
+    } catch (IOException dangling) {
+      return own; // a link to nothing, or a loop of links: reported as the link it is
+    }
+  }
+
   private StoreObject object(Path file, BasicFileAttributes attributes) {
     String key = root.relativize(file).toString().replace(file.getFileSystem().getSeparator(), "/");
+    if (attributes.isSymbolicLink()) {
+      String target;
+      try {
+        target = Files.readSymbolicLink(file).toString();
+      } catch (IOException e) {
+        target = "?";
+      }
+      return StoreObject.link(key, key, target, attributes.lastModifiedTime().toMillis());
+    }
     return new StoreObject(key, key, attributes.size(), "", attributes.lastModifiedTime().toMillis(), inode(attributes));
   }
 

@@ -19,9 +19,12 @@ import java.util.Map;
 /** Positioned reads of files under a directory (local disk, NFS, a block volume): the source of an upload. */
 final class FileRangeReader implements RangeReader {
   private final Path root;
+  /** How the file is opened and checked: through symbolic links only where the job follows them. */
+  private final LinkOption[] links;
 
-  FileRangeReader(Path root) {
+  FileRangeReader(Path root, boolean follow) {
     this.root = root;
+    this.links = follow ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
   }
 
   /**
@@ -32,9 +35,10 @@ final class FileRangeReader implements RangeReader {
   @Override
   public InputStream open(StoreObject object, ByteRange range) throws IOException {
     Path file = root.resolve(object.key());
-    FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+    FileChannel channel = links.length == 0 ? FileChannel.open(file, StandardOpenOption.READ)
+        : FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
     try {
-      checkUnchanged(file, object);
+      checkUnchanged(file, object, links);
     } catch (IOException | RuntimeException e) {
       channel.close();
       throw e;
@@ -54,7 +58,7 @@ final class FileRangeReader implements RangeReader {
         if (position >= end) return -1;
         int n = channel.read(ByteBuffer.wrap(buffer, offset, (int) Math.min(length, end - position)), position);
         if (n > 0) position += n;
-        if (n < 0 || position >= end) checkUnchanged(file, object); // its bytes read: were they all of one version?
+        if (n < 0 || position >= end) checkUnchanged(file, object, links); // its bytes read: were they all of one version?
         return n;
       }
 
@@ -66,8 +70,8 @@ final class FileRangeReader implements RangeReader {
   }
 
   /** Fails (for good: the source changed) unless the file is still the version listed. */
-  static void checkUnchanged(Path file, StoreObject listed) throws IOException {
-    BasicFileAttributes now = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+  static void checkUnchanged(Path file, StoreObject listed, LinkOption... links) throws IOException {
+    BasicFileAttributes now = Files.readAttributes(file, BasicFileAttributes.class, links);
     String what = now.size() != listed.size() ? "it has " + now.size() + " bytes, it had " + listed.size() + " when listed"
         : now.lastModifiedTime().toMillis() != listed.lastModifiedMillis() ? "it was modified since it was listed"
         : !listed.version().isEmpty() && !FileLister.inode(now).equals(listed.version())
@@ -96,7 +100,7 @@ final class FileRangeReader implements RangeReader {
     Map<String, String> user = new java.util.TreeMap<>();
     user.put(ObjectMetadata.MTIME, ObjectMetadata.mtime(object.lastModifiedMillis()));
     try {
-      Map<String, Object> unix = Files.readAttributes(file, "unix:mode,uid,gid", LinkOption.NOFOLLOW_LINKS);
+      Map<String, Object> unix = Files.readAttributes(file, "unix:mode,uid,gid", links);
       user.put(ObjectMetadata.MODE, Integer.toOctalString((Integer) unix.get("mode")));
       user.put(ObjectMetadata.UID, unix.get("uid").toString());
       user.put(ObjectMetadata.GID, unix.get("gid").toString());

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 /** A directory on a local disk, an NFS mount or a block volume. */
 public final class FileStore implements Store {
   private final Path root;
+  private final DirectoryConfig.Symlinks symlinks;
   private final String tag;
   private final int bufferSize;
 
@@ -20,18 +21,19 @@ public final class FileStore implements Store {
    */
   public FileStore(DirectoryConfig config, String tag, int bufferSize) {
     this.root = Path.of(config.path());
+    this.symlinks = config.symlinks();
     this.tag = tag;
     this.bufferSize = bufferSize;
   }
 
   @Override
   public Lister lister() {
-    return new FileLister(root);
+    return new FileLister(root, symlinks);
   }
 
   @Override
   public RangeReader reader() {
-    return new FileRangeReader(root);
+    return new FileRangeReader(root, symlinks == DirectoryConfig.Symlinks.FOLLOW);
   }
 
   @Override

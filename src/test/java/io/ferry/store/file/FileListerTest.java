@@ -3,7 +3,11 @@ package io.ferry.store.file;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import static org.assertj.core.api.Assertions.tuple;
+
+import io.ferry.config.DirectoryConfig;
 import io.ferry.store.Shard;
+import io.ferry.store.StoreObject;
 import java.nio.file.Files;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -54,5 +58,40 @@ class FileListerTest {
   void aRootThatIsNoDirectoryFails() {
     FileLister lister = new FileLister(root.resolve("missing"));
     assertThatThrownBy(() -> lister.shards(List.of(), 4)).isInstanceOf(NotDirectoryException.class);
+  }
+
+  /** Links: a source reports them (or follows those to files), a destination's listing leaves them out; none is walked into. */
+  @Test
+  void symbolicLinksAreReportedFollowedToFilesOrLeftOut() throws Exception {
+    tree("a.txt", "sub/b.txt");
+    Files.createSymbolicLink(root.resolve("to-file"), Path.of("a.txt"));
+    Files.createSymbolicLink(root.resolve("to-dir"), Path.of("sub"));
+    Files.createSymbolicLink(root.resolve("dangling"), Path.of("nowhere"));
+    Files.createSymbolicLink(root.resolve("sub/loop"), Path.of(".."));
+    for (int target : List.of(1, 4, 100)) {
+      FileLister report = new FileLister(root, DirectoryConfig.Symlinks.REPORT);
+      List<StoreObject> reported = new ArrayList<>();
+      for (Shard s : report.shards(List.of(), target)) report.list(s, reported::add);
+      assertThat(reported).as("target " + target).extracting(StoreObject::relativeKey, StoreObject::linkTarget)
+          .containsExactlyInAnyOrder(tuple("a.txt", ""), tuple("sub/b.txt", ""), tuple("to-file", "a.txt"), tuple("to-dir", "sub"),
+              tuple("dangling", "nowhere"), tuple("sub/loop", ".."));
+
+      FileLister follow = new FileLister(root, DirectoryConfig.Symlinks.FOLLOW);
+      List<StoreObject> followed = new ArrayList<>();
+      for (Shard s : follow.shards(List.of(), target)) follow.list(s, followed::add);
+      StoreObject file = followed.stream().filter(o -> o.relativeKey().equals("to-file")).findFirst().orElseThrow();
+      assertThat(file.isLink()).isFalse();
+      assertThat(file.size()).isEqualTo("a.txt".length());
+      assertThat(file.version()).isEqualTo(FileLister.inode(Files.readAttributes(root.resolve("a.txt"),
+          java.nio.file.attribute.BasicFileAttributes.class)));
+      assertThat(followed).filteredOn(StoreObject::isLink).extracting(StoreObject::relativeKey)
+          .containsExactlyInAnyOrder("to-dir", "dangling", "sub/loop");
+
+      assertThat(listAll(new FileLister(root), new FileLister(root).shards(List.of(), target)))
+          .containsExactlyInAnyOrder("a.txt", "sub/b.txt");
+    }
+    assertThat(new FileLister(root, DirectoryConfig.Symlinks.REPORT).find("to-dir").isLink()).isTrue();
+    assertThat(new FileLister(root, DirectoryConfig.Symlinks.FOLLOW).find("to-file").isLink()).isFalse();
+    assertThat(new FileLister(root).find("to-file")).isNull();
   }
 }

@@ -25,7 +25,7 @@ class FileRangeReaderTest {
   @Test
   void aRangeOfTheListedVersionReadsWhole() throws Exception {
     Files.writeString(root.resolve("f"), "0123456789");
-    try (InputStream in = new FileRangeReader(root).open(listed("f"), new ByteRange(2, 5))) {
+    try (InputStream in = new FileRangeReader(root, false).open(listed("f"), new ByteRange(2, 5))) {
       assertThat(new String(in.readAllBytes())).isEqualTo("23456");
     }
   }
@@ -34,7 +34,7 @@ class FileRangeReaderTest {
   void aFileRewrittenWhileItsRangeIsReadFailsForGood() throws Exception {
     Path f = Files.writeString(root.resolve("f"), "0123456789");
     StoreObject o = listed("f");
-    InputStream in = new FileRangeReader(root).open(o, new ByteRange(0, 10));
+    InputStream in = new FileRangeReader(root, false).open(o, new ByteRange(0, 10));
     in.readNBytes(4);
     Files.writeString(f, "abcdefghij"); // same size, rewritten in place
     Files.setLastModifiedTime(f, FileTime.fromMillis(o.lastModifiedMillis() + 1_000));
@@ -51,7 +51,7 @@ class FileRangeReaderTest {
     Files.setLastModifiedTime(other, Files.getLastModifiedTime(f));
     Files.move(other, f, StandardCopyOption.REPLACE_EXISTING);
     assertThat(o.version()).startsWith("ino=");
-    assertThatThrownBy(() -> new FileRangeReader(root).open(o, new ByteRange(0, 10)))
+    assertThatThrownBy(() -> new FileRangeReader(root, false).open(o, new ByteRange(0, 10)))
         .hasMessageContaining("it was replaced by another file since it was listed");
   }
 }
