@@ -63,7 +63,12 @@ final class Oracle {
     if (refusedConfig(job)) return new Expected(2, Set.of(), Set.of(), Set.of(), Set.of(), false);
     Set<String> listed = listed(job, source);
     Set<String> selected = new TreeSet<>();
-    for (String key : listed) if (job.inRanges(source.items().get(key))) selected.add(key);
+    // a source's symbolic link not followed to a file: reported, never copied; and the cut-over does not run past it
+    Set<String> linksLeft = new TreeSet<>();
+    for (String key : listed) {
+      if (source.digests().get(key).startsWith("link:")) linksLeft.add(key);
+      else if (job.inRanges(source.items().get(key))) selected.add(key);
+    }
     Set<String> rejected = new TreeSet<>();
     Set<String> unreachable = new TreeSet<>();
     if (scenario.destinationKind() == DestinationKind.DIRECTORY) {
@@ -87,7 +92,7 @@ final class Oracle {
     boolean refused = false;
     Set<String> deleted = new TreeSet<>();
     if (job.deleteExtraneous() && !extraneous.isEmpty()) {
-      if (rejected.isEmpty() && unreachable.isEmpty()) {
+      if (rejected.isEmpty() && unreachable.isEmpty() && linksLeft.isEmpty()) {
         refused = !withinCap(job.maxDelete(), extraneous.size(), copied + extraneous.size());
         runs = !refused;
       }

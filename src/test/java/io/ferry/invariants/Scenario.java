@@ -17,7 +17,17 @@ import java.util.function.Predicate;
  * @param existing what the destination holds before the first run, keyed relative to its root or prefix
  */
 record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKind, String sourcePrefix, String destinationPrefix,
-    List<Item> source, List<Item> outside, List<Item> existing, Links links, Job job, List<Run> runs) {
+    List<Item> source, List<Item> outside, List<Item> existing, Links links, Job job, List<Run> runs, SourceLinks sourceLinks) {
+
+  /**
+   * A directory source's symbolic links: {@code lnk.bin} to the source's file {@code toFile} (null: none), and
+   * {@code lnk-gone.bin} to nothing.
+   */
+  record SourceLinks(String toFile, boolean dangling) {
+    static final SourceLinks NONE = new SourceLinks(null, false);
+    static final String TO_FILE = "lnk.bin";
+    static final String DANGLING = "lnk-gone.bin";
+  }
 
   enum SourceKind { BUCKET, DIRECTORY }
 
@@ -57,16 +67,22 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
    */
   record Job(long partSize, int streams, List<String> prefixes, int include, int exclude, long minSize, long maxSize,
       long modifiedAfter, Manifest manifest, boolean deleteExtraneous, String maxDelete, boolean deleteTo, boolean skipUnchanged,
-      boolean serverSideNever, boolean checksums) {
+      boolean serverSideNever, boolean checksums, boolean followLinks, boolean copyTags, boolean keepClass) {
 
     Job withPartSize(long size) {
       return new Job(size, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous, maxDelete,
-          deleteTo, skipUnchanged, serverSideNever, checksums);
+          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass);
     }
 
     Job withStreams(int n) {
       return new Job(partSize, n, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous, maxDelete,
-          deleteTo, skipUnchanged, serverSideNever, checksums);
+          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass);
+    }
+
+    /** source.symlinks = follow, destination.copy-tags, destination.storage-class = keep. */
+    Job withWrites(boolean follow, boolean tags, boolean keep) {
+      return new Job(partSize, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous,
+          maxDelete, deleteTo, skipUnchanged, serverSideNever, checksums, follow, tags, keep);
     }
 
     /** Whether the selection takes a key relative to the prefix, by folders and globs (sizes and times aside). */
@@ -189,7 +205,8 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
     boolean deleteTo = deleteExtraneous && r.nextInt(4) == 0 && (destinationKind == DestinationKind.DIRECTORY
         || !destinationPrefix.isEmpty());
     Job job = new Job(partSize, 1 + r.nextInt(8), prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous,
-        maxDelete, deleteTo, r.nextInt(5) > 0, destinationKind == DestinationKind.SAME_SERVICE && r.nextBoolean(), r.nextInt(3) == 0);
+        maxDelete, deleteTo, r.nextInt(5) > 0, destinationKind == DestinationKind.SAME_SERVICE && r.nextBoolean(), r.nextInt(3) == 0,
+        false, true, false);
 
     // what the destination holds already: copies, stale versions (another size, so no rule takes them for unchanged),
     // objects only it has (in the selection or not), another job's temp file
@@ -223,7 +240,18 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
       runs.add(new Run(faults, kill ? 2_000 + r.nextInt(6_000) : 0, kill && r.nextBoolean(), newPart, newStreams));
     }
     runs.add(Run.CLEAN);
-    return new Scenario(seed, sourceKind, destinationKind, sourcePrefix, destinationPrefix, source, outside, existing, links, job, runs);
+
+    // drawn last, so that the choices above stay what they were for every seed: a directory source's links, and the
+    // settings of what travels besides the bytes
+    SourceLinks sourceLinks = SourceLinks.NONE;
+    if (sourceKind == SourceKind.DIRECTORY && r.nextInt(3) == 0) {
+      List<Item> plain = source.stream().filter(i -> !i.key().startsWith("link/")).toList();
+      String target = plain.isEmpty() || r.nextInt(4) == 0 ? null : plain.get(r.nextInt(plain.size())).key();
+      sourceLinks = new SourceLinks(target, r.nextBoolean());
+    }
+    job = job.withWrites(sourceKind == SourceKind.DIRECTORY && r.nextBoolean(), r.nextInt(4) > 0, toBucket && r.nextBoolean());
+    return new Scenario(seed, sourceKind, destinationKind, sourcePrefix, destinationPrefix, source, outside, existing, links, job, runs,
+        sourceLinks);
   }
 
   private static Fault fault(SplittableRandom r, SourceKind sourceKind, DestinationKind destinationKind, List<Item> source) {
@@ -299,6 +327,7 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
     s.append("\n  destination before: ");
     existing.forEach(i -> s.append(i.key()).append(" (").append(i.size()).append(") "));
     if (links.linkFolder() || links.plantedTemp()) s.append("\n  links: ").append(links);
+    if (!sourceLinks.equals(SourceLinks.NONE)) s.append("\n  source links: ").append(sourceLinks);
     for (int n = 0; n < runs.size(); n++) s.append("\n  run ").append(n + 1).append(": ").append(runs.get(n));
     return s.toString();
   }

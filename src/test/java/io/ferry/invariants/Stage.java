@@ -117,8 +117,14 @@ final class Stage {
       if (!prefix.isEmpty()) for (Item i : scenario.outside()) put(sourceClient(), sourceBucket, i.key(), i); // beside the prefix
     } else {
       for (Item i : scenario.source()) write(sourceDirectory, i.key(), i);
+      Scenario.SourceLinks links = scenario.sourceLinks();
+      if (links.toFile() != null) Files.createSymbolicLink(sourceDirectory.resolve(Scenario.SourceLinks.TO_FILE), Path.of(links.toFile()));
+      if (links.dangling()) Files.createSymbolicLink(sourceDirectory.resolve(Scenario.SourceLinks.DANGLING), Path.of("nowhere.bin"));
     }
     for (Item i : scenario.source()) versions.computeIfAbsent(i.key(), k -> ConcurrentHashMap.newKeySet()).add(digest(i.size(), i.seed()));
+    String linked = scenario.sourceLinks().toFile();
+    if (linked != null) versions.computeIfAbsent(Scenario.SourceLinks.TO_FILE, k -> ConcurrentHashMap.newKeySet())
+        .addAll(versions.getOrDefault(linked, Set.of()));
     Map<String, Long> sourceTimes = sourceTimes();
     if (toBucket()) {
       destinationClient().createBucket(b -> b.bucket(destinationBucket));
@@ -221,7 +227,13 @@ final class Stage {
       tree(sourceDirectory).forEach((key, digest) -> {
         try {
           Path p = sourceDirectory.resolve(key);
-          items.put(key, new Item(key, (int) Files.size(p), 0, Files.getLastModifiedTime(p).toMillis(), false));
+          if (digest.startsWith("link:")) {
+            // a link the job follows to a file is that file; any other stays the link it is (held, never copied)
+            if (job.followLinks() && Files.isRegularFile(p)) digest = sha256(Files.readAllBytes(p));
+            else p = null;
+          }
+          items.put(key, p == null ? new Item(key, 0, 0, 0, false)
+              : new Item(key, (int) Files.size(p), 0, Files.getLastModifiedTime(p).toMillis(), false));
           digests.put(key, digest);
         } catch (IOException e) {
           // churned away between the walk and the look
@@ -318,7 +330,8 @@ final class Stage {
           .append(scenario.sourcePrefix()).append("\"\n    credentials { access-key-id = \"").append(servers.a().identity())
           .append("\", secret-access-key = ${?SRC_SECRET} } }\n");
     } else {
-      h.append("  source { type = file, path = \"").append(sourceDirectory).append("\" }\n");
+      h.append("  source { type = file, path = \"").append(sourceDirectory).append("\", symlinks = ")
+          .append(job.followLinks() ? "follow" : "report").append(" }\n");
     }
     if (toBucket()) {
       boolean same = scenario.destinationKind() == DestinationKind.SAME_SERVICE;
@@ -329,6 +342,8 @@ final class Stage {
           .append("\", secret-access-key = ${?DST_SECRET} }\n");
       if (job.serverSideNever()) h.append("    server-side-copy = never\n");
       if (job.checksums()) h.append("    checksum-mode = when-supported\n");
+      if (!job.copyTags()) h.append("    copy-tags = false\n");
+      if (job.keepClass()) h.append("    storage-class = keep\n");
       if (job.deleteTo()) h.append("    delete-to = \"trash/\"\n");
       h.append("  }\n");
     } else {
@@ -451,9 +466,12 @@ final class Stage {
     sleep(w.millis());
     Path file = sourceDirectory.resolve(w.key());
     unstable.add(w.key());
+    boolean linked = w.key().equals(scenario.sourceLinks().toFile()); // the link to it reads what it holds
+    if (linked) unstable.add(Scenario.SourceLinks.TO_FILE);
     try {
       byte[] bytes = bytes((int) Files.size(file), w.seed());
       versions.computeIfAbsent(w.key(), k -> ConcurrentHashMap.newKeySet()).add(sha256(bytes));
+      if (linked) versions.computeIfAbsent(Scenario.SourceLinks.TO_FILE, k -> ConcurrentHashMap.newKeySet()).add(sha256(bytes));
       Files.write(file, bytes);
     } catch (IOException e) {
       // gone
