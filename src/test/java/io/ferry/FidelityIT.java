@@ -197,6 +197,49 @@ class FidelityIT {
   }
 
   /**
+   * Temporary keys (STS): their session token goes signed with every request, the SDK client's and Ferry's own, and
+   * nowhere else (S3Mock ignores it; S3Proxy refuses any request that has one, 501).
+   */
+  @Test
+  void temporaryKeysSendTheirSessionTokenWithEveryRequestAndShowItNowhere() throws Exception {
+    client.createBucket(b -> b.bucket("with-token"));
+    String token = "session-" + java.util.UUID.randomUUID();
+    RunSummary summary;
+    String requests;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (FaultProxy sniffer = FaultProxy.before(s3.endpoint())) {
+      var config = ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString("""
+          ferry {
+            job.name = session-token
+            source { endpoint = "%1$s", bucket = fidelity-src, credentials.access-key-id = any }
+            destination { type = s3, endpoint = "%2$s", bucket = with-token, credentials.access-key-id = ASIATEMPORARY }
+            report.path = "%3$s"
+            plan.part-size = 5MiB
+          }
+          """.formatted(s3.endpoint(), sniffer.endpoint(), work.resolve("reports"))), Map.of(
+          "ferry.source.credentials.secret-access-key", "any", "ferry.destination.credentials.secret-access-key", "temporary-secret",
+          "ferry.destination.credentials.session-token", token));
+      summary = MigrationJob.run(config, JavaSparkContext.fromSparkContext(spark.sparkContext()),
+          new PrintStream(out, true, StandardCharsets.UTF_8));
+      requests = sniffer.requests();
+    }
+
+    assertThat(summary.succeeded()).as(summary.failures().toString()).isTrue();
+    assertThat(Buckets.digests(client, "with-token", "")).isEqualTo(digests);
+    String[] heads = requests.split("\r\n\r\n");
+    long sent = java.util.Arrays.stream(heads).filter(h -> h.matches("(?s)^(GET|PUT|POST|HEAD|DELETE) .*")).count();
+    assertThat(sent).as("requests to the destination").isGreaterThan(digests.size());
+    assertThat(java.util.Arrays.stream(heads).filter(h -> h.matches("(?s)^(GET|PUT|POST|HEAD|DELETE) .*")))
+        .allSatisfy(h -> assertThat(h.toLowerCase(java.util.Locale.ROOT)).contains("x-amz-security-token: " + token));
+    assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain(token).doesNotContain("temporary-secret");
+    try (var files = Files.walk(Path.of(summary.reportPath()))) {
+      for (Path p : files.filter(Files::isRegularFile).toList()) {
+        assertThat(Files.readString(p, StandardCharsets.ISO_8859_1)).as(p.toString()).doesNotContain(token);
+      }
+    }
+  }
+
+  /**
    * A directory's symbolic links: reported by default (rows, a count, exit 0; the cut-over deletes nothing, since a link
    * may stand for files the destination holds), and with follow a link to a file arrives as that file.
    */

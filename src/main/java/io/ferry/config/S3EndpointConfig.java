@@ -26,15 +26,22 @@ public record S3EndpointConfig(String endpoint, String region, boolean pathStyle
    * Who the requests are sent as.
    *
    * @param apiKey for {@link CredentialsType#IBM_IAM}: the IBM Cloud API key exchanged at {@code tokenUrl}
+   * @param sessionToken for {@link CredentialsType#STATIC}: the token of temporary keys (STS), sent with every request;
+   *     empty for long-term keys
    */
-  public record Credentials(CredentialsType type, String accessKeyId, Secret secretAccessKey, Secret apiKey, String tokenUrl)
-      implements Serializable {
+  public record Credentials(CredentialsType type, String accessKeyId, Secret secretAccessKey, Secret apiKey, String tokenUrl,
+      Secret sessionToken) implements Serializable {
     public Credentials {
       Objects.requireNonNull(type, "type is null");
       Objects.requireNonNull(accessKeyId, "accessKeyId is null");
       Objects.requireNonNull(secretAccessKey, "secretAccessKey is null");
       Objects.requireNonNull(apiKey, "apiKey is null");
       Objects.requireNonNull(tokenUrl, "tokenUrl is null");
+      Objects.requireNonNull(sessionToken, "sessionToken is null");
+    }
+
+    public Credentials(CredentialsType type, String accessKeyId, Secret secretAccessKey, Secret apiKey, String tokenUrl) {
+      this(type, accessKeyId, secretAccessKey, apiKey, tokenUrl, new Secret(""));
     }
 
     /** Static HMAC keys. */
@@ -85,7 +92,8 @@ public record S3EndpointConfig(String endpoint, String region, boolean pathStyle
     Credentials b = other.credentials;
     if (a.type() != b.type()) return false;
     return switch (a.type()) {
-      case STATIC -> a.accessKeyId().equals(b.accessKeyId()) && a.secretAccessKey().equals(b.secretAccessKey());
+      case STATIC -> a.accessKeyId().equals(b.accessKeyId()) && a.secretAccessKey().equals(b.secretAccessKey())
+          && a.sessionToken().equals(b.sessionToken());
       case DEFAULT_CHAIN -> true;
       case IBM_IAM -> a.apiKey().equals(b.apiKey()) && a.tokenUrl().equals(b.tokenUrl());
     };

@@ -49,6 +49,11 @@ final class Stores {
     String keyId = h.string(side + ".credentials.access-key-id");
     Secret secret = h.secret(side + ".credentials.secret-access-key");
     Secret apiKey = h.secret(side + ".credentials.api-key");
+    Secret sessionToken = h.secret(side + ".credentials.session-token");
+    if (!sessionToken.isEmpty() && credentialsType != null && credentialsType != S3EndpointConfig.CredentialsType.STATIC) {
+      h.problem(side + ".credentials.session-token", "(set)", "goes with temporary static keys (credentials.type = static); the"
+          + " default chain finds a session's token itself");
+    }
     String tokenUrl = h.string(side + ".credentials.token-url");
     String env = side.equals("source") ? "SRC" : "DST";
     if (credentialsType == S3EndpointConfig.CredentialsType.STATIC) {
@@ -83,7 +88,8 @@ final class Stores {
     }
     if (credentialsType == null || checksumMode == null) return null;
     return new S3EndpointConfig(endpoint, region, pathStyle,
-        new S3EndpointConfig.Credentials(credentialsType, keyId, secret, apiKey, tokenUrl), checksumMode, unsignedPayload, caBundle);
+        new S3EndpointConfig.Credentials(credentialsType, keyId, secret, apiKey, tokenUrl, sessionToken), checksumMode, unsignedPayload,
+        caBundle);
   }
 
   /** http to 127.0.0.1, [::1] or localhost: the request never leaves the host. */

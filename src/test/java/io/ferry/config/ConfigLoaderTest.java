@@ -221,6 +221,17 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void temporaryKeysCarryTheirSessionTokenWhichIsNeverEchoed() {
+    String token = "session-token-never-printed";
+    MigrationConfig ok = load(MINIMAL + "ferry.source.credentials.session-token = \"" + token + "\"");
+    assertThat(ok.toString()).doesNotContain(token);
+    assertThat(bucket(ok.source().store()).endpoint().credentials().sessionToken().reveal()).isEqualTo(token);
+    List<String> problems = problems(MINIMAL + "ferry.source.credentials { type = default-chain, session-token = \"" + token + "\" }");
+    assertThat(String.join("\n", problems)).doesNotContain(token).contains("ferry.source.credentials.session-token")
+        .contains("credentials.type = static");
+  }
+
+  @Test
   void anApiKeyOfTheWrongTypeIsNeverEchoedAndItsTokenUrlMustBeHttps() {
     String key = "ibm-api-key-never-printed";
     List<String> problems = problems(MINIMAL + "ferry.source.credentials { type = ibm-iam, api-key = [\"" + key + "\"],"

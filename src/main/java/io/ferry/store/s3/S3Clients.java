@@ -156,8 +156,10 @@ public final class S3Clients {
 
   private static AwsCredentialsProvider credentials(S3EndpointConfig e) {
     return switch (e.credentials().type()) {
-      case STATIC -> StaticCredentialsProvider.create(AwsBasicCredentials.create(e.credentials().accessKeyId(),
-          e.credentials().secretAccessKey().reveal()));
+      case STATIC -> StaticCredentialsProvider.create(e.credentials().sessionToken().reveal().isEmpty()
+          ? AwsBasicCredentials.create(e.credentials().accessKeyId(), e.credentials().secretAccessKey().reveal())
+          : software.amazon.awssdk.auth.credentials.AwsSessionCredentials.create(e.credentials().accessKeyId(),
+              e.credentials().secretAccessKey().reveal(), e.credentials().sessionToken().reveal()));
       case DEFAULT_CHAIN -> DefaultCredentialsProvider.builder().build();
       // Unsigned requests; BearerToken adds "Authorization: Bearer <IAM token>".
       case IBM_IAM -> AnonymousCredentialsProvider.create();
