@@ -336,7 +336,10 @@ final class S3Destination implements Destination {
    * time where it names none), its tags merged with the destination's, and the destination's write settings.
    */
   Map<String, String> putHeaders(StoreObject object, ObjectMetadata metadata) {
-    ObjectMetadata carried = metadata.withUserMetadataDefault(ObjectMetadata.MTIME, ObjectMetadata.mtime(object.lastModifiedMillis()));
+    String mtime = ObjectMetadata.mtime(object.lastModifiedMillis());
+    // S3 takes 2 KB of user metadata: the source's own come first, the time only where it fits beside them
+    ObjectMetadata carried = userMetadataBytes(metadata) + ObjectMetadata.MTIME.length() + mtime.length() > MAX_USER_METADATA_BYTES
+        ? metadata : metadata.withUserMetadataDefault(ObjectMetadata.MTIME, mtime);
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put("Content-Type", "application/octet-stream");
     headers.putAll(carried.headers());
@@ -345,6 +348,17 @@ final class S3Destination implements Destination {
     Map<String, String> tags = tags(config.writes().copyTags() ? carried.tags() : null);
     if (!tags.isEmpty()) headers.put("x-amz-tagging", tagging(tags));
     return headers;
+  }
+
+  /** S3's limit on an object's user metadata: names and values, in UTF-8 bytes. */
+  static final int MAX_USER_METADATA_BYTES = 2048;
+
+  private static int userMetadataBytes(ObjectMetadata metadata) {
+    int bytes = 0;
+    for (Map.Entry<String, String> e : metadata.userMetadata().entrySet()) {
+      bytes += e.getKey().getBytes(StandardCharsets.UTF_8).length + e.getValue().getBytes(StandardCharsets.UTF_8).length;
+    }
+    return bytes;
   }
 
   /** What a CopyObject reads of its source besides the bytes, only where the destination's settings need it. */

@@ -86,4 +86,12 @@ class S3DestinationTest {
     assertThat(headers).containsEntry("x-amz-tagging-directive", "REPLACE").doesNotContainKey("x-amz-tagging")
         .containsEntry("x-amz-storage-class", "DEEP_ARCHIVE");
   }
+
+  @Test
+  void theTimeIsAddedOnlyWhereItFitsBesideTheSourcesOwnMetadata() {
+    String nearlyFull = "x".repeat(S3Destination.MAX_USER_METADATA_BYTES - "note".length() - 10);
+    ObjectMetadata full = new ObjectMetadata(Map.of(), Map.of("note", nearlyFull), null, "", null);
+    assertThat(destination("", "", "", Map.of()).putHeaders(OBJECT, full)).containsEntry("x-amz-meta-note", nearlyFull)
+        .doesNotContainKey("x-amz-meta-mtime");
+  }
 }
