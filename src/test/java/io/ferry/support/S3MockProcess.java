@@ -2,13 +2,10 @@ package io.ferry.support;
 
 import io.ferry.config.S3EndpointConfig;
 import java.io.IOException;
-import java.net.HttpURLConnection;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -73,36 +70,11 @@ public final class S3MockProcess implements AutoCloseable {
   }
 
   private void awaitReady(Duration timeout) throws IOException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) throw new IOException("S3Mock exited with " + process.exitValue() + "; see " + log);
-      try {
-        HttpURLConnection c = (HttpURLConnection) URI.create(endpoint() + "/").toURL().openConnection();
-        c.setConnectTimeout(500);
-        c.setReadTimeout(2000);
-        int code = c.getResponseCode();
-        c.disconnect();
-        if (code == 200) return;
-      } catch (IOException notYet) {
-        // not listening yet
-      }
-      try {
-        Thread.sleep(200);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted while waiting for S3Mock", e);
-      }
-    }
-    throw new IOException("S3Mock did not answer within " + timeout + "; see " + log);
+    ChildServers.awaitAnswer("S3Mock", process, endpoint() + "/", code -> code == 200, timeout, log);
   }
 
   @Override
   public void close() {
-    process.destroy();
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    ChildServers.stop(process);
   }
 }

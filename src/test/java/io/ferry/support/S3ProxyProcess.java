@@ -2,9 +2,7 @@ package io.ferry.support;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
 import java.net.ServerSocket;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -134,30 +132,10 @@ public final class S3ProxyProcess implements AutoCloseable {
   }
 
   private void awaitReady(Duration timeout) throws IOException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IOException("S3Proxy exited with " + process.exitValue() + "; see " + log);
-      }
-      try {
-        HttpURLConnection c = (HttpURLConnection) URI.create(endpoint() + "/").toURL().openConnection();
-        c.setConnectTimeout(500);
-        c.setReadTimeout(2000);
-        int code = c.getResponseCode(); // 403 without credentials: it is up and checking signatures
-        c.disconnect();
-        if (code > 0) return;
-      } catch (IOException notYet) {
-        // not listening yet
-      }
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted while waiting for S3Proxy", e);
-      }
-    }
-    throw new IOException("S3Proxy did not answer within " + timeout + "; see " + log);
+    // any status, 403 without credentials among them: it is up and checking signatures
+    ChildServers.awaitAnswer("S3Proxy", process, endpoint() + "/", code -> code > 0, timeout, log);
   }
+
 
   static int freePort() {
     try (ServerSocket socket = new ServerSocket(0, 0, java.net.InetAddress.getLoopbackAddress())) {
@@ -169,14 +147,7 @@ public final class S3ProxyProcess implements AutoCloseable {
 
   @Override
   public void close() {
-    process.destroy();
-    try {
-      if (!process.waitFor(java.time.Duration.ofSeconds(10).toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
-        process.destroyForcibly().waitFor();
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-    }
+    ChildServers.stop(process);
   }
+
 }
