@@ -39,7 +39,7 @@ final class Keep implements FlatMapFunction<Iterator<StoreObject>, StoreObject> 
     Predicate<StoreObject> kept = switch (which) {
       case OBJECTS -> o -> !destination.isStaging(o);
       case STRAYS -> destination::isStray;
-      case SOURCE_SELECTED -> filter::inRanges;
+      case SOURCE_SELECTED -> o -> !o.isLink() && filter.inRanges(o); // a link left at the source is no object to compare
       case DESTINATION_SELECTED -> o -> !destination.isStaging(o) && filter.selectsKey(o);
     };
     List<StoreObject> out = new ArrayList<>();

@@ -48,7 +48,7 @@ final class FileLister implements Lister {
   }
 
   private FileLister(Path root, boolean follow, boolean report) {
-    this.root = root;
+    this.root = report ? real(root) : root;
     this.follow = follow;
     this.report = report;
   }
@@ -117,6 +117,18 @@ final class FileLister implements Lister {
   }
 
   private record Entry(Path path, BasicFileAttributes attributes) {}
+
+  /**
+   * A source's directory as the user named it, through any links on its way (a mount point is often one): a listing
+   * that started at the link itself would walk nothing under it.
+   */
+  private static Path real(Path root) {
+    try {
+      return root.toRealPath();
+    } catch (IOException e) {
+      return root; // missing: shards() says so
+    }
+  }
 
   /** A link's target's attributes where the job follows links and it is a file; else the link's own. */
   private BasicFileAttributes followed(Path link, BasicFileAttributes own) {

@@ -335,7 +335,7 @@ final class S3Destination implements Destination {
    * PutObject's (and CreateMultipartUpload's) headers: the source's system and user metadata (with its modification
    * time where it names none), its tags merged with the destination's, and the destination's write settings.
    */
-  Map<String, String> putHeaders(StoreObject object, ObjectMetadata metadata) {
+  Map<String, String> putHeaders(StoreObject object, ObjectMetadata metadata) throws StoreFailure {
     String mtime = ObjectMetadata.mtime(object.lastModifiedMillis());
     // S3 takes 2 KB of user metadata: the source's own come first, the time only where it fits beside them
     ObjectMetadata carried = userMetadataBytes(metadata) + ObjectMetadata.MTIME.length() + mtime.length() > MAX_USER_METADATA_BYTES
@@ -393,10 +393,21 @@ final class S3Destination implements Destination {
     return named == null || named.equals("STANDARD") ? "" : named;
   }
 
-  /** The source's tags (null: none read) with the destination's over them. */
-  private Map<String, String> tags(Map<String, String> source) {
+  /** S3's most tags on one object. */
+  static final int MAX_TAGS = 10;
+
+  /**
+   * The source's tags (null: none read) with the destination's over them; more than S3 takes fails the object at
+   * once, before any request, with what to change.
+   */
+  private Map<String, String> tags(Map<String, String> source) throws StoreFailure {
     Map<String, String> tags = new java.util.TreeMap<>(source == null ? Map.of() : source);
     tags.putAll(config.writes().tags());
+    if (tags.size() > MAX_TAGS) {
+      throw new StoreFailure(StoreFailure.Kind.FATAL, "the source's " + (source == null ? 0 : source.size()) + " tags and"
+          + " ferry.destination.tags make " + tags.size() + ", over S3's " + MAX_TAGS + " per object: name fewer in destination.tags,"
+          + " or set destination.copy-tags = false");
+    }
     return tags;
   }
 

@@ -2,7 +2,6 @@ package io.ferry.store.s3;
 
 import io.ferry.store.StoreFailure;
 import java.io.IOException;
-import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -14,24 +13,26 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Reads a source object's tags for the cheapest answer: a GET's answer counts them ({@code x-amz-tagging-count},
- * absent when there are none) on stores known to send it, so an untagged object costs no request there; anywhere
- * else, and after a HEAD, which never counts them, a GetObjectTagging asks. A store that does not implement tagging
- * (501, 405) is asked once per JVM, then its objects have none to carry.
+ * absent when there are none, or when the caller may not read them) once the bucket has been seen to send a count, so
+ * an untagged object costs no request there; before that, and after a HEAD, which never counts them, a
+ * GetObjectTagging asks (and a refusal fails the object, naming the permission). A store that does not implement
+ * tagging (501) is asked once per JVM and bucket, then its objects have none to carry.
  */
 final class SourceTags {
-  /** Endpoints seen to count tags in a GET's answer, or documented to (AWS S3's own, the empty endpoint). */
+  /** Buckets (endpoint and name) seen to count tags in a GET's answer, so they can read them. */
   private static final Set<String> COUNTING = ConcurrentHashMap.newKeySet();
-  /** Endpoints that answered GetObjectTagging as not implemented. */
+  /** Buckets whose store answered GetObjectTagging as not implemented. */
   private static final Set<String> UNTAGGED = ConcurrentHashMap.newKeySet();
 
   private final S3Client client;
-  private final String endpoint;
   private final String bucket;
+  /** Where the memos are kept: the endpoint and the bucket (AWS's buckets share one endpoint, not one policy). */
+  private final String place;
 
   SourceTags(S3Client client, String endpoint, String bucket) {
     this.client = client;
-    this.endpoint = endpoint;
     this.bucket = bucket;
+    this.place = endpoint + " " + bucket;
   }
 
   /**
@@ -42,19 +43,19 @@ final class SourceTags {
    */
   Map<String, String> of(String key, Optional<String> count, boolean get) throws IOException {
     if (count.isPresent()) {
-      COUNTING.add(endpoint);
+      COUNTING.add(place);
       if (count.get().trim().equals("0")) return Map.of();
-    } else if (get && counts(endpoint)) {
+    } else if (get && COUNTING.contains(place)) {
       return Map.of();
     }
-    if (UNTAGGED.contains(endpoint)) return null;
+    if (UNTAGGED.contains(place)) return null;
     try {
       Map<String, String> tags = new LinkedHashMap<>();
       client.getObjectTagging(b -> b.bucket(bucket).key(key)).tagSet().forEach(t -> tags.put(t.key(), t.value()));
       return tags;
     } catch (AwsServiceException e) {
-      if (e.statusCode() == 501 || e.statusCode() == 405) {
-        UNTAGGED.add(endpoint);
+      if (e.statusCode() == 501) {
+        UNTAGGED.add(place);
         return null;
       }
       if (e.statusCode() == 403) {
@@ -67,11 +68,4 @@ final class SourceTags {
     }
   }
 
-  /** AWS S3 documents the count on every GetObject answer; other stores prove it by sending one. */
-  static boolean counts(String endpoint) {
-    if (COUNTING.contains(endpoint)) return true;
-    if (endpoint.isEmpty()) return true;
-    String host = URI.create(endpoint).getHost();
-    return host != null && host.endsWith(".amazonaws.com");
-  }
 }

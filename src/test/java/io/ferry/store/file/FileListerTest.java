@@ -94,4 +94,15 @@ class FileListerTest {
     assertThat(new FileLister(root, DirectoryConfig.Symlinks.FOLLOW).find("to-file").isLink()).isFalse();
     assertThat(new FileLister(root).find("to-file")).isNull();
   }
+
+  /** A source directory named through a link (a mount point often is one) lists what is under it. */
+  @Test
+  void aSourceNamedThroughASymbolicLinkListsItsFiles() throws Exception {
+    tree("real/a.txt", "real/sub/b.txt");
+    Path named = Files.createSymbolicLink(root.resolve("named"), root.resolve("real"));
+    FileLister lister = new FileLister(named, DirectoryConfig.Symlinks.REPORT);
+    for (int target : List.of(1, 4)) {
+      assertThat(listAll(lister, lister.shards(List.of(), target))).containsExactlyInAnyOrder("a.txt", "sub/b.txt");
+    }
+  }
 }

@@ -26,7 +26,7 @@ class S3DestinationTest {
   }
 
   @Test
-  void aPutCarriesTheSourcesContentHeadersMetadataAndTheWriteSettings() {
+  void aPutCarriesTheSourcesContentHeadersMetadataAndTheWriteSettings() throws Exception {
     S3Destination d = destination("STANDARD_IA", "aws:kms", "key-1", Map.of("team", "data eng", "tier", "a&b"));
     ObjectMetadata source = new ObjectMetadata("text/csv", "gzip", "attachment", "no-cache", Map.of("origin", "x"));
     Map<String, String> headers = d.putHeaders(OBJECT, source);
@@ -38,14 +38,14 @@ class S3DestinationTest {
   }
 
   @Test
-  void aPutWithoutSettingsSendsAContentTypeAndTheSourcesModificationTime() {
+  void aPutWithoutSettingsSendsAContentTypeAndTheSourcesModificationTime() throws Exception {
     StoreObject at = new StoreObject("k", "k", 1, "", 1_600_000_000_123L);
     assertThat(destination("", "", "", Map.of()).putHeaders(at, ObjectMetadata.NONE))
         .containsExactlyInAnyOrderEntriesOf(Map.of("Content-Type", "application/octet-stream", "x-amz-meta-mtime", "1600000000.123000000"));
   }
 
   @Test
-  void everySystemHeaderTheSourceHasIsCarriedAndItsOwnMtimeWins() {
+  void everySystemHeaderTheSourceHasIsCarriedAndItsOwnMtimeWins() throws Exception {
     Map<String, String> system = new java.util.TreeMap<>();
     for (String name : ObjectMetadata.HEADERS) system.put(name, "v-" + name);
     ObjectMetadata source = new ObjectMetadata(system, Map.of("Mtime", "12.5"), Map.of(), "", null);
@@ -54,7 +54,7 @@ class S3DestinationTest {
   }
 
   @Test
-  void sourceTagsAreMergedUnderTheDestinationsAndTheSourceClassIsKeptWhereAsked() {
+  void sourceTagsAreMergedUnderTheDestinationsAndTheSourceClassIsKeptWhereAsked() throws Exception {
     ObjectMetadata source = new ObjectMetadata(Map.of(), Map.of(), Map.of("team", "media", "year", "2018"), "STANDARD_IA", null);
     ObjectWrites keep = new ObjectWrites(ObjectWrites.KEEP, "", "", Map.of("team", "ops"), true);
     assertThat(destination(keep).putHeaders(OBJECT, source))
@@ -88,10 +88,19 @@ class S3DestinationTest {
   }
 
   @Test
-  void theTimeIsAddedOnlyWhereItFitsBesideTheSourcesOwnMetadata() {
+  void theTimeIsAddedOnlyWhereItFitsBesideTheSourcesOwnMetadata() throws Exception {
     String nearlyFull = "x".repeat(S3Destination.MAX_USER_METADATA_BYTES - "note".length() - 10);
     ObjectMetadata full = new ObjectMetadata(Map.of(), Map.of("note", nearlyFull), null, "", null);
     assertThat(destination("", "", "", Map.of()).putHeaders(OBJECT, full)).containsEntry("x-amz-meta-note", nearlyFull)
         .doesNotContainKey("x-amz-meta-mtime");
+  }
+
+  @Test
+  void moreTagsThanS3TakesFailTheObjectBeforeAnyRequestSayingWhatToChange() {
+    Map<String, String> ten = new java.util.TreeMap<>();
+    for (int i = 0; i < 10; i++) ten.put("t" + i, "v");
+    ObjectMetadata source = new ObjectMetadata(Map.of(), Map.of(), ten, "", null);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> destination("", "", "", Map.of("migrated-by", "ferry")).putHeaders(OBJECT,
+        source)).hasMessageContaining("make 11, over S3's 10").hasMessageContaining("copy-tags = false");
   }
 }
