@@ -40,6 +40,37 @@ final class ChildServers {
     throw new IOException(name + " did not answer within " + timeout + "; see " + log);
   }
 
+  /** One step of a start that may fail with an IOException. */
+  @FunctionalInterface
+  interface Step<T> {
+    T apply() throws IOException;
+  }
+
+  /** A check of a launched server. */
+  @FunctionalInterface
+  interface Check<T> {
+    void accept(T server) throws IOException;
+  }
+
+  /**
+   * Launches a server until one answers, three times at most (a free port found may be taken before the server binds
+   * it); each that does not is stopped.
+   */
+  static <T> T firstThatAnswers(Step<T> launch, Check<T> ready, java.util.function.Consumer<T> close) throws IOException {
+    IOException last = null;
+    for (int attempt = 0; attempt < 3; attempt++) {
+      T server = launch.apply();
+      try {
+        ready.accept(server);
+        return server;
+      } catch (IOException e) {
+        close.accept(server);
+        last = e;
+      }
+    }
+    throw last;
+  }
+
   /** Asks the process to stop, then kills it if it has not within 10 s. */
   static void stop(Process process) {
     process.destroy();

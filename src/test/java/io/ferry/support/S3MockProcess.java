@@ -34,8 +34,7 @@ public final class S3MockProcess implements AutoCloseable {
       throw new IllegalStateException("S3Mock jar not found at " + jar + ": run 'mvn -DskipTests package' first");
     }
     Files.createDirectories(root);
-    IOException last = null;
-    for (int attempt = 0; attempt < 3; attempt++) {
+    return ChildServers.firstThatAnswers(() -> {
       int port = S3ProxyProcess.freePort();
       int management = S3ProxyProcess.freePort();
       Path log = root.resolveSibling(root.getFileName() + ".s3mock.log");
@@ -44,16 +43,8 @@ public final class S3MockProcess implements AutoCloseable {
           "--com.adobe.testing.s3mock.httpPort=" + port, "--server.port=" + management, "--server.address=127.0.0.1",
           "--com.adobe.testing.s3mock.store.root=" + root.toAbsolutePath(), "--logging.level.root=warn"))
           .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-      S3MockProcess server = new S3MockProcess(process, port, log);
-      try {
-        server.awaitReady(Duration.ofSeconds(90));
-        return server;
-      } catch (IOException e) {
-        server.close();
-        last = e;
-      }
-    }
-    throw last;
+      return new S3MockProcess(process, port, log);
+    }, server -> server.awaitReady(Duration.ofSeconds(90)), S3MockProcess::close);
   }
 
   public String endpoint() {

@@ -60,8 +60,7 @@ public final class S3ProxyProcess implements AutoCloseable {
   /** As {@link #start(Path, String, String, String)}, with an https endpoint too when {@code tls} is given. */
   public static S3ProxyProcess start(Path dataDirectory, String identity, String credential, String backend, Tls tls) throws IOException {
     Files.createDirectories(dataDirectory);
-    IOException last = null;
-    for (int attempt = 0; attempt < 3; attempt++) {
+    return ChildServers.firstThatAnswers(() -> {
       int port = freePort();
       Path properties = dataDirectory.resolveSibling(dataDirectory.getFileName() + ".s3proxy.properties");
       Properties p = new Properties();
@@ -94,15 +93,8 @@ public final class S3ProxyProcess implements AutoCloseable {
           .start();
       S3ProxyProcess server = new S3ProxyProcess(process, port, identity, credential, log);
       server.securePort = securePort;
-      try {
-        server.awaitReady(Duration.ofSeconds(60));
-        return server;
-      } catch (IOException e) {
-        server.close();
-        last = e;
-      }
-    }
-    throw last;
+      return server;
+    }, server -> server.awaitReady(Duration.ofSeconds(60)), S3ProxyProcess::close);
   }
 
   public String endpoint() {
