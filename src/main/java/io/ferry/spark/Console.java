@@ -109,7 +109,7 @@ final class Console {
     out.format("  objects      %d copied, %d skipped unchanged, %d failed (of %d listed)%s%n", s.objects().copied(),
         s.objects().skippedUnchanged(), s.objects().failed(), s.objects().listed(), s.objects().notCopied() == 0 ? ""
         : "; " + s.objects().notCopied() + " symbolic links not copied (rows NOT_COPIED in the objects dataset; source.symlinks = follow"
-        + " copies what they point to)");
+        + " copies links to files)");
     out.format("  bytes        %s copied in %.1f s of copying: %.1f MB/s aggregate%s%n", Units.bytes(s.bytes().copied()),
         s.throughput().copyStageSeconds(), s.throughput().aggregateMBps(),
         s.bytes().throughExecutors() == s.bytes().copied() ? "" : "; " + Units.bytes(s.bytes().throughExecutors()) + " through executors");

@@ -31,7 +31,7 @@ public record StoreObject(String key, String relativeKey, long size, String etag
   /** What {@link #version} holds for a symbolic link: this prefix and its target. */
   private static final String LINK = "link:";
 
-  /** A symbolic link the listing found and leaves (source.symlinks = report): no bytes, its target as its version. */
+  /** A symbolic link the listing found and does not copy (not followed, or to no file): no bytes, its target as its version. */
   public static StoreObject link(String key, String relativeKey, String target, long lastModifiedMillis) {
     return new StoreObject(key, relativeKey, 0, "", lastModifiedMillis, LINK + target);
   }

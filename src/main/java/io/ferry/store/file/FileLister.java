@@ -42,7 +42,7 @@ final class FileLister implements Lister {
     this(root, false, false);
   }
 
-  /** A source's listing: symbolic links followed (to files and folders), or handed on as links to report. */
+  /** A source's listing: links to files followed where the job says so; every other link handed on, to report. */
   FileLister(Path root, io.ferry.config.DirectoryConfig.Symlinks symlinks) {
     this(root, symlinks == io.ferry.config.DirectoryConfig.Symlinks.FOLLOW, true);
   }
