@@ -4,6 +4,7 @@ import io.ferry.config.ConfigException;
 import io.ferry.config.ConfigLoader;
 import io.ferry.config.MigrationConfig;
 import io.ferry.report.RunPages;
+import io.ferry.report.RunSummary;
 import io.ferry.spark.Commands;
 import io.ferry.spark.JobFailure;
 import io.ferry.spark.SparkStart;
@@ -19,13 +20,15 @@ import java.util.Map;
  * The command line: {@code ferry migrate|plan <job.conf> [-Dferry.key=value ...]}.
  *
  * <p>Exit codes: 0 everything copied; 1 the run finished but some objects failed (see the report); 2 usage or
- * configuration error; 3 the job could not run (source not listable, destination not writable).
+ * configuration error; 3 the job could not run (source not listable, destination not writable); 4 nothing failed, and
+ * objects archived at the source are being restored ({@code source.archived = restore}): a rerun copies them.
  */
 public final class Ferry {
   public static final int OK = 0;
   public static final int SOME_FAILED = 1;
   public static final int BAD_CONFIG = 2;
   public static final int JOB_FAILED = 3;
+  public static final int PENDING = 4;
 
   private static final String USAGE = """
       usage: ferry <command> <job.conf> [-Dferry.key=value ...]
@@ -121,7 +124,8 @@ public final class Ferry {
       }
       if (positional.get(0).equals("cleanup")) return Commands.cleanup(config, dryRun, out) == 0 ? OK : SOME_FAILED;
       if (positional.get(0).equals("verify")) return Commands.verify(config, spark, out).matches() ? OK : SOME_FAILED;
-      return Commands.migrate(config, spark, out).succeeded() ? OK : SOME_FAILED;
+      RunSummary summary = Commands.migrate(config, spark, out);
+      return !summary.succeeded() ? SOME_FAILED : summary.pending() ? PENDING : OK;
     } catch (JobFailure e) {
       err.println("ferry: " + e.getMessage());
       return JOB_FAILED;

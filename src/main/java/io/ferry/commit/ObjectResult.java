@@ -25,8 +25,16 @@ public record ObjectResult(StoreObject object, String destination, int parts, lo
     FAILED,
     /** Named by the manifest, but the source no longer holds it: reported, not copied, not a failure. */
     MISSING,
-    /** Held by the source, and left by the job's settings (a symbolic link not followed): reported, not a failure. */
-    NOT_COPIED
+    /**
+     * Held by the source, and left by the job's settings (a symbolic link not followed, an archived object skipped):
+     * reported, not a failure.
+     */
+    NOT_COPIED,
+    /**
+     * Archived at the source, with a restore requested (by this run or an earlier one) that has not finished: not copied
+     * yet, not a failure; a rerun copies it once it is restored.
+     */
+    RESTORING
   }
 
   /** An object that was not committed. */

@@ -13,18 +13,20 @@ import java.util.Objects;
  * @param checkManifest each manifest entry is checked with a HEAD (a key gone is reported missing), or trusted
  * @param manifestComplete the user declares the manifest a complete inventory of the source's selection, so a cut-over
  *     pass may take what it does not name as gone from the source (each deletion is still checked at the source)
+ * @param archived what becomes of an object archived at the source
  */
-public record SourceConfig(StoreConfig store, Selection selection, String manifest, boolean checkManifest, boolean manifestComplete)
-    implements Serializable {
+public record SourceConfig(StoreConfig store, Selection selection, String manifest, boolean checkManifest, boolean manifestComplete,
+    ArchivedConfig archived) implements Serializable {
   public SourceConfig {
     Objects.requireNonNull(store, "store is null");
+    Objects.requireNonNull(archived, "archived is null");
     Objects.requireNonNull(selection, "selection is null");
     Objects.requireNonNull(manifest, "manifest is null");
   }
 
   /** Every object of {@code store}, listed. */
   public static SourceConfig all(StoreConfig store) {
-    return new SourceConfig(store, Selection.ALL, "", true, false);
+    return new SourceConfig(store, Selection.ALL, "", true, false, ArchivedConfig.FAIL);
   }
 
   /** The folders to list, relative to the store's prefix (or directory); empty for all of it. */

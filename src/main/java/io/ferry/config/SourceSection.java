@@ -50,9 +50,44 @@ final class SourceSection {
     } else if (store instanceof DirectoryConfig d) {
       store = d.withSymlinks(DirectoryConfig.Symlinks.valueOf(links.toUpperCase(java.util.Locale.ROOT)));
     }
-    if (store == null || maxSize < minSize || before < after) return null;
+    ArchivedConfig archived = archived(h);
+    if (store == null || maxSize < minSize || before < after || archived == null) return null;
     return new SourceConfig(store, new Selection(prefixes, include, exclude, minSize, maxSize, after, before), manifest,
-        h.bool("source.manifest-check"), manifestComplete);
+        h.bool("source.manifest-check"), manifestComplete, archived);
+  }
+
+  /** {@code source.archived} and {@code source.restore}, or null after a problem. */
+  private static ArchivedConfig archived(Hocon h) {
+    String policy = h.string("source.archived");
+    boolean ok = true;
+    if (!List.of("fail", "skip", "restore").contains(policy)) {
+      h.problem("source.archived", policy, "must be fail (each archived object fails the run), skip (each is reported and left) or"
+          + " restore (each is restored, then copied)");
+      ok = false;
+    }
+    String tier = h.string("source.restore.tier");
+    String known = List.of("Expedited", "Standard", "Bulk").stream().filter(t -> t.equalsIgnoreCase(tier)).findFirst().orElse(null);
+    if (known == null) {
+      h.problem("source.restore.tier", tier, "must be Expedited, Standard or Bulk (S3's retrieval tiers)");
+      ok = false;
+    }
+    int days = h.integer("source.restore.days");
+    if (days < 1) {
+      h.problem("source.restore.days", days, "must be at least 1: how many days a restored copy stays readable");
+      ok = false;
+    }
+    java.time.Duration wait = h.duration("source.restore.wait");
+    java.time.Duration poll = h.duration("source.restore.poll");
+    if (wait != null && wait.isNegative()) {
+      h.problem("source.restore.wait", wait, "must not be negative (0s: the run ends with its restores pending)");
+      ok = false;
+    }
+    if (poll != null && (poll.isZero() || poll.isNegative())) {
+      h.problem("source.restore.poll", poll, "must be more than 0s, e.g. 1m");
+      ok = false;
+    }
+    if (!ok || wait == null || poll == null) return null;
+    return new ArchivedConfig(ArchivedConfig.Policy.valueOf(policy.toUpperCase(java.util.Locale.ROOT)), known, days, wait, poll);
   }
 
   private static List<String> prefixes(Hocon h) {

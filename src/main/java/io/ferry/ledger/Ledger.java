@@ -25,7 +25,8 @@ import org.apache.hadoop.fs.RemoteIterator;
 /**
  * What a job keeps between its runs, beside its reports ({@code <report.path>/<job>/ledger/}): the objects opened for
  * a write in parts (multipart uploads, temp files) and every part copied into them, so that a rerun after a crash
- * copies only the parts that are missing, and {@code cleanup} removes what the job left and nothing else. The
+ * copies only the parts that are missing, and {@code cleanup} removes what the job left and nothing else; and the
+ * restores it requested of archived objects, so that none is paid for twice. The
  * executors append to files of their own (one per task attempt, JSON lines, flushed line by line) as things happen;
  * the driver reads them all at a run's start and, at its end, keeps only what is still open.
  */
@@ -51,10 +52,25 @@ public final class Ledger {
   public record Copied(String key, String uploadId, int part, long offset, long length, String receipt, String crc32c,
       String checksum) implements java.io.Serializable {}
 
-  /** The ledger as read: opened objects by key, and the parts copied into each upload. */
-  public record State(Map<String, Opened> opened, Map<String, Map<Integer, Copied>> copied, Map<String, Intent> intents)
-      implements java.io.Serializable {
-    public static final State EMPTY = new State(Map.of(), Map.of(), Map.of());
+  /**
+   * A RestoreObject sent for an archived object: a rerun sends none for the same version while the restore may be under
+   * way or its copy readable ({@code until}), even where the store's HEAD does not tell of a restore.
+   *
+   * @param requested epoch milliseconds
+   * @param until epoch milliseconds after which the entry is dropped: its restored copy expired
+   */
+  public record Restore(String key, long size, String etag, long lastModified, String tier, int days, long requested, long until,
+      String run) implements java.io.Serializable {
+    /** Whether this request was for this version of the object, and may still be under way or readable at {@code now}. */
+    public boolean covers(io.ferry.store.StoreObject o, long now) {
+      return key.equals(o.key()) && size == o.size() && etag.equals(o.etag()) && lastModified == o.lastModifiedMillis() && now < until;
+    }
+  }
+
+  /** The ledger as read: opened objects by key, the parts copied into each upload, the restores requested by key. */
+  public record State(Map<String, Opened> opened, Map<String, Map<Integer, Copied>> copied, Map<String, Intent> intents,
+      Map<String, Restore> restores) implements java.io.Serializable {
+    public static final State EMPTY = new State(Map.of(), Map.of(), Map.of(), Map.of());
 
     public boolean isEmpty() {
       return opened.isEmpty() && intents.isEmpty();
@@ -123,6 +139,10 @@ public final class Ledger {
       write("copied", JSON.valueToTree(c));
     }
 
+    public synchronized void restore(Restore r) throws IOException {
+      write("restore", JSON.valueToTree(r));
+    }
+
     private void write(String kind, JsonNode entry) throws IOException {
       ObjectNode line = JSON.createObjectNode();
       line.set(kind, entry);
@@ -156,6 +176,7 @@ public final class Ledger {
     Map<String, Opened> opened = new LinkedHashMap<>();
     Map<String, Map<Integer, Copied>> copied = new TreeMap<>();
     Map<String, Intent> intents = new LinkedHashMap<>();
+    Map<String, Restore> restores = new LinkedHashMap<>();
     List<FileStatus> ledgerFiles = new ArrayList<>();
     if (task == null) {
       RemoteIterator<LocatedFileStatus> files = fs.listFiles(root, true);
@@ -187,16 +208,20 @@ public final class Ledger {
           } else if (node.has("intent")) {
             Intent i = JSON.treeToValue(node.get("intent"), Intent.class);
             intents.put(i.key(), i);
+          } else if (node.has("restore")) {
+            Restore r = JSON.treeToValue(node.get("restore"), Restore.class);
+            restores.put(r.key(), r);
           }
         }
       }
     }
-    return new State(opened, copied, intents);
+    return new State(opened, copied, intents, restores);
   }
 
   /**
    * Replaces the ledger by what is still open: {@code stillOpen} and the parts copied into them (the end of a run:
-   * empty when everything was completed or aborted; cleanup).
+   * empty when everything was completed or aborted; cleanup), and the restores requested whose copies may not have
+   * expired yet.
    */
   public void keepOnly(Collection<Opened> stillOpen, State state) throws IOException {
     FileSystem fs = fs();
@@ -205,13 +230,16 @@ public final class Ledger {
     if (fs.exists(root)) {
       for (FileStatus f : fs.listStatus(root)) if (isEntries(f.getPath())) old.add(f.getPath());
     }
-    if (!stillOpen.isEmpty()) {
-      LedgerFile kept = LedgerFile.kept(System.currentTimeMillis());
+    long now = System.currentTimeMillis();
+    List<Restore> restores = state.restores().values().stream().filter(r -> now < r.until()).toList();
+    if (!stillOpen.isEmpty() || !restores.isEmpty()) {
+      LedgerFile kept = LedgerFile.kept(now);
       try (Writer w = writer(kept)) {
         for (Opened o : stillOpen) {
           w.opened(o);
           for (Copied c : state.copied().getOrDefault(o.uploadId(), Map.of()).values()) w.copied(c);
         }
+        for (Restore r : restores) w.restore(r);
       }
       old.remove(new Path(directory + "/" + kept.name() + ".jsonl"));
     }

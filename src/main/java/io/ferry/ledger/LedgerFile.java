@@ -6,13 +6,14 @@ import java.util.regex.Pattern;
 
 /**
  * The name of one file of entries in the ledger, the one place such names are built and read: a task attempt's
- * openings ({@code <run>-open-<partition>-<attempt>}) or copied parts ({@code <run>-copy-<partition>-<attempt>}), or
+ * openings ({@code <run>-open-<partition>-<attempt>}) or copied parts ({@code <run>-copy-<partition>-<attempt>}) or restores requested
+ * ({@code <run>-restore-<partition>-<attempt>}), or
  * what the end of a run kept open ({@code kept-<millis>}: no run or partition, the millis held as its attempt). A
  * writer on an object store adds {@code .<entry>} to the name; every file ends {@code .jsonl}.
  */
 public record LedgerFile(Kind kind, String run, int partition, long attempt) {
   public enum Kind {
-    OPEN("open"), COPY("copy"), KEPT("kept");
+    OPEN("open"), COPY("copy"), RESTORE("restore"), KEPT("kept");
 
     private final String word;
 
@@ -21,7 +22,7 @@ public record LedgerFile(Kind kind, String run, int partition, long attempt) {
     }
   }
 
-  private static final Pattern NAME = Pattern.compile("(.+)-(open|copy)-(\\d{1,9})-(\\d{1,18})|kept-(\\d{1,18})");
+  private static final Pattern NAME = Pattern.compile("(.+)-(open|copy|restore)-(\\d{1,9})-(\\d{1,18})|kept-(\\d{1,18})");
 
   public static LedgerFile opening(String run, int partition, long attempt) {
     return new LedgerFile(Kind.OPEN, run, partition, attempt);
@@ -29,6 +30,10 @@ public record LedgerFile(Kind kind, String run, int partition, long attempt) {
 
   public static LedgerFile copying(String run, int partition, long attempt) {
     return new LedgerFile(Kind.COPY, run, partition, attempt);
+  }
+
+  public static LedgerFile restoring(String run, int partition, long attempt) {
+    return new LedgerFile(Kind.RESTORE, run, partition, attempt);
   }
 
   /** @param millis when it was kept, which makes it the latest file of its ledger */
@@ -61,7 +66,11 @@ public record LedgerFile(Kind kind, String run, int partition, long attempt) {
     Matcher m = NAME.matcher(dot < 0 ? name : name.substring(0, dot));
     if (!m.matches()) return Optional.empty();
     if (m.group(5) != null) return Optional.of(kept(Long.parseLong(m.group(5))));
-    Kind kind = m.group(2).equals("open") ? Kind.OPEN : Kind.COPY;
+    Kind kind = switch (m.group(2)) {
+      case "open" -> Kind.OPEN;
+      case "restore" -> Kind.RESTORE;
+      default -> Kind.COPY;
+    };
     return Optional.of(new LedgerFile(kind, m.group(1), Integer.parseInt(m.group(3)), Long.parseLong(m.group(4))));
   }
 }

@@ -27,6 +27,12 @@ public record CutOverPlan(Outcome outcome, String reason) {
    *     folder whose files the destination holds, which the source then still has, so the pass deletes nothing
    */
   public static CutOverPlan decide(CutOver cutOver, long extraneous, long copied, long failed, long rejected, long linksLeft) {
+    return decide(cutOver, extraneous, copied, failed, rejected, linksLeft, 0);
+  }
+
+  /** @param archivedLeft objects archived at the source that the run did not copy (failed, skipped or being restored) */
+  public static CutOverPlan decide(CutOver cutOver, long extraneous, long copied, long failed, long rejected, long linksLeft,
+      long archivedLeft) {
     long destination = copied + extraneous;
     if (!cutOver.enabled() || extraneous == 0) return new CutOverPlan(Outcome.NONE, "");
     if (failed > 0) {
@@ -39,6 +45,10 @@ public record CutOverPlan(Outcome outcome, String reason) {
     if (linksLeft > 0) {
       return new CutOverPlan(Outcome.SKIPPED, linksLeft + " symbolic links were reported, not copied: a link may stand for files the"
           + " destination holds, so nothing is deleted (source.symlinks = follow copies links to files)");
+    }
+    if (archivedLeft > 0) {
+      return new CutOverPlan(Outcome.SKIPPED, archivedLeft + " objects archived at the source were not copied: a run that did not"
+          + " copy everything it selected deletes nothing");
     }
     if (!cutOver.allows(extraneous, destination)) {
       return new CutOverPlan(Outcome.REFUSED, String.format(Locale.ROOT, "it would delete %d of the %d objects the destination holds in"

@@ -7,8 +7,8 @@ import io.ferry.config.EstimateConfig;
  * arithmetic on a plan's totals, so {@code plan} can price a job before it runs.
  *
  * @param sourceList LIST pages at the source (a bucket source; a directory is walked, not listed by requests)
- * @param sourceHead HEAD requests at the source: the manifest's keys checked, and one per object written in parts
- *     (its metadata and checksum read when its upload opens)
+ * @param sourceHead HEAD requests at the source: the manifest's keys checked, one per object written in parts (its
+ *     metadata and checksum read when its upload opens), one per archived object (its restore's state)
  * @param get ranged GETs (streamed copies from a bucket)
  * @param destinationList LIST pages at the destination (a bucket destination)
  * @param egressBytes object bytes read out of the source provider (streamed copies; none for a server-side copy)
@@ -26,7 +26,7 @@ public record Estimate(long sourceList, long sourceHead, long get, long put, lon
     long whole = plan.wholeRanges(), parts = plan.partRanges(), split = plan.splitObjects();
     return new Estimate(
         fromBucket ? sourcePages : 0,
-        fromBucket ? manifestHeads + split : 0,
+        fromBucket ? manifestHeads + split + plan.archived() : 0,
         fromBucket && !serverSide ? plan.gets() : 0,
         toBucket && !serverSide ? whole : 0,
         toBucket && !serverSide ? parts : 0,

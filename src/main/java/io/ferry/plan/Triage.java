@@ -1,5 +1,6 @@
 package io.ferry.plan;
 
+import io.ferry.config.ArchivedConfig;
 import io.ferry.store.Capabilities;
 import io.ferry.store.Destination;
 import io.ferry.store.KeyOrder;
@@ -16,8 +17,8 @@ import java.util.stream.Collectors;
  * merged key is decided ({@link #decide}). A key the destination cannot hold (its own rule: an unsafe path, a key too
  * long) is rejected, and so, where keys are paths ({@link Capabilities#hierarchicalKeys()}), is a key that is also a
  * folder of other keys ("a" beside "a/b"), which a filesystem cannot hold both of, and every key of a set that folds
- * to one on a destination that folds case; an object the destination holds unchanged is skipped; one only the
- * destination holds is extraneous.
+ * to one on a destination that folds case; an object the destination holds unchanged is skipped; one archived at the
+ * source goes as {@code source.archived} says; one only the destination holds is extraneous.
  */
 public final class Triage {
   private Triage() {}
@@ -42,8 +43,10 @@ public final class Triage {
    * decision for each source object there (several only where keys fold to one).
    *
    * @param rules the destination, for its rules (rejection, unchanged); nothing is written
+   * @param archived what becomes of an object archived at the source that the destination does not hold unchanged
    */
-  public static List<Decision> decide(Keyed k, boolean hierarchical, Destination rules, ObjectFilter filter, boolean skipUnchanged) {
+  public static List<Decision> decide(Keyed k, boolean hierarchical, Destination rules, ObjectFilter filter, boolean skipUnchanged,
+      ArchivedConfig.Policy archived) {
     if (!k.colliding().isEmpty()) {
       List<StoreObject> all = new ArrayList<>(k.colliding());
       all.add(0, k.source());
@@ -73,7 +76,22 @@ public final class Triage {
     if (reason != null) return List.of(new Decision(Decision.Kind.REJECTED, source, reason));
     if (skipUnchanged && k.existing() != null && rules.unchanged(source, k.existing())) return List.of(Decision.of(Decision.Kind.UNCHANGED,
         source));
+    if (source.isArchived()) return List.of(archived(source, archived));
     return List.of(Decision.of(Decision.Kind.COPY, source));
+  }
+
+  /**
+   * An archived object the destination does not hold unchanged (one it holds is skipped first, so a restored copy that
+   * expired after its object was copied is never restored again).
+   */
+  private static Decision archived(StoreObject source, ArchivedConfig.Policy policy) {
+    String state = "archived at the source (" + source.archiveClass() + ")" + (source.restoring() ? ", its restore under way" : "");
+    return switch (policy) {
+      case FAIL -> new Decision(Decision.Kind.ARCHIVED, source, state + ": not copied, and no request sent for it (source.archived ="
+          + " restore restores it, then copies it; skip leaves it)");
+      case SKIP -> new Decision(Decision.Kind.NOT_COPIED, source, state + ": not copied (source.archived = skip)");
+      case RESTORE -> new Decision(Decision.Kind.RESTORE, source, state);
+    };
   }
 
   /** The folders a key is in: "a/b/c" is in "a" and "a/b". */

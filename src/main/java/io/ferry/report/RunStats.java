@@ -54,6 +54,8 @@ public final class RunStats implements Serializable {
   long objectsFailed;
   long objectsMissing;
   long objectsNotCopied;
+  long objectsArchived;
+  long objectsRestoring;
   /** Copied objects by how they were checked (ObjectResult.verified). */
   final TreeMap<String, Long> verifiedBy = new TreeMap<>();
   long objectBytes;
@@ -94,6 +96,7 @@ public final class RunStats implements Serializable {
   public RunStats add(ObjectResult o) {
     objects++;
     objectBytes += o.object().size();
+    if (o.object().isArchived()) objectsArchived++;
     if (o.status() == ObjectResult.Status.COPIED) {
       objectsCopied++;
       objectBytesCopied += o.object().size();
@@ -102,6 +105,8 @@ public final class RunStats implements Serializable {
       objectsMissing++;
     } else if (o.status() == ObjectResult.Status.NOT_COPIED) {
       objectsNotCopied++;
+    } else if (o.status() == ObjectResult.Status.RESTORING) {
+      objectsRestoring++;
     } else if (o.status() == ObjectResult.Status.FAILED) {
       objectsFailed++;
       failures.add(o);
@@ -136,6 +141,8 @@ public final class RunStats implements Serializable {
     objectsFailed += other.objectsFailed;
     objectsMissing += other.objectsMissing;
     objectsNotCopied += other.objectsNotCopied;
+    objectsArchived += other.objectsArchived;
+    objectsRestoring += other.objectsRestoring;
     other.verifiedBy.forEach((k, v) -> verifiedBy.merge(k, v, Long::sum));
     objectBytes += other.objectBytes;
     objectBytesCopied += other.objectBytesCopied;

@@ -35,10 +35,13 @@ public record RunSummary(
   /**
    * @param missing named by the manifest but gone from the source
    * @param deleted extraneous objects deleted at the destination (delete-extraneous)
-   * @param notCopied held by the source and left by the job's settings, each reported (symbolic links not followed)
+   * @param notCopied held by the source and left by the job's settings, each reported (symbolic links not followed,
+   *     archived objects skipped)
+   * @param archived archived at the source and not copied by this run: skipped, failed, or restoring
+   * @param restoring of those, the ones whose restore was requested and has not finished: a rerun copies them
    */
   public record Objects(long listed, long planned, long copied, long skippedUnchanged, long failed, long missing, long deleted,
-      long notCopied) {}
+      long notCopied, long archived, long restoring) {}
 
   /** @param throughExecutors payload that passed through Spark executors (less than copied when copies stayed server-side) */
   public record Bytes(long planned, long copied, long throughExecutors) {}
@@ -66,7 +69,12 @@ public record RunSummary(
     }
   }
 
-  /** Every selected object copied, and a cut-over pass asked for neither refused nor failed on any object. */
+  /** Objects being restored at the source, which a rerun copies once restored: the migration is not complete. */
+  public boolean pending() {
+    return objects.restoring() > 0;
+  }
+
+  /** No selected object failed, and a cut-over pass asked for was neither refused nor failed on any object. */
   public boolean succeeded() {
     return objects.failed() == 0 && (deletions == null || !deletions.outcome().equals("refused") && deletions.failed() == 0);
   }

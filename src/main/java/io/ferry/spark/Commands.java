@@ -9,6 +9,7 @@ import io.ferry.plan.CutOverPlan;
 import io.ferry.plan.Decision;
 import io.ferry.plan.Estimate;
 import io.ferry.plan.PlanTotals;
+import io.ferry.plan.Retrieval;
 import io.ferry.report.RunFolder;
 import io.ferry.report.RunSummary;
 import io.ferry.report.Units;
@@ -30,7 +31,10 @@ public final class Commands {
 
   /** Lists, plans, copies, commits and reports, on the Spark context {@code spark} is starting. */
   public static RunSummary migrate(MigrationConfig config, SparkStart spark, PrintStream out) throws JobFailure, IOException {
-    return MigrationJob.run(config, spark.context("ferry " + config.jobName(), config.sparkMaster()), out);
+    var context = spark.context("ferry " + config.jobName(), config.sparkMaster());
+    RunSummary first = MigrationJob.run(config, context, out);
+    return RestoreWait.until(config.source().archived(), first, () -> MigrationJob.run(config, context, out), RestoreWait.SLEEP,
+        System::currentTimeMillis, out);
   }
 
   /** Compares the destination with the source without copying; the summary says whether they match. */
@@ -68,7 +72,7 @@ public final class Commands {
         if (cutOver.enabled()) {
           // as a run that copies everything it selects would decide
           CutOverPlan decision = CutOverPlan.decide(cutOver, plan.extraneous(), plan.objects() + plan.unchanged(), 0, plan.rejected(),
-              plan.notCopied());
+              plan.notCopied(), plan.archived());
           String verb = cutOver.moves() ? "would move to " + cutOver.moveTo() : "would delete";
           if (decision.outcome() == CutOverPlan.Outcome.RUN) {
             out.printf("  cut-over  %d of the %d objects the destination holds in the selection once the run copied (cap"
@@ -112,6 +116,7 @@ public final class Commands {
       case BUCKET_TO_FILE, FILE_TO_FILE -> "destination: file writes";
     };
     out.printf("  requests  %s; %s%n", source, destination);
+    if (plan.archived() > 0) printArchived(config.source().archived(), plan, out);
     double sourceCost = e.sourceCost(config.estimate().source()), destinationCost = e.destinationCost(config.estimate().destination());
     out.printf(Locale.ROOT, "  cost      $%.2f: source $%.2f (%s leaving it), destination $%.2f, at the estimate.* prices%n",
         sourceCost + destinationCost, sourceCost, Units.bytes(e.egressBytes()), destinationCost);
@@ -128,6 +133,23 @@ public final class Commands {
       out.printf(Locale.ROOT, "  time      %s to copy at %.1f MB/s (%s)%n", Units.duration(plan.bytes() / 1e6 / rate), rate, basis);
     } else {
       out.printf("  time      unknown until a run of this job has copied, or estimate.mb-per-s is set%n");
+    }
+  }
+
+  /** The archived objects, what {@code source.archived} does with them, and what restoring them costs and takes. */
+  private static void printArchived(io.ferry.config.ArchivedConfig archived, PlanTotals plan, PrintStream out) {
+    String what = switch (archived.policy()) {
+      case FAIL -> "each a failure of the run, no request sent (source.archived = fail; restore restores them, skip leaves them)";
+      case SKIP -> "each left and reported (source.archived = skip)";
+      case RESTORE -> plan.restores() + " restores to request, " + (plan.archived() - plan.restores()) + " under way";
+    };
+    out.printf("  archived  %d objects archived at the source (each asked a HEAD by the listing): %s%n", plan.archived(), what);
+    if (archived.policy() == io.ferry.config.ArchivedConfig.Policy.RESTORE && plan.restores() > 0) {
+      Retrieval r = Retrieval.of(archived.tier());
+      out.printf(Locale.ROOT, "  restore   %d RestoreObject, %s (%s, %d days): $%.2f at AWS Glacier Flexible Retrieval's list prices"
+          + " ($%.2f per 1,000 requests, $%.4f per GB); ready in %s; a rerun copies them once restored%n", plan.restores(),
+          Units.bytes(plan.restoreBytes()), r.tier(), archived.days(), r.cost(plan.restores(), plan.restoreBytes()), r.perThousand(),
+          r.perGB(), r.waits());
     }
   }
 

@@ -108,8 +108,13 @@ final class Console {
     out.format("  destination  %s%n", s.destination());
     out.format("  objects      %d copied, %d skipped unchanged, %d failed (of %d listed)%s%n", s.objects().copied(),
         s.objects().skippedUnchanged(), s.objects().failed(), s.objects().listed(), s.objects().notCopied() == 0 ? ""
-        : "; " + s.objects().notCopied() + " symbolic links not copied (rows NOT_COPIED in the objects dataset; source.symlinks = follow"
-        + " copies links to files)");
+        : "; " + s.objects().notCopied() + " not copied by the job's settings (rows NOT_COPIED in the objects dataset: symbolic links,"
+        + " archived objects skipped)");
+    if (s.objects().archived() > 0) {
+      out.format("  archived     %d archived at the source and not copied: %d restoring (a rerun copies them once restored), %d"
+          + " skipped or failed (source.archived)%n", s.objects().archived(), s.objects().restoring(),
+          s.objects().archived() - s.objects().restoring());
+    }
     out.format("  bytes        %s copied in %.1f s of copying: %.1f MB/s aggregate%s%n", Units.bytes(s.bytes().copied()),
         s.throughput().copyStageSeconds(), s.throughput().aggregateMBps(),
         s.bytes().throughExecutors() == s.bytes().copied() ? "" : "; " + Units.bytes(s.bytes().throughExecutors()) + " through executors");

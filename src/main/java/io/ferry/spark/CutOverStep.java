@@ -35,7 +35,7 @@ final class CutOverStep {
     CutOver cutOver = settings.destination().cutOver();
     long extraneous = planned.totals().extraneous();
     CutOverPlan decision = CutOverPlan.decide(cutOver, extraneous, planned.totals().objects() + planned.totals().unchanged(), failed,
-        planned.totals().rejected(), planned.totals().notCopied());
+        planned.totals().rejected(), planned.totals().notCopied(), planned.totals().archived());
     switch (decision.outcome()) {
       case NONE -> {
         return null;

@@ -2,6 +2,7 @@ package io.ferry.spark;
 
 import io.ferry.commit.ObjectResult;
 import io.ferry.commit.PartTally;
+import io.ferry.config.ArchivedConfig;
 import io.ferry.config.BucketConfig;
 import io.ferry.config.DirectoryConfig;
 import io.ferry.config.MigrationConfig;
@@ -35,10 +36,12 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Set;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -125,10 +128,15 @@ public final class MigrationJob {
       stages.lap("list+plan");
       printPlan(planned, method, out);
       Destination destination = ExecutorContext.destination(settings);
-      Resumption resumption = Resumption.of(ledger.read(), destination);
+      Ledger.State earlier = ledger.read();
+      Resumption resumption = Resumption.of(earlier, destination);
       List<Ledger.Opened> stillOpen = takeOver(planned, resumption, settings, out);
 
       Broadcast<SerializableConfiguration> hadoop = held.broadcast(SerializableConfiguration.broadcast(jsc.sc()));
+      JavaRDD<ObjectResult> restoring = restore(jsc, settings, planned, ledger.directory(), hadoop, earlier, held, out);
+      if (plan.restores() > 0 || plan.archived() > 0 && settings.source().archived().policy() == ArchivedConfig.Policy.RESTORE) {
+        stages.lap("restore");
+      }
       Opening open = open(jsc, settings, planned, ledger.directory(), hadoop, held.broadcast(jsc.broadcast(resumption)), held, out);
       if (plan.splitObjects() > 0) stages.lap("open");
       boolean committed = false;
@@ -150,7 +158,7 @@ public final class MigrationJob {
         RunSummary.Deletions deletions = CutOverStep.run(jsc, settings, planned, failed, runDirectory, out);
         if (deletions != null && deletions.outcome().equals("ran")) stages.lap("delete");
 
-        RunSummary summary = report(jsc, config, settings.runId(), started, planned, copied, objects, stages, deletions);
+        RunSummary summary = report(jsc, config, settings.runId(), started, planned, copied, objects.union(restoring), stages, deletions);
         Console.printSummary(summary, out);
         return summary;
       } finally {
@@ -186,9 +194,10 @@ public final class MigrationJob {
 
   private static void printPlan(Planning.Planned planned, CopyMethod method, PrintStream out) {
     PlanTotals plan = planned.totals();
-    out.printf("LIST  %d objects listed, %d selected, %d skipped unchanged, %d rejected%s%s%n", planned.listing().listed(),
+    out.printf("LIST  %d objects listed, %d selected, %d skipped unchanged, %d rejected%s%s%s%n", planned.listing().listed(),
         planned.listing().selected() - plan.filtered(), plan.unchanged(), plan.rejected(),
         plan.notCopied() == 0 ? "" : ", " + plan.notCopied() + " symbolic links not copied",
+        plan.archived() == 0 ? "" : ", " + plan.archived() + " archived at the source",
         planned.missingCount() == 0 ? "" : ", " + planned.missingCount() + " named by the manifest and missing at the source");
     out.printf("PLAN  %d objects, %s in %d ranges (%d objects split), %d tasks; method %s%n", plan.objects(),
         Units.bytes(plan.bytes()), plan.ranges(), plan.splitObjects(), plan.tasks(), methodName(method));
@@ -292,15 +301,37 @@ public final class MigrationJob {
   private static RunSummary report(JavaSparkContext jsc, MigrationConfig config, String runId, Instant started, Planning.Planned planned,
       Copied copied, JavaRDD<ObjectResult> objects, StageTimes stages, RunSummary.Deletions deletions) throws IOException {
     PlanTotals plan = planned.totals();
-    JavaRDD<ObjectResult> setAside = planned.setAside().filter(d -> d.kind() == Decision.Kind.REJECTED
-        || d.kind() == Decision.Kind.NOT_COPIED).map(d -> d.kind() == Decision.Kind.REJECTED ? ObjectResult.failed(d.object(), "", 0, 0,
-        d.reason()) : new ObjectResult(d.object(), "", 0, 0, ObjectResult.Status.NOT_COPIED, d.reason(), "", ""));
+    JavaRDD<ObjectResult> setAside = planned.setAside().filter(d -> d.kind() == Decision.Kind.REJECTED || d.kind() == Decision.Kind.ARCHIVED
+        || d.kind() == Decision.Kind.NOT_COPIED).map(d -> d.kind() == Decision.Kind.NOT_COPIED
+        ? new ObjectResult(d.object(), "", 0, 0, ObjectResult.Status.NOT_COPIED, d.reason(), "", "")
+        : ObjectResult.failed(d.object(), "", 0, 0, d.reason()));
     JavaRDD<ObjectResult> missing = planned.missing().map(o -> new ObjectResult(o, "", 0, 0, ObjectResult.Status.MISSING,
         "named by the manifest; the source no longer holds it", "", ""));
     RunInfo info = new RunInfo(config.jobName(), runId, config.source().describe(), config.destination().describe(), started,
         planned.listing().selected() - plan.filtered(), plan.unchanged(), plan.splitObjects(), planned.listing().pages(),
         copied.startMillis(), copied.endMillis(), stages, deletions);
     return Reports.write(jsc, config.report(), info, copied.ranges(), objects.union(setAside).union(missing));
+  }
+
+  /**
+   * RESTORE ({@code source.archived = restore}): a restore requested for each archived object, on the executors, before
+   * anything is copied, so that the store starts on them while the rest copies; each is a RESTORING row (a FAILED one
+   * where the request failed). Empty under the other policies.
+   */
+  private static JavaRDD<ObjectResult> restore(JavaSparkContext jsc, CopySettings settings, Planning.Planned planned, String ledger,
+      Broadcast<SerializableConfiguration> hadoop, Ledger.State earlier, Held held, PrintStream out) {
+    PlanTotals plan = planned.totals();
+    if (plan.archived() == 0 || settings.source().archived().policy() != ArchivedConfig.Policy.RESTORE) return jsc.emptyRDD();
+    jsc.setJobGroup("RESTORE", "RESTORE: " + plan.archived() + " archived objects", true);
+    Broadcast<Map<String, Ledger.Restore>> sent = held.broadcast(jsc.broadcast(new HashMap<>(earlier.restores())));
+    org.apache.spark.util.LongAccumulator requested = jsc.sc().longAccumulator("restores requested");
+    JavaRDD<ObjectResult> results = held.persist(planned.setAside().filter(d -> d.kind() == Decision.Kind.RESTORE)
+        .mapPartitions(new RestoreFunction(settings, ledger, hadoop, sent, requested)));
+    long failed = results.filter(o -> o.status() == ObjectResult.Status.FAILED).count();
+    out.printf("RESTORE %d archived objects at the source: %d restores requested now (%s, %d days), the others under way or"
+        + " requested by an earlier run%s%n", plan.archived(), requested.value(), settings.source().archived().tier(),
+        settings.source().archived().days(), failed == 0 ? "" : "; " + failed + " could not be requested");
+    return results;
   }
 
   /** What the OPEN step did, added up over its partitions. */

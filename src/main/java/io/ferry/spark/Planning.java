@@ -105,8 +105,8 @@ public final class Planning {
         .mapPartitionsWithIndex(new PlanFunction(config.plan(), capabilities, serverSide), true), cached);
     PlanTotals totals = decisions.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus)
         .plus(tasks.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus));
-    JavaRDD<Decision> setAside = decisions.filter(d -> d.kind() == Decision.Kind.REJECTED || d.kind() == Decision.Kind.EXTRANEOUS
-        || d.kind() == Decision.Kind.NOT_COPIED);
+    JavaRDD<Decision> setAside = decisions.filter(d -> d.kind() != Decision.Kind.COPY && d.kind() != Decision.Kind.UNCHANGED
+        && d.kind() != Decision.Kind.FILTERED);
     return new Planned(tasks, setAside, missing, totals, sourceCounts.counts(), existingCounts.counts(), missingCount, strays, what,
         cached);
   }
@@ -144,7 +144,8 @@ public final class Planning {
       Destination destination = ExecutorContext.destination(settings);
       ObjectFilter filter = new ObjectFilter(settings.source().selection());
       List<Decision> out = new ArrayList<>();
-      keys.forEachRemaining(t -> out.addAll(Triage.decide(t._2(), hierarchical, destination, filter, skipUnchanged)));
+      var archived = settings.source().archived().policy();
+      keys.forEachRemaining(t -> out.addAll(Triage.decide(t._2(), hierarchical, destination, filter, skipUnchanged, archived)));
       return out.iterator();
     }
   }

@@ -11,6 +11,11 @@ public interface Store {
   /** Writes objects into it. */
   Destination destination();
 
+  /** Restores its archived objects; empty where the store archives none (a directory). */
+  default java.util.Optional<Restorer> restorer() {
+    return java.util.Optional.empty();
+  }
+
   /** Fails with the store's own error if it cannot be reached with the job's settings (a bucket's HEAD). */
   @Retries.Retried
   default void check() throws java.io.IOException {}

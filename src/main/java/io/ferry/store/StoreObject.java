@@ -45,6 +45,37 @@ public record StoreObject(String key, String relativeKey, long size, String etag
     return isLink() ? version.substring(LINK.length()) : "";
   }
 
+  /** What {@link #version} holds for an object archived at the source: this prefix, then its storage class. */
+  private static final String ARCHIVED = "archived:";
+
+  /** ... and for one archived whose restore is under way. */
+  private static final String RESTORING = "restoring:";
+
+  /**
+   * An object the source holds archived ({@link Archive}): its bytes cannot be read until it is restored, so no range
+   * of it is planned; its storage class and whether a restore is under way as its version.
+   */
+  public static StoreObject archived(String key, String relativeKey, long size, String etag, long lastModifiedMillis, String storageClass,
+      boolean restoring) {
+    return new StoreObject(key, relativeKey, size, etag, lastModifiedMillis, (restoring ? RESTORING : ARCHIVED) + storageClass);
+  }
+
+  /** Archived at the source and not readable now (a restore may be under way: {@link #restoring}). */
+  public boolean isArchived() {
+    return version.startsWith(ARCHIVED) || restoring();
+  }
+
+  /** Archived, with a restore under way. */
+  public boolean restoring() {
+    return version.startsWith(RESTORING);
+  }
+
+  /** An archived object's storage class ("" for one that is not archived). */
+  public String archiveClass() {
+    return version.startsWith(ARCHIVED) ? version.substring(ARCHIVED.length())
+        : restoring() ? version.substring(RESTORING.length()) : "";
+  }
+
   /**
    * This version's identity, as what is resumed is keyed by it: a part copied from another version of the object is
    * never taken for one of this.

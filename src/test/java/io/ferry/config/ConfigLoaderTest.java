@@ -97,7 +97,7 @@ class ConfigLoaderTest {
     assertThat(c.source()).isEqualTo(new SourceConfig(new BucketConfig(bucket(c.source().store()).endpoint(), "media", "2018/"),
         new Selection(List.of("a/", "b/"), List.of("**/*.mp4"), List.of("**/*.tmp"), 1024, 1L << 30, 1_709_251_200_000L,
             1_709_380_800_000L),
-        "", true, false));
+        "", true, false, ArchivedConfig.FAIL));
     assertThat(c.destination()).isEqualTo(new DestinationConfig(new DirectoryConfig("/mnt/nfs/out"), DestinationConfig.ServerSideCopy.AUTO,
         new CutOver(true, -1, 50, "")));
     assertThat(c.plan()).isEqualTo(new PlanConfig(16L << 20, 32L << 20, 7, 0, 99));
@@ -147,6 +147,18 @@ class ConfigLoaderTest {
   void enumsListTheirValues() {
     assertThat(problems(MINIMAL + "ferry.source.checksum-mode = always"))
         .containsExactly("ferry.source.checksum-mode = always (String: 5) must be one of when-supported | when-required");
+  }
+
+  @Test
+  void archivedObjectsSettingsAreReadAndEachMistakeNamesItsKeyAndTheValuesItTakes() {
+    MigrationConfig c = load(MINIMAL + "ferry.source { archived = restore, restore { tier = bulk, days = 3, wait = 2h, poll = 30s } }");
+    assertThat(c.source().archived()).isEqualTo(new ArchivedConfig(ArchivedConfig.Policy.RESTORE, "Bulk", 3,
+        java.time.Duration.ofHours(2), java.time.Duration.ofSeconds(30)));
+    assertThat(load(MINIMAL).source().archived()).as("opt-in: archived objects fail by default").isEqualTo(ArchivedConfig.FAIL);
+    assertThat(problems(MINIMAL + "ferry.source { archived = thaw, restore { tier = fast, days = 0, wait = -1s, poll = 0s } }"))
+        .extracting(p -> p.substring(0, p.indexOf(' ')))
+        .containsExactly("ferry.source.archived", "ferry.source.restore.tier", "ferry.source.restore.days", "ferry.source.restore.wait",
+            "ferry.source.restore.poll");
   }
 
   @Test

@@ -80,4 +80,28 @@ class LedgerTest {
     ledger.keepOnly(java.util.List.of(), ledger.read());
     assertThat(ledger.read().isEmpty()).isTrue();
   }
+
+  /**
+   * A restore requested stays in the ledger across runs (and cleanups) until its copy may have expired, and only
+   * covers the version it was sent for: a rerun does not pay for it twice, a changed object is restored anew.
+   */
+  @Test
+  void aRestoreRequestedOutlivesTheRunUntilItsCopyMayHaveExpiredAndCoversOnlyItsVersion() throws Exception {
+    Ledger ledger = new Ledger(dir.toUri().toString(), conf);
+    long now = System.currentTimeMillis();
+    try (Ledger.Writer w = ledger.writer(LedgerFile.restoring("run-1", 0, 1))) {
+      w.restore(new Ledger.Restore("cold", 10, "e1", 5, "Bulk", 2, now, now + 3 * 86_400_000L, "run-1"));
+      w.restore(new Ledger.Restore("expired", 10, "e1", 5, "Bulk", 2, now - 4 * 86_400_000L, now - 1, "run-0"));
+      w.opened(opened("a", "u1"));
+    }
+    ledger.keepOnly(java.util.List.of(), ledger.read());
+    Ledger.State kept = ledger.read();
+    assertThat(kept.opened()).isEmpty();
+    assertThat(kept.restores()).containsOnlyKeys("cold");
+    Ledger.Restore r = kept.restores().get("cold");
+    assertThat(r.covers(new io.ferry.store.StoreObject("cold", "cold", 10, "e1", 5), now)).isTrue();
+    assertThat(r.covers(new io.ferry.store.StoreObject("cold", "cold", 10, "e2", 5), now)).as("another version").isFalse();
+    assertThat(r.covers(new io.ferry.store.StoreObject("cold", "cold", 10, "e1", 5), now + 3 * 86_400_000L)).as("expired").isFalse();
+    assertThat(LedgerFile.parse(LedgerFile.restoring("run-1", 4, 2).name())).contains(LedgerFile.restoring("run-1", 4, 2));
+  }
 }

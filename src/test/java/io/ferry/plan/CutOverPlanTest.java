@@ -35,6 +35,14 @@ class CutOverPlanTest {
   }
 
   @Test
+  void archivedObjectsNotCopiedStopThePassAsAnyObjectNotCopiedDoes() {
+    CutOverPlan plan = CutOverPlan.decide(CutOver.of(true, "100%", ""), 3, 5, 0, 0, 0, 2);
+    assertThat(plan.outcome()).isEqualTo(CutOverPlan.Outcome.SKIPPED);
+    assertThat(plan.reason()).startsWith("2 objects archived at the source were not copied");
+    assertThat(CutOverPlan.decide(CutOver.of(true, "100%", ""), 3, 5, 0, 0, 0, 0).outcome()).isEqualTo(CutOverPlan.Outcome.RUN);
+  }
+
+  @Test
   void linksLeftAtTheSourceStopThePassForTheFolderTheyMayStandFor() {
     CutOverPlan plan = CutOverPlan.decide(CutOver.of(true, "100%", ""), 3, 5, 0, 0, 1);
     assertThat(plan.outcome()).isEqualTo(CutOverPlan.Outcome.SKIPPED);

@@ -2,6 +2,7 @@ package io.ferry.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ferry.config.ArchivedConfig;
 import io.ferry.config.BucketConfig;
 import io.ferry.config.DirectoryConfig;
 import io.ferry.config.S3EndpointConfig;
@@ -40,6 +41,11 @@ class TriageTest {
 
   /** Every key's decisions, in key order, as the executors make them. */
   private static List<Decision> triage(List<StoreObject> listed, List<StoreObject> existing, Destination destination, boolean folds) {
+    return triage(listed, existing, destination, folds, ArchivedConfig.Policy.FAIL);
+  }
+
+  private static List<Decision> triage(List<StoreObject> listed, List<StoreObject> existing, Destination destination, boolean folds,
+      ArchivedConfig.Policy archived) {
     boolean hierarchical = destination.capabilities().hierarchicalKeys();
     Map<String, Keyed> keys = new TreeMap<>();
     for (StoreObject o : listed) Triage.sides(o, hierarchical, folds).forEach(e -> keys.merge(e.getKey(), e.getValue(), Keyed::merge));
@@ -48,7 +54,8 @@ class TriageTest {
       keys.merge(e.getKey(), e.getValue(), Keyed::merge);
     }
     List<Decision> decisions = new ArrayList<>();
-    keys.values().forEach(k -> decisions.addAll(Triage.decide(k, hierarchical, destination, new ObjectFilter(Selection.ALL), true)));
+    keys.values().forEach(k -> decisions.addAll(Triage.decide(k, hierarchical, destination, new ObjectFilter(Selection.ALL), true,
+        archived)));
     return decisions;
   }
 
@@ -140,5 +147,37 @@ class TriageTest {
       assertThat(d.reason()).contains("'/mnt/archive/photos'");
     });
     assertThat(PlanTotals.of(decisions.get(0)).notCopied()).isEqualTo(1);
+  }
+
+  /**
+   * An archived object goes as source.archived says, and only when the destination lacks it: one the destination
+   * holds unchanged (copied before, or after an earlier restore whose copy expired since) is skipped under every
+   * policy, so no restore is ever paid for twice.
+   */
+  @Test
+  void anArchivedObjectGoesAsThePolicySaysUnlessTheDestinationHoldsItUnchanged() {
+    StoreObject archived = StoreObject.archived("cold.bin", "cold.bin", 10, "e", 1_000, "GLACIER", false);
+    StoreObject restoring = StoreObject.archived("warming.bin", "warming.bin", 10, "e", 1_000, "DEEP_ARCHIVE", true);
+    StoreObject held = StoreObject.archived("held.bin", "held.bin", 10, "e", 1_000, "GLACIER", false);
+    List<StoreObject> listed = List.of(archived, restoring, held);
+    List<StoreObject> existing = List.of(new StoreObject("held.bin", "held.bin", 10, "", 1_000));
+    record Row(ArchivedConfig.Policy policy, String expected) {}
+    for (Row row : List.of(
+        new Row(ArchivedConfig.Policy.FAIL, "cold.bin ARCHIVED, held.bin UNCHANGED, warming.bin ARCHIVED"),
+        new Row(ArchivedConfig.Policy.SKIP, "cold.bin NOT_COPIED, held.bin UNCHANGED, warming.bin NOT_COPIED"),
+        new Row(ArchivedConfig.Policy.RESTORE, "cold.bin RESTORE, held.bin UNCHANGED, warming.bin RESTORE"))) {
+      List<Decision> decisions = triage(listed, existing, DIRECTORY, false, row.policy());
+      assertThat(String.join(", ", decisions.stream().map(d -> d.object().key() + " " + d.kind()).toList())).as(row.policy().name())
+          .isEqualTo(row.expected());
+      PlanTotals totals = decisions.stream().map(PlanTotals::of).reduce(PlanTotals.NONE, PlanTotals::plus);
+      assertThat(totals.archived()).as(row.policy().name()).isEqualTo(2);
+      assertThat(totals.notCopied()).as("links only").isZero();
+      assertThat(totals.restores()).isEqualTo(row.policy() == ArchivedConfig.Policy.RESTORE ? 1 : 0);
+      assertThat(totals.restoreBytes()).isEqualTo(row.policy() == ArchivedConfig.Policy.RESTORE ? 10 : 0);
+    }
+    assertThat(triage(List.of(archived), List.of(), DIRECTORY, false).get(0).reason()).contains("GLACIER")
+        .contains("source.archived = restore");
+    assertThat(triage(List.of(restoring), List.of(), DIRECTORY, false, ArchivedConfig.Policy.SKIP).get(0).reason())
+        .contains("DEEP_ARCHIVE").contains("restore under way").contains("source.archived = skip");
   }
 }

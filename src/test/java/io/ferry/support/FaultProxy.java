@@ -31,7 +31,7 @@ public final class FaultProxy implements AutoCloseable {
   /** What a request asks of the S3 service. */
   public enum Kind {
     HEAD_BUCKET, LIST_OBJECTS, HEAD_OBJECT, GET_OBJECT, PUT_OBJECT, COPY_OBJECT, CREATE_UPLOAD, UPLOAD_PART, UPLOAD_PART_COPY,
-    COMPLETE_UPLOAD, ABORT_UPLOAD, LIST_PARTS, LIST_UPLOADS, OTHER
+    COMPLETE_UPLOAD, ABORT_UPLOAD, LIST_PARTS, LIST_UPLOADS, RESTORE_OBJECT, OTHER
   }
 
   /** What happens to a request a rule picks. */
@@ -66,6 +66,12 @@ public final class FaultProxy implements AutoCloseable {
     /** {@code action} runs before the request is forwarded (a source object changed while a copy reads it). */
     record Before(Runnable action) implements Fault {}
 
+    /** Answered by the proxy with this status, these headers and no body (a store's answer no local server gives). */
+    record Reply(int status, Map<String, String> headers) implements Fault {}
+
+    /** The server acts on the request; its answer reaches the client with these headers added. */
+    record AddHeaders(Map<String, String> headers) implements Fault {}
+
     static Fault slowDown() {
       return new Status(503, "SlowDown");
     }
@@ -73,6 +79,15 @@ public final class FaultProxy implements AutoCloseable {
     static Fault internalError() {
       return new Status(500, "InternalError");
     }
+  }
+
+  /**
+   * Decides a request's fault from the request itself and state of its own (a store's archive tier): consulted before
+   * the rules; null lets them decide.
+   */
+  @FunctionalInterface
+  public interface Decider {
+    Fault decide(Kind kind, String target, Map<String, String> headers);
   }
 
   /**
@@ -105,6 +120,7 @@ public final class FaultProxy implements AutoCloseable {
   private final Map<Class<?>, Integer> injected = new LinkedHashMap<>();
   private final StringBuffer requests = new StringBuffer();
   private final List<Socket> open = new ArrayList<>();
+  private Decider decider;
 
   public FaultProxy(int targetPort) throws IOException {
     this.targetPort = targetPort;
@@ -151,6 +167,12 @@ public final class FaultProxy implements AutoCloseable {
     return this;
   }
 
+  /** Requests {@code decider} gives a fault get it, before any rule is asked. */
+  public synchronized FaultProxy decide(Decider decider) {
+    this.decider = decider;
+    return this;
+  }
+
   /** No more faults: everything passes. */
   public synchronized void clear() {
     rules.clear();
@@ -171,8 +193,13 @@ public final class FaultProxy implements AutoCloseable {
     return requests.toString();
   }
 
-  private synchronized Fault pick(Kind kind, String target) {
+  private synchronized Fault pick(Kind kind, String target, Map<String, String> headers) {
     seen.merge(kind, 1, Integer::sum);
+    Fault decided = decider == null ? null : decider.decide(kind, target, headers);
+    if (decided != null) {
+      injected.merge(decided.getClass(), 1, Integer::sum);
+      return decided;
+    }
     for (Iterator<Rule> i = rules.iterator(); i.hasNext(); ) {
       Rule rule = i.next();
       if (rule.kind != kind || !target.contains(rule.path)) continue;
@@ -202,7 +229,8 @@ public final class FaultProxy implements AutoCloseable {
           : object ? Kind.GET_OBJECT : Kind.LIST_OBJECTS;
       case "PUT" -> !object ? Kind.OTHER : upload ? (copy ? Kind.UPLOAD_PART_COPY : Kind.UPLOAD_PART) : copy ? Kind.COPY_OBJECT
           : Kind.PUT_OBJECT;
-      case "POST" -> upload ? Kind.COMPLETE_UPLOAD : query.matches("(.*&)?uploads(=.*|&.*)?") ? Kind.CREATE_UPLOAD : Kind.OTHER;
+      case "POST" -> upload ? Kind.COMPLETE_UPLOAD : query.matches("(.*&)?uploads(=.*|&.*)?") ? Kind.CREATE_UPLOAD
+          : query.matches("(.*&)?restore(=.*|&.*)?") ? Kind.RESTORE_OBJECT : Kind.OTHER;
       case "DELETE" -> upload ? Kind.ABORT_UPLOAD : Kind.OTHER;
       default -> Kind.OTHER;
     };
@@ -272,7 +300,7 @@ public final class FaultProxy implements AutoCloseable {
         String[] parts = head.line().split(" ");
         Kind kind = classify(parts[0], parts.length > 1 ? parts[1] : "/", head.headers());
         if (requests.length() < (8 << 20)) requests.append(new String(head.bytes(), StandardCharsets.ISO_8859_1));
-        Fault fault = pick(kind, parts.length > 1 ? parts[1] : "/");
+        Fault fault = pick(kind, parts.length > 1 ? parts[1] : "/", head.headers());
         if (fault instanceof Fault.OkWithError ok) {
           if (!head.headers().getOrDefault("expect", "").equalsIgnoreCase("100-continue")) relayBody(head, in,
               OutputStream.nullOutputStream(), -1);
@@ -285,6 +313,17 @@ public final class FaultProxy implements AutoCloseable {
           if (!head.headers().getOrDefault("expect", "").equalsIgnoreCase("100-continue")) relayBody(head, in,
               OutputStream.nullOutputStream(), -1);
           answer(client.getOutputStream(), status.status(), status.code(), parts[0].equals("HEAD"));
+          closeQuietly(client, upstream, false);
+          return;
+        }
+        if (fault instanceof Fault.Reply reply) {
+          if (!head.headers().getOrDefault("expect", "").equalsIgnoreCase("100-continue")) relayBody(head, in,
+              OutputStream.nullOutputStream(), -1);
+          StringBuilder answer = new StringBuilder("HTTP/1.1 " + reply.status() + " Reply\r\nx-amz-request-id: FAULTPROXY\r\n");
+          reply.headers().forEach((name, value) -> answer.append(name).append(": ").append(value).append("\r\n"));
+          answer.append("Content-Length: 0\r\nConnection: close\r\n\r\n");
+          client.getOutputStream().write(answer.toString().getBytes(StandardCharsets.ISO_8859_1));
+          client.getOutputStream().flush();
           closeQuietly(client, upstream, false);
           return;
         }
@@ -419,7 +458,15 @@ public final class FaultProxy implements AutoCloseable {
           closeQuietly(client, upstream, true);
           return;
         }
-        out.write(head.bytes());
+        if (fault instanceof Fault.AddHeaders add) {
+          StringBuilder extra = new StringBuilder();
+          add.headers().forEach((name, value) -> extra.append(name).append(": ").append(value).append("\r\n"));
+          byte[] bytes = head.bytes();
+          out.write(bytes, 0, bytes.length - 2); // up to the blank line that ends the head
+          out.write(extra.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
+        } else {
+          out.write(head.bytes());
+        }
         boolean bodyless = request.method().equals("HEAD") || status == 204 || status == 304;
         if (bodyless) {
           out.flush();

@@ -75,6 +75,8 @@ public final class S3Errors {
         case "SignatureDoesNotMatch" -> ": the secret access key is wrong for this access key id";
         case "InvalidAccessKeyId" -> ": the access key id is not known to this service";
         case "AccessDenied" -> ": these credentials may not do this";
+        case "InvalidObjectState" -> ": the object is archived and was not restored (source.archived = restore restores it, then"
+            + " copies it; skip leaves it)";
         default -> "";
       };
       String message = e.awsErrorDetails() != null && e.awsErrorDetails().errorMessage() != null
@@ -86,7 +88,7 @@ public final class S3Errors {
     return Failures.describe(t);
   }
 
-  private static String code(AwsServiceException e) {
+  static String code(AwsServiceException e) {
     return e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
   }
 

@@ -1,5 +1,6 @@
 package io.ferry.store.s3;
 
+import io.ferry.store.Archive;
 import io.ferry.store.ETags;
 import io.ferry.store.listing.KeySpace;
 import io.ferry.store.ListCounts;
@@ -8,6 +9,7 @@ import io.ferry.store.retry.Retrier;
 import io.ferry.store.Shard;
 import io.ferry.store.StoreObject;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.function.Consumer;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -23,7 +25,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * Lists a bucket under a prefix with ListObjectsV2 pages (1,000 keys each), handing each object on as its page
  * arrives; a shard starts with {@code start-after} and stops at its last key, or (not recursive) lists a folder's own
  * objects by delimiter. Keys ending in '/' with no bytes are
- * folder markers, not objects: they are counted and left out.
+ * folder markers, not objects: they are counted and left out. An object of a class that may be archived
+ * ({@link Archive}) is asked a HEAD, so that the plan knows whether its bytes can be read now.
  */
 final class S3Lister implements Lister {
   private final S3Client client;
@@ -67,16 +70,34 @@ final class S3Lister implements Lister {
         return entry.key();
       }
     };
-    List<Shard> rest = KeySpace.list(shard, pages, store, o -> {
+    List<Shard> rest;
+    try {
+      rest = list(shard, pages, store, counts, consumer);
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    return new Listed(new ListCounts(counts[0], counts[0] - counts[1], counts[1], 0, counts[2]), rest);
+  }
+
+  private List<Shard> list(Shard shard, int pages, KeySpace.Pages<S3Object> store, long[] counts, Consumer<StoreObject> consumer)
+      throws IOException {
+    return KeySpace.list(shard, pages, store, o -> {
       counts[0]++;
       if (o.key().endsWith("/") && o.size() == 0) {
         counts[1]++;
         return;
       }
-      consumer.accept(new StoreObject(o.key(), o.key().substring(prefix.length()), o.size(), ETags.unquote(o.eTag()),
-          o.lastModified() == null ? 0 : o.lastModified().toEpochMilli()));
+      StoreObject listed = new StoreObject(o.key(), o.key().substring(prefix.length()), o.size(), ETags.unquote(o.eTag()),
+          o.lastModified() == null ? 0 : o.lastModified().toEpochMilli());
+      if (Archive.mayBeArchived(o.storageClassAsString())) {
+        try {
+          listed = archiveState(listed, o.storageClassAsString());
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+      consumer.accept(listed);
     });
-    return new Listed(new ListCounts(counts[0], counts[0] - counts[1], counts[1], 0, counts[2]), rest);
   }
 
   /** @param level by delimiter '/': the objects directly under {@code under}, and its folders */
@@ -92,9 +113,36 @@ final class S3Lister implements Lister {
     return retrier.call(() -> S3Errors.translated(() -> client.listObjectsV2(built)));
   }
 
+  /**
+   * A listed object of a class that may be archived, with what a HEAD says of it now: archived, restoring, or readable
+   * (a restored copy); as listed when it is gone since.
+   */
+  private StoreObject archiveState(StoreObject listed, String listedClass) throws IOException {
+    HeadObjectResponse head = head(listed.key());
+    return head == null ? listed : withArchiveState(listed, head, listedClass);
+  }
+
+  /** @param listedClass the class a listing gave, for a HEAD that names none (STANDARD's is left out; some stores leave out all) */
+  private static StoreObject withArchiveState(StoreObject o, HeadObjectResponse head, String listedClass) {
+    String storageClass = head.storageClassAsString() != null ? head.storageClassAsString() : listedClass;
+    return switch (Archive.of(storageClass, head.restore(), head.archiveStatusAsString())) {
+      case READABLE -> o;
+      case ARCHIVED -> StoreObject.archived(o.key(), o.relativeKey(), o.size(), o.etag(), o.lastModifiedMillis(), storageClass, false);
+      case RESTORING -> StoreObject.archived(o.key(), o.relativeKey(), o.size(), o.etag(), o.lastModifiedMillis(), storageClass, true);
+    };
+  }
+
   @Override
   public StoreObject stat(String key) throws IOException {
-    HeadObjectResponse head = retrier.call(() -> {
+    HeadObjectResponse head = head(key);
+    if (head == null) return null;
+    StoreObject o = new StoreObject(key, key.startsWith(prefix) ? key.substring(prefix.length()) : key, head.contentLength(),
+        ETags.unquote(head.eTag()), head.lastModified() == null ? 0 : head.lastModified().toEpochMilli());
+    return withArchiveState(o, head, null);
+  }
+
+  private HeadObjectResponse head(String key) throws IOException {
+    return retrier.call(() -> {
       try {
         return client.headObject(b -> b.bucket(bucket).key(key));
       } catch (NoSuchKeyException e) {
@@ -103,8 +151,6 @@ final class S3Lister implements Lister {
         throw S3Errors.failure(e);
       }
     });
-    return head == null ? null : new StoreObject(key, key.startsWith(prefix) ? key.substring(prefix.length()) : key,
-        head.contentLength(), ETags.unquote(head.eTag()), head.lastModified() == null ? 0 : head.lastModified().toEpochMilli());
   }
 
   @Override

@@ -55,6 +55,11 @@ public final class S3Store implements Store {
     return source instanceof BucketConfig bucket ? java.util.Optional.of(s3Destination().copyingFrom(bucket)) : java.util.Optional.empty();
   }
 
+  @Override
+  public java.util.Optional<io.ferry.store.Restorer> restorer() {
+    return java.util.Optional.of(new S3Restorer(client(), config.bucket(), retrier));
+  }
+
   /** Fails with the service's error if the bucket cannot be reached with these credentials. */
   @Override
   public void check() throws IOException {

@@ -1,0 +1,48 @@
+package io.ferry.store.s3;
+
+import io.ferry.store.Archive;
+import io.ferry.store.Restorer;
+import io.ferry.store.StoreObject;
+import io.ferry.store.retry.Retrier;
+import java.io.IOException;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GlacierJobParameters;
+import software.amazon.awssdk.services.s3.model.RestoreObjectRequest;
+import software.amazon.awssdk.services.s3.model.RestoreRequest;
+
+/**
+ * RestoreObject, and what its answers mean: 202 a restore started, 200 the object is restored already (the request
+ * only moves its expiry), 409 RestoreAlreadyInProgress, 403 InvalidObjectState for an object no longer archived.
+ */
+final class S3Restorer implements Restorer {
+  private final S3Client client;
+  private final String bucket;
+  private final Retrier retrier;
+
+  S3Restorer(S3Client client, String bucket, Retrier retrier) {
+    this.client = client;
+    this.bucket = bucket;
+    this.retrier = retrier;
+  }
+
+  @Override
+  public Outcome restore(StoreObject object, String tier, int days) throws IOException {
+    RestoreRequest.Builder restore = RestoreRequest.builder().glacierJobParameters(GlacierJobParameters.builder().tier(tier).build());
+    if (Archive.restoresForDays(object.archiveClass())) restore.days(days);
+    RestoreObjectRequest request = RestoreObjectRequest.builder().bucket(bucket).key(object.key()).restoreRequest(restore.build()).build();
+    return retrier.call(() -> {
+      try {
+        int status = client.restoreObject(request).sdkHttpResponse().statusCode();
+        return status == 202 ? Outcome.REQUESTED : Outcome.READABLE;
+      } catch (AwsServiceException e) {
+        String code = S3Errors.code(e);
+        if ("RestoreAlreadyInProgress".equals(code)) return Outcome.UNDER_WAY;
+        if ("InvalidObjectState".equals(code)) return Outcome.READABLE;
+        throw S3Errors.failure(e);
+      } catch (software.amazon.awssdk.core.exception.SdkException e) {
+        throw S3Errors.failure(e);
+      }
+    });
+  }
+}
