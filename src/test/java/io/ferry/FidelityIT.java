@@ -11,6 +11,7 @@ import io.ferry.support.FaultProxy;
 import io.ferry.support.LocalSpark;
 import io.ferry.support.S3MockProcess;
 import io.ferry.support.SeedData;
+import io.ferry.support.StsServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +20,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
@@ -194,6 +196,98 @@ class FidelityIT {
     Map<String, Object> unix = Files.readAttributes(file, "unix:uid,gid");
     assertThat(head("from-files", "notes.txt").metadata()).containsExactlyInAnyOrderEntriesOf(Map.of(
         "mtime", "1450000000.125000000", "mode", "100640", "uid", unix.get("uid").toString(), "gid", unix.get("gid").toString()));
+  }
+
+  /**
+   * source.requester-pays: every request that reads the source says the requester pays, the SDK client's (listing,
+   * HEAD, tags) and Ferry's own (ranged GETs), and so do the copies inside the service, which read it too.
+   */
+  @ParameterizedTest(name = "server-side-copy = {0}")
+  @CsvSource({"always", "never"})
+  void aRequesterPaysSourceIsAskedWithThePayerHeaderOnEveryRequestThatReadsIt(String serverSide) throws Exception {
+    String bucket = "requester-pays-" + serverSide;
+    client.createBucket(b -> b.bucket(bucket));
+    String requests;
+    RunSummary summary;
+    try (FaultProxy sniffer = FaultProxy.before(s3.endpoint())) {
+      // both sides through the proxy: one service, so server-side-copy = always copies inside it
+      summary = migrate(bucket, sniffer.endpoint(), """
+          ferry.source { endpoint = "%s", requester-pays = true }
+          ferry.destination.server-side-copy = %s
+          """.formatted(sniffer.endpoint(), serverSide));
+      requests = sniffer.requests();
+    }
+    assertThat(summary.succeeded()).as(summary.failures().toString()).isTrue();
+    assertThat(Buckets.digests(client, bucket, "")).isEqualTo(digests);
+    List<String> reads = java.util.Arrays.stream(requests.split("\r\n\r\n"))
+        .filter(h -> h.matches("(?s)^(GET|HEAD) /fidelity-src[/?].*")
+            || h.toLowerCase(java.util.Locale.ROOT).contains("x-amz-copy-source:"))
+        .toList();
+    assertThat(reads).as("requests that read the source").hasSizeGreaterThan(digests.size());
+    assertThat(reads).allSatisfy(h -> assertThat(h.toLowerCase(java.util.Locale.ROOT)).contains("x-amz-request-payer: requester"));
+  }
+
+  /**
+   * credentials.type = assume-role: the role is assumed at a local STS as the configured keys (with the external id
+   * and duration asked for), every request to the destination is signed with the role's temporary keys and carries
+   * their session token, the keys are refreshed once they near their expiry (the second run finds the first keys a
+   * few seconds from it), and neither the caller's secret, the external id nor a temporary secret shows anywhere.
+   */
+  @Test
+  void anAssumedRolesTemporaryKeysSignEveryRequestAreRefreshedBeforeTheyExpireAndShowNowhere() throws Exception {
+    client.createBucket(b -> b.bucket("as-role"));
+    List<String> heads = new java.util.ArrayList<>();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    RunSummary last = null;
+    try (StsServer sts = new StsServer("AKIACALLER"); FaultProxy sniffer = FaultProxy.before(s3.endpoint())) {
+      // the SDK refreshes in the background 5 minutes before expiry and blocks 1 minute before: keys lasting 63 s are
+      // refreshed by the first request 3 s after they were issued
+      sts.lasting(java.time.Duration.ofSeconds(63));
+      var config = ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString("""
+          ferry {
+            job.name = assume-role
+            source { endpoint = "%1$s", bucket = fidelity-src, credentials.access-key-id = any }
+            destination {
+              type = s3, endpoint = "%2$s", bucket = as-role
+              credentials {
+                type = assume-role, access-key-id = AKIACALLER, role-arn = "arn:aws:iam::123456789012:role/migration"
+                session-name = ferry-test, duration = 15m, sts-endpoint = "%3$s"
+              }
+            }
+            report.path = "%4$s"
+            plan.part-size = 5MiB
+            copy.skip-unchanged = false
+          }
+          """.formatted(s3.endpoint(), sniffer.endpoint(), sts.url(), work.resolve("reports"))), Map.of(
+          "ferry.source.credentials.secret-access-key", "any", "ferry.destination.credentials.secret-access-key", "caller-secret",
+          "ferry.destination.credentials.external-id", "external-id-value"));
+      for (int run = 0; run < 2; run++) {
+        if (run == 1) Thread.sleep(4_000);
+        last = MigrationJob.run(config, JavaSparkContext.fromSparkContext(spark.sparkContext()),
+            new PrintStream(out, true, StandardCharsets.UTF_8));
+        assertThat(last.succeeded()).as(last.failures().toString()).isTrue();
+      }
+      heads.addAll(java.util.Arrays.stream(sniffer.requests().split("\r\n\r\n"))
+          .filter(h -> h.matches("(?s)^(GET|PUT|POST|HEAD|DELETE) .*")).toList());
+      assertThat(sts.issued()).as("keys issued: once, then refreshed").isGreaterThanOrEqualTo(2);
+      assertThat(sts.forms().get(0)).containsEntry("Action", "AssumeRole")
+          .containsEntry("RoleArn", "arn:aws:iam::123456789012:role/migration")
+          .containsEntry("RoleSessionName", "ferry-test").containsEntry("DurationSeconds", "900")
+          .containsEntry("ExternalId", "external-id-value");
+    }
+    assertThat(Buckets.digests(client, "as-role", "")).isEqualTo(digests);
+    assertThat(heads).isNotEmpty().allSatisfy(h -> assertThat(h).containsPattern("Credential=ASIATEMP\\d+/")
+        .containsPattern("(?i)x-amz-security-token: session-token-\\d+"));
+    assertThat(heads.stream().map(h -> h.replaceAll("(?s).*Credential=(ASIATEMP\\d+)/.*", "$1")).distinct().count())
+        .as("requests signed with the refreshed keys too").isGreaterThanOrEqualTo(2);
+    String printed = out.toString(StandardCharsets.UTF_8);
+    assertThat(printed).doesNotContain("caller-secret").doesNotContain("external-id-value").doesNotContain(StsServer.SECRET_PREFIX);
+    try (var files = Files.walk(Path.of(last.reportPath()))) {
+      for (Path p : files.filter(Files::isRegularFile).toList()) {
+        assertThat(Files.readString(p, StandardCharsets.ISO_8859_1)).as(p.toString()).doesNotContain("caller-secret")
+            .doesNotContain("external-id-value").doesNotContain(StsServer.SECRET_PREFIX);
+      }
+    }
   }
 
   /**

@@ -14,11 +14,13 @@ import java.util.Objects;
  *     wire. The small XML bodies of the client's own calls (CompleteMultipartUpload) stay signed.
  * @param caBundle a PEM file of certificates to trust besides the system's, for an https endpoint whose certificate a
  *     private CA signed (on-premises MinIO, Ceph); "" for the system's alone. Verification is never off.
+ * @param requesterPays every request says the requester pays ({@code x-amz-request-payer: requester}), as a bucket
+ *     set to Requester Pays requires of anyone but its owner
  */
 public record S3EndpointConfig(String endpoint, String region, boolean pathStyle, Credentials credentials, ChecksumMode checksumMode,
-    boolean unsignedPayload, String caBundle) implements Serializable {
+    boolean unsignedPayload, String caBundle, boolean requesterPays) implements Serializable {
 
-  public enum CredentialsType { STATIC, DEFAULT_CHAIN, IBM_IAM }
+  public enum CredentialsType { STATIC, DEFAULT_CHAIN, IBM_IAM, ASSUME_ROLE }
 
   public enum ChecksumMode { WHEN_SUPPORTED, WHEN_REQUIRED }
 
@@ -28,11 +30,14 @@ public record S3EndpointConfig(String endpoint, String region, boolean pathStyle
    * @param apiKey for {@link CredentialsType#IBM_IAM}: the IBM Cloud API key exchanged at {@code tokenUrl}
    * @param sessionToken for {@link CredentialsType#STATIC}: the token of temporary keys (STS), sent with every request;
    *     empty for long-term keys
+   * @param role for {@link CredentialsType#ASSUME_ROLE}: the role assumed, as the static keys or, where they are empty,
+   *     as the SDK's default chain
    */
   public record Credentials(CredentialsType type, String accessKeyId, Secret secretAccessKey, Secret apiKey, String tokenUrl,
-      Secret sessionToken) implements Serializable {
+      Secret sessionToken, Role role) implements Serializable {
     public Credentials {
       Objects.requireNonNull(type, "type is null");
+      Objects.requireNonNull(role, "role is null");
       Objects.requireNonNull(accessKeyId, "accessKeyId is null");
       Objects.requireNonNull(secretAccessKey, "secretAccessKey is null");
       Objects.requireNonNull(apiKey, "apiKey is null");
@@ -41,12 +46,31 @@ public record S3EndpointConfig(String endpoint, String region, boolean pathStyle
     }
 
     public Credentials(CredentialsType type, String accessKeyId, Secret secretAccessKey, Secret apiKey, String tokenUrl) {
-      this(type, accessKeyId, secretAccessKey, apiKey, tokenUrl, new Secret(""));
+      this(type, accessKeyId, secretAccessKey, apiKey, tokenUrl, new Secret(""), Role.NONE);
     }
 
     /** Static HMAC keys. */
     public static Credentials keys(String accessKeyId, String secretAccessKey) {
       return new Credentials(CredentialsType.STATIC, accessKeyId, new Secret(secretAccessKey), new Secret(""), "");
+    }
+  }
+
+  /**
+   * A role assumed with STS AssumeRole; its temporary keys are refreshed before they expire.
+   *
+   * @param externalId the external id the role's trust policy asks for ("" for none)
+   * @param stsEndpoint the STS endpoint; "" for AWS STS in the endpoint's region
+   */
+  public record Role(String arn, Secret externalId, String sessionName, java.time.Duration duration, String stsEndpoint)
+      implements Serializable {
+    public static final Role NONE = new Role("", new Secret(""), "", java.time.Duration.ZERO, "");
+
+    public Role {
+      Objects.requireNonNull(arn, "arn is null");
+      Objects.requireNonNull(externalId, "externalId is null");
+      Objects.requireNonNull(sessionName, "sessionName is null");
+      Objects.requireNonNull(duration, "duration is null");
+      Objects.requireNonNull(stsEndpoint, "stsEndpoint is null");
     }
   }
 
@@ -61,15 +85,15 @@ public record S3EndpointConfig(String endpoint, String region, boolean pathStyle
   /** Static HMAC keys, path-style, checksums when required: the common case. */
   public static S3EndpointConfig withKeys(String endpoint, String region, String accessKeyId, String secretAccessKey) {
     return new S3EndpointConfig(endpoint, region, true, Credentials.keys(accessKeyId, secretAccessKey), ChecksumMode.WHEN_REQUIRED,
-        false, "");
+        false, "", false);
   }
 
   public S3EndpointConfig withChecksumMode(ChecksumMode mode) {
-    return new S3EndpointConfig(endpoint, region, pathStyle, credentials, mode, unsignedPayload, caBundle);
+    return new S3EndpointConfig(endpoint, region, pathStyle, credentials, mode, unsignedPayload, caBundle, requesterPays);
   }
 
   public S3EndpointConfig withUnsignedPayload(boolean unsigned) {
-    return new S3EndpointConfig(endpoint, region, pathStyle, credentials, checksumMode, unsigned, caBundle);
+    return new S3EndpointConfig(endpoint, region, pathStyle, credentials, checksumMode, unsigned, caBundle, requesterPays);
   }
 
   /** Where requests go, for messages: the endpoint, or AWS's regional one. */
@@ -96,6 +120,8 @@ public record S3EndpointConfig(String endpoint, String region, boolean pathStyle
           && a.sessionToken().equals(b.sessionToken());
       case DEFAULT_CHAIN -> true;
       case IBM_IAM -> a.apiKey().equals(b.apiKey()) && a.tokenUrl().equals(b.tokenUrl());
+      case ASSUME_ROLE -> a.role().equals(b.role()) && a.accessKeyId().equals(b.accessKeyId())
+          && a.secretAccessKey().equals(b.secretAccessKey());
     };
   }
 

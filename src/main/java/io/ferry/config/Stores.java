@@ -75,6 +75,7 @@ final class Stores {
             + " this host's loopback address, e.g. a local token proxy)");
       }
     }
+    S3EndpointConfig.Role role = role(h, side, credentialsType, keyId, secret);
     S3EndpointConfig.ChecksumMode checksumMode = h.enumValue(side + ".checksum-mode", S3EndpointConfig.ChecksumMode.class);
     boolean unsignedPayload = h.bool(side + ".unsigned-payload");
     String caBundle = h.string(side + ".ca-bundle");
@@ -88,8 +89,41 @@ final class Stores {
     }
     if (credentialsType == null || checksumMode == null) return null;
     return new S3EndpointConfig(endpoint, region, pathStyle,
-        new S3EndpointConfig.Credentials(credentialsType, keyId, secret, apiKey, tokenUrl, sessionToken), checksumMode, unsignedPayload,
-        caBundle);
+        new S3EndpointConfig.Credentials(credentialsType, keyId, secret, apiKey, tokenUrl, sessionToken, role), checksumMode,
+        unsignedPayload, caBundle, side.equals("source") && h.bool("source.requester-pays"));
+  }
+
+  /** The role of {@code credentials.type = assume-role} (none for the other types), its mistakes as problems. */
+  private static S3EndpointConfig.Role role(Hocon h, String side, S3EndpointConfig.CredentialsType type, String keyId, Secret secret) {
+    String p = side + ".credentials.";
+    String arn = h.string(p + "role-arn");
+    Secret externalId = h.secret(p + "external-id");
+    String session = h.string(p + "session-name");
+    java.time.Duration duration = h.duration(p + "duration");
+    String sts = h.string(p + "sts-endpoint");
+    if (type != S3EndpointConfig.CredentialsType.ASSUME_ROLE) {
+      if (!arn.isEmpty()) h.problem(p + "role-arn", arn, "is assumed only with credentials.type = assume-role");
+      return S3EndpointConfig.Role.NONE;
+    }
+    if (!arn.matches("arn:[^:\\s]+:iam::[^:\\s]*:role/\\S+")) {
+      h.problem(p + "role-arn", arn, "must be a role's ARN, e.g. arn:aws:iam::123456789012:role/migration");
+    }
+    if (!session.matches("[\\w+=,.@-]{2,64}")) {
+      h.problem(p + "session-name", session, "must be 2 to 64 letters, digits or +=,.@_- (STS's rule)");
+    }
+    if (duration != null && (duration.compareTo(java.time.Duration.ofMinutes(15)) < 0
+        || duration.compareTo(java.time.Duration.ofHours(12)) > 0)) {
+      h.problem(p + "duration", duration, "must be from 15m to 12h (STS's bounds; the role's own maximum may be lower)");
+    }
+    if (!sts.isEmpty() && !sts.matches("https://\\S+") && !loopbackHttp(sts)) {
+      h.problem(p + "sts-endpoint", sts, "must be an https:// URL (plain http only to this host's loopback address), or empty for AWS"
+          + " STS in the region");
+    }
+    if (!keyId.isBlank() && secret.isEmpty()) {
+      h.problem("ferry." + side + ".credentials.secret-access-key is empty: the role is assumed as the keys given (access-key-id is"
+          + " set); set it, or empty access-key-id to assume the role as the SDK's default chain");
+    }
+    return new S3EndpointConfig.Role(arn, externalId, session, duration == null ? java.time.Duration.ofHours(1) : duration, sts);
   }
 
   /** http to 127.0.0.1, [::1] or localhost: the request never leaves the host. */

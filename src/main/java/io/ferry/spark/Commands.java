@@ -118,8 +118,10 @@ public final class Commands {
     out.printf("  requests  %s; %s%n", source, destination);
     if (plan.archived() > 0) printArchived(config.source().archived(), plan, out);
     double sourceCost = e.sourceCost(config.estimate().source()), destinationCost = e.destinationCost(config.estimate().destination());
-    out.printf(Locale.ROOT, "  cost      $%.2f: source $%.2f (%s leaving it), destination $%.2f, at the estimate.* prices%n",
-        sourceCost + destinationCost, sourceCost, Units.bytes(e.egressBytes()), destinationCost);
+    boolean payer = config.source().store() instanceof io.ferry.config.BucketConfig b && b.endpoint().requesterPays();
+    out.printf(Locale.ROOT, "  cost      $%.2f: source $%.2f (%s leaving it%s), destination $%.2f, at the estimate.* prices%n",
+        sourceCost + destinationCost, sourceCost, Units.bytes(e.egressBytes()), payer ? "; Requester Pays: billed to you, not to the"
+        + " bucket's owner" : "", destinationCost);
     double rate = config.estimate().expectedMBps();
     String basis = "estimate.mb-per-s";
     if (rate == 0) {

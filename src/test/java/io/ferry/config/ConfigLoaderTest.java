@@ -92,7 +92,7 @@ class ConfigLoaderTest {
         S3EndpointConfig("https://s3.jp-tok.cloud-object-storage.appdomain.cloud",
         "jp-tok", false, new S3EndpointConfig.Credentials(S3EndpointConfig.CredentialsType.DEFAULT_CHAIN, "", new Secret(""),
             new Secret(""),
-        "https://iam.cloud.ibm.com/identity/token"), S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, false, ""));
+        "https://iam.cloud.ibm.com/identity/token"), S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, false, "", false));
     // a prefix is a folder ("2018" is "2018/"); prefixes inside another are dropped, the rest sorted
     assertThat(c.source()).isEqualTo(new SourceConfig(new BucketConfig(bucket(c.source().store()).endpoint(), "media", "2018/"),
         new Selection(List.of("a/", "b/"), List.of("**/*.mp4"), List.of("**/*.tmp"), 1024, 1L << 30, 1_709_251_200_000L,
@@ -150,6 +150,24 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void anAssumedRoleIsReadAndEachMistakeNamesItsKey() {
+    MigrationConfig c = load(MINIMAL + """
+        ferry.source.credentials { type = assume-role, access-key-id = "", role-arn = "arn:aws:iam::123456789012:role/r" }
+        """);
+    S3EndpointConfig.Credentials credentials = bucket(c.source().store()).endpoint().credentials();
+    assertThat(credentials.type()).isEqualTo(S3EndpointConfig.CredentialsType.ASSUME_ROLE);
+    assertThat(credentials.role()).isEqualTo(new S3EndpointConfig.Role("arn:aws:iam::123456789012:role/r", new Secret(""), "ferry",
+        java.time.Duration.ofHours(1), ""));
+    assertThat(problems(MINIMAL + """
+        ferry.source.credentials { type = assume-role, access-key-id = K, secret-access-key = "", role-arn = "my-role",
+          session-name = "a b", duration = 5m, sts-endpoint = "http://sts.example.com" }
+        ferry.destination { type = s3, bucket = b, credentials { access-key-id = k, secret-access-key = s, role-arn = "arn:x" } }
+        """)).extracting(p -> p.substring(0, p.indexOf(' '))).containsExactlyInAnyOrder("ferry.source.credentials.role-arn",
+        "ferry.source.credentials.session-name", "ferry.source.credentials.duration", "ferry.source.credentials.sts-endpoint",
+        "ferry.source.credentials.secret-access-key", "ferry.destination.credentials.role-arn");
+  }
+
+  @Test
   void archivedObjectsSettingsAreReadAndEachMistakeNamesItsKeyAndTheValuesItTakes() {
     MigrationConfig c = load(MINIMAL + "ferry.source { archived = restore, restore { tier = bulk, days = 3, wait = 2h, poll = 30s } }");
     assertThat(c.source().archived()).isEqualTo(new ArchivedConfig(ArchivedConfig.Policy.RESTORE, "Bulk", 3,
@@ -176,7 +194,7 @@ class ConfigLoaderTest {
     BucketConfig b = bucket(d.store());
     assertThat(b.endpoint()).isEqualTo(new S3EndpointConfig("http://other:9000", "eu-de", false,
         new S3EndpointConfig.Credentials(S3EndpointConfig.CredentialsType.IBM_IAM, "", new Secret(""), new Secret("iam-api-key-value"),
-        "http://127.0.0.1:1/token"), S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, true, ""));
+        "http://127.0.0.1:1/token"), S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, true, "", false));
     assertThat(List.of(b.bucket(), b.prefix(), b.writes().storageClass(), b.writes().serverSideEncryption(), b.writes().kmsKeyId()))
         .containsExactly("copy", "moved/", "GLACIER_IR", "aws:kms", "key-1");
     assertThat(d.serverSideCopy()).isEqualTo(DestinationConfig.ServerSideCopy.NEVER);

@@ -93,6 +93,9 @@ public final class S3Clients {
     return CLIENTS.computeIfAbsent(new Key(endpoint, Math.max(4, maxConnections), socketTimeout), S3Clients::build);
   }
 
+  /** The header by which a request to a Requester Pays bucket accepts its charges. */
+  static final String REQUEST_PAYER = "x-amz-request-payer";
+
   static Clients build(Key key) {
     S3EndpointConfig e = key.endpoint();
     Throttle throttle = throttle(e);
@@ -120,6 +123,7 @@ public final class S3Clients {
         .overrideConfiguration(o -> {
           o.retryStrategy(AwsRetryStrategy.doNotRetry());
           if (bearer != null) o.addExecutionInterceptor(bearer);
+          if (e.requesterPays()) o.putHeader(REQUEST_PAYER, "requester");
         })
         .httpClient(http);
     if (!e.endpoint().isEmpty()) builder.endpointOverride(URI.create(e.endpoint()));
@@ -128,8 +132,9 @@ public final class S3Clients {
     SdkHttpClient writes = bulk(key, tls, throttle, requests);
     Authorization authorization = bearer != null ? bearer : new SigV4(credentials, e.region(),
         e.checksumMode() == S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED, e.unsignedPayload(), Clock.systemUTC());
-    return new Clients(s3, http, reads, new SignedRequests(reads, s3.utilities(), authorization), writes,
-        new SignedRequests(writes, s3.utilities(), authorization)); // one signer: a clock skew learnt by reads is writes' too
+    Map<String, String> always = e.requesterPays() ? Map.of(REQUEST_PAYER, "requester") : Map.of();
+    return new Clients(s3, http, reads, new SignedRequests(reads, s3.utilities(), authorization, always), writes,
+        new SignedRequests(writes, s3.utilities(), authorization, always)); // one signer: a clock skew learnt by reads is writes' too
   }
 
   private static SdkHttpClient bulk(Key key, ConnectionSocketFactory tls, Throttle throttle, RateLimit requests) {
@@ -163,6 +168,28 @@ public final class S3Clients {
       case DEFAULT_CHAIN -> DefaultCredentialsProvider.builder().build();
       // Unsigned requests; BearerToken adds "Authorization: Bearer <IAM token>".
       case IBM_IAM -> AnonymousCredentialsProvider.create();
+      case ASSUME_ROLE -> ROLES.computeIfAbsent(e.credentials(), c -> assumed(c, e.region()));
     };
+  }
+
+  /** One provider per role and JVM, shared by all its clients: one AssumeRole per expiry, not one per client. */
+  private static final Map<S3EndpointConfig.Credentials, AwsCredentialsProvider> ROLES = new ConcurrentHashMap<>();
+
+  /**
+   * The role's temporary keys, from STS AssumeRole sent as the given keys (or as the default chain), refreshed by the
+   * SDK before they expire: in the background from 5 minutes before, blocking from 1 minute before.
+   */
+  private static AwsCredentialsProvider assumed(S3EndpointConfig.Credentials c, String region) {
+    S3EndpointConfig.Role role = c.role();
+    AwsCredentialsProvider as = c.accessKeyId().isBlank() ? DefaultCredentialsProvider.builder().build()
+        : StaticCredentialsProvider.create(AwsBasicCredentials.create(c.accessKeyId(), c.secretAccessKey().reveal()));
+    var sts = software.amazon.awssdk.services.sts.StsClient.builder().region(Region.of(region)).credentialsProvider(as)
+        .httpClient(ApacheHttpClient.builder().connectionTimeout(Duration.ofSeconds(10)).build());
+    if (!role.stsEndpoint().isEmpty()) sts.endpointOverride(URI.create(role.stsEndpoint()));
+    return software.amazon.awssdk.services.sts.auth.StsAssumeRoleCredentialsProvider.builder().stsClient(sts.build())
+        .refreshRequest(r -> {
+          r.roleArn(role.arn()).roleSessionName(role.sessionName()).durationSeconds((int) role.duration().toSeconds());
+          if (!role.externalId().isEmpty()) r.externalId(role.externalId().reveal());
+        }).build();
   }
 }

@@ -322,13 +322,20 @@ final class S3Destination implements Destination {
 
   /** Copies from {@code source}, a bucket of the same service: CopyObject for a whole object, UploadPartCopy for a part. */
   InServiceCopy copyingFrom(BucketConfig source) {
-    SourceTags sourceTags = new SourceTags(client, source.endpoint().endpoint(), source.bucket());
+    boolean payer = source.endpoint().requesterPays();
+    SourceTags sourceTags = new SourceTags(client, source.endpoint().endpoint(), source.bucket(), payer);
     return (upload, partNumber, range) -> S3Errors.translated(() -> upload.inParts()
-        ? requests.copy(config.bucket(), key(upload.object()), part(upload.id(), partNumber), copyPartHeaders(upload.object(),
-        source.bucket(), range))
-        : requests.copy(config.bucket(), key(upload.object()), Map.of(), copyHeaders(upload.object(), source.bucket(),
+        ? requests.copy(config.bucket(), key(upload.object()), part(upload.id(), partNumber), payer(payer,
+        copyPartHeaders(upload.object(), source.bucket(), range)))
+        : requests.copy(config.bucket(), key(upload.object()), Map.of(), payer(payer, copyHeaders(upload.object(), source.bucket(),
         () -> sourceTags.of(upload.object().key(), java.util.Optional.empty(), false),
-        () -> storageClassOf(source.bucket(), upload.object()))));
+        () -> storageClassOf(source.bucket(), upload.object(), payer)))));
+  }
+
+  /** A copy's headers, with the charges of reading a Requester Pays source accepted where it is one. */
+  private static Map<String, String> payer(boolean requesterPays, Map<String, String> headers) {
+    if (requesterPays) headers.put(S3Clients.REQUEST_PAYER, "requester");
+    return headers;
   }
 
   /**
@@ -387,8 +394,11 @@ final class S3Destination implements Destination {
   }
 
   /** The source object's storage class, by a HEAD ("" for the store's default). */
-  private String storageClassOf(String sourceBucket, StoreObject object) throws IOException {
-    var head = S3Errors.translated(() -> client.headObject(b -> b.bucket(sourceBucket).key(object.key())));
+  private String storageClassOf(String sourceBucket, StoreObject object, boolean requesterPays) throws IOException {
+    var head = S3Errors.translated(() -> client.headObject(b -> {
+      b.bucket(sourceBucket).key(object.key());
+      if (requesterPays) b.requestPayer(software.amazon.awssdk.services.s3.model.RequestPayer.REQUESTER);
+    }));
     String named = head.storageClassAsString();
     return named == null || named.equals("STANDARD") ? "" : named;
   }

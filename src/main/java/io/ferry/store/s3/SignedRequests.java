@@ -45,12 +45,19 @@ public final class SignedRequests {
   private final SdkHttpClient http;
   private final S3Utilities utilities;
   private final Authorization authorization;
+  private final Map<String, String> always;
   private final Map<String, String> bucketUrls = new ConcurrentHashMap<>();
 
   SignedRequests(SdkHttpClient http, S3Utilities utilities, Authorization authorization) {
+    this(http, utilities, authorization, Map.of());
+  }
+
+  /** @param always headers every request carries (a Requester Pays source's {@code x-amz-request-payer}) */
+  SignedRequests(SdkHttpClient http, S3Utilities utilities, Authorization authorization, Map<String, String> always) {
     this.http = http;
     this.utilities = utilities;
     this.authorization = authorization;
+    this.always = always;
   }
 
   /**
@@ -181,6 +188,7 @@ public final class SignedRequests {
         .method(method)
         .uri(URI.create(bucketUrl(bucket) + SdkHttpUtils.urlEncodeIgnoreSlashes(key)))
         .putHeader("User-Agent", "ferry");
+    always.forEach(request::putHeader);
     query.forEach(request::putRawQueryParameter);
     return request;
   }

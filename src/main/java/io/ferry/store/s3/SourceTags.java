@@ -28,11 +28,18 @@ final class SourceTags {
   private final String bucket;
   /** Where the memos are kept: the endpoint and the bucket (AWS's buckets share one endpoint, not one policy). */
   private final String place;
+  private final boolean requesterPays;
 
   SourceTags(S3Client client, String endpoint, String bucket) {
+    this(client, endpoint, bucket, false);
+  }
+
+  /** @param requesterPays whether a request must accept a Requester Pays bucket's charges (a client of another endpoint's asks) */
+  SourceTags(S3Client client, String endpoint, String bucket, boolean requesterPays) {
     this.client = client;
     this.bucket = bucket;
     this.place = endpoint + " " + bucket;
+    this.requesterPays = requesterPays;
   }
 
   /**
@@ -51,7 +58,10 @@ final class SourceTags {
     if (UNTAGGED.contains(place)) return null;
     try {
       Map<String, String> tags = new LinkedHashMap<>();
-      client.getObjectTagging(b -> b.bucket(bucket).key(key)).tagSet().forEach(t -> tags.put(t.key(), t.value()));
+      client.getObjectTagging(b -> {
+        b.bucket(bucket).key(key);
+        if (requesterPays) b.requestPayer(software.amazon.awssdk.services.s3.model.RequestPayer.REQUESTER);
+      }).tagSet().forEach(t -> tags.put(t.key(), t.value()));
       return tags;
     } catch (AwsServiceException e) {
       if (e.statusCode() == 501) {
