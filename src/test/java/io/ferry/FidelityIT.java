@@ -199,6 +199,38 @@ class FidelityIT {
   }
 
   /**
+   * destination.acl: the canned ACL goes with every request that makes an object, whichever path wrote it. S3Mock keeps
+   * only ACLs set by PutObjectAcl (its GetObjectAcl shows the owner's alone after a write with x-amz-acl), so the ACL
+   * is checked on the wire: each PUT of a whole object, each CreateMultipartUpload, each CopyObject.
+   */
+  @ParameterizedTest(name = "server-side-copy = {0}")
+  @CsvSource({"always", "never"})
+  void aCannedAclGoesWithEveryRequestThatMakesAnObjectOnEveryPath(String serverSide) throws Exception {
+    String bucket = "acl-" + serverSide;
+    client.createBucket(b -> b.bucket(bucket));
+    RunSummary summary;
+    String requests;
+    try (FaultProxy sniffer = FaultProxy.before(s3.endpoint())) {
+      summary = migrate(bucket, sniffer.endpoint(), """
+          ferry.source.endpoint = "%s"
+          ferry.destination { acl = bucket-owner-full-control, server-side-copy = %s }
+          """.formatted(sniffer.endpoint(), serverSide));
+      requests = sniffer.requests();
+    }
+    assertThat(summary.succeeded()).as(summary.failures().toString()).isTrue();
+    assertThat(Buckets.digests(client, bucket, "")).isEqualTo(digests);
+    List<String> makes = java.util.Arrays.stream(requests.split("\r\n\r\n"))
+        .filter(h -> h.startsWith("PUT /" + bucket + "/") && !h.contains("partNumber=") || h.startsWith("POST /" + bucket + "/")
+            && h.matches("(?s)[^\r\n]*\\?uploads[ =&].*"))
+        .toList();
+    assertThat(makes).as("requests that make an object").hasSizeGreaterThanOrEqualTo(digests.size());
+    assertThat(makes).allSatisfy(h -> assertThat(h.toLowerCase(java.util.Locale.ROOT)).contains("x-amz-acl: bucket-owner-full-control"));
+    assertThat(java.util.Arrays.stream(requests.split("\r\n\r\n")).filter(h -> h.contains("partNumber=")))
+        .as("parts take the ACL of their upload").allSatisfy(h -> assertThat(h.toLowerCase(java.util.Locale.ROOT))
+            .doesNotContain("x-amz-acl"));
+  }
+
+  /**
    * source.requester-pays: every request that reads the source says the requester pays, the SDK client's (listing,
    * HEAD, tags) and Ferry's own (ranged GETs), and so do the copies inside the service, which read it too.
    */

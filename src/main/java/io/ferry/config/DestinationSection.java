@@ -52,8 +52,13 @@ final class DestinationSection {
     if (!List.of("", "AES256", "aws:kms").contains(sse)) {
       h.problem("destination.server-side-encryption", sse, "must be empty (the bucket's default), AES256 or aws:kms");
     }
+    String acl = h.string("destination.acl").trim();
+    if (!acl.isEmpty() && !ObjectWrites.CANNED_ACLS.contains(acl)) {
+      h.problem("destination.acl", acl, "must be empty (none: the bucket's rules) or a canned ACL: " + String.join(", ",
+          ObjectWrites.CANNED_ACLS) + " (bucket-owner-full-control for a bucket of another account)");
+    }
     return new ObjectWrites(h.string("destination.storage-class").trim(), sse, h.string("destination.kms-key-id"),
         h.strings("destination.tags", "an object of tag names and values, e.g. tags { project = \"archive\" }"),
-        h.bool("destination.copy-tags"));
+        h.bool("destination.copy-tags"), acl);
   }
 }

@@ -10,13 +10,19 @@ import java.util.TreeMap;
  *
  * @param storageClass a storage class, {@link #KEEP} (the source's), or "" (the bucket's default)
  * @param copyTags whether the source's tags are carried (the destination's {@code tags} set over them)
+ * @param acl a canned ACL set on every object written ({@code x-amz-acl}), "" for none (the bucket's rules)
  */
 public record ObjectWrites(String storageClass, String serverSideEncryption, String kmsKeyId, Map<String, String> tags,
-    boolean copyTags) implements Serializable {
+    boolean copyTags, String acl) implements Serializable {
   public static final String KEEP = "keep";
-  public static final ObjectWrites NONE = new ObjectWrites("", "", "", Map.of(), true);
+  public static final ObjectWrites NONE = new ObjectWrites("", "", "", Map.of(), true, "");
+
+  /** The canned ACLs S3 defines for objects. */
+  public static final java.util.List<String> CANNED_ACLS = java.util.List.of("private", "public-read", "public-read-write",
+      "authenticated-read", "aws-exec-read", "bucket-owner-read", "bucket-owner-full-control");
 
   public ObjectWrites {
+    Objects.requireNonNull(acl, "acl is null");
     Objects.requireNonNull(storageClass, "storageClass is null");
     Objects.requireNonNull(serverSideEncryption, "serverSideEncryption is null");
     Objects.requireNonNull(kmsKeyId, "kmsKeyId is null");
@@ -24,7 +30,11 @@ public record ObjectWrites(String storageClass, String serverSideEncryption, Str
   }
 
   public ObjectWrites(String storageClass, String serverSideEncryption, String kmsKeyId, Map<String, String> tags) {
-    this(storageClass, serverSideEncryption, kmsKeyId, tags, true);
+    this(storageClass, serverSideEncryption, kmsKeyId, tags, true, "");
+  }
+
+  public ObjectWrites(String storageClass, String serverSideEncryption, String kmsKeyId, Map<String, String> tags, boolean copyTags) {
+    this(storageClass, serverSideEncryption, kmsKeyId, tags, copyTags, "");
   }
 
   public boolean keepsStorageClass() {

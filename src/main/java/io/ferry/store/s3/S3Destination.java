@@ -447,6 +447,7 @@ final class S3Destination implements Destination {
     ObjectWrites writes = config.writes();
     String storageClass = writes.keepsStorageClass() ? sourceClass : writes.storageClass();
     if (!storageClass.isEmpty()) headers.put("x-amz-storage-class", storageClass);
+    if (!writes.acl().isEmpty()) headers.put("x-amz-acl", writes.acl());
     if (!writes.serverSideEncryption().isEmpty()) headers.put("x-amz-server-side-encryption", writes.serverSideEncryption());
     if (!writes.kmsKeyId().isEmpty()) headers.put("x-amz-server-side-encryption-aws-kms-key-id", writes.kmsKeyId());
   }

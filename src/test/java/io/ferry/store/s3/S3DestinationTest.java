@@ -80,6 +80,15 @@ class S3DestinationTest {
   }
 
   @Test
+  void aCannedAclGoesOnEveryWholeWriteAndNoneWithoutOne() throws Exception {
+    ObjectWrites acl = new ObjectWrites("", "", "", Map.of(), true, "bucket-owner-full-control");
+    assertThat(destination(acl).putHeaders(OBJECT, ObjectMetadata.NONE)).containsEntry("x-amz-acl", "bucket-owner-full-control");
+    assertThat(destination(acl).copyHeaders(OBJECT, "src", () -> Map.of(), () -> "")).containsEntry("x-amz-acl",
+        "bucket-owner-full-control");
+    assertThat(destination("", "", "", Map.of()).putHeaders(OBJECT, ObjectMetadata.NONE)).doesNotContainKey("x-amz-acl");
+  }
+
+  @Test
   void aCopyWithoutTagsReplacesThemWithNoneAndKeepsTheClassReadFromTheSource() throws Exception {
     Map<String, String> headers = destination(new ObjectWrites(ObjectWrites.KEEP, "", "", Map.of(), false))
         .copyHeaders(OBJECT, "src", () -> Map.of("a", "1"), () -> "DEEP_ARCHIVE");
