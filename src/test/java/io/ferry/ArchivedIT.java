@@ -146,6 +146,10 @@ class ArchivedIT {
       Run fifth = job.run();
       assertThat(fifth.code()).as(fifth.out()).isEqualTo(Ferry.OK);
       assertThat(fifth.out()).contains("4 skipped unchanged").doesNotContain("RESTORE ");
+      // verify compares archived sources by size: their bytes cannot be read, and are not asked for
+      Run verify = job.command("verify");
+      assertThat(verify.code()).as(verify.out()).isEqualTo(Ferry.OK);
+      assertThat(verify.out()).as("only the object not archived is read").contains("4 keys in all, 1 ranges to read");
       for (String key : ARCHIVED) {
         assertThat(tier.restoreRequests(key)).as("restores of " + key).isEqualTo(1);
         assertThat(tier.refusedReads(key)).as("GETs of " + key + " while archived").isZero();
@@ -154,9 +158,12 @@ class ArchivedIT {
     }
   }
 
-  /** A store whose HEAD tells nothing of restores: the ledger's record of the request keeps a rerun from sending another. */
+  /**
+   * A store whose HEAD tells nothing of restores: the ledger's record of the request keeps a rerun from sending
+   * another, and its first byte tells when it is restored, so the run that finds it readable copies it.
+   */
   @Test
-  void whereTheStoreDoesNotShowRestoresTheLedgerKeepsARerunFromRequestingAgain() throws Exception {
+  void whereTheStoreDoesNotShowRestoresTheLedgerKeepsARerunFromRequestingAgainAndTheFirstByteTellsWhenToCopy() throws Exception {
     try (FaultProxy proxy = FaultProxy.before(s3.endpoint())) {
       ArchiveTier tier = tier(proxy, false);
       Job job = job(proxy, "ferry.source.archived = restore");
@@ -164,6 +171,11 @@ class ArchivedIT {
       Run rerun = job.run();
       assertThat(rerun.code()).as(rerun.out()).isEqualTo(Ferry.PENDING);
       assertThat(errors(rerun).get("cold/b.bin")).contains("a restore was requested by run");
+      ARCHIVED.forEach(tier::thaw);
+      Run thawed = job.run();
+      assertThat(thawed.code()).as(thawed.out()).isEqualTo(Ferry.OK);
+      assertThat(thawed.out()).contains("3 restored and copied by this run");
+      assertThat(Trees.digests(job.destination())).isEqualTo(digests);
       for (String key : ARCHIVED) assertThat(tier.restoreRequests(key)).as("restores of " + key).isEqualTo(1);
     }
   }

@@ -51,6 +51,10 @@ final class SourceSection {
       store = d.withSymlinks(DirectoryConfig.Symlinks.valueOf(links.toUpperCase(java.util.Locale.ROOT)));
     }
     ArchivedConfig archived = archived(h);
+    if (archived != null && archived.policy() != ArchivedConfig.Policy.FAIL && !manifest.isEmpty() && !h.bool("source.manifest-check")) {
+      h.problem("source.archived", archived.policy().word(), "needs to know which objects are archived, and a trusted manifest"
+          + " (source.manifest-check = false) does not say: set manifest-check = true (a HEAD for each key), or archived = fail");
+    }
     if (store == null || maxSize < minSize || before < after || archived == null) return null;
     return new SourceConfig(store, new Selection(prefixes, include, exclude, minSize, maxSize, after, before), manifest,
         h.bool("source.manifest-check"), manifestComplete, archived);

@@ -41,7 +41,6 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Set;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -122,50 +121,60 @@ public final class MigrationJob {
   private static RunSummary run(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, Ledger ledger, RunLock lock,
       Instant started, StageTimes stages, PrintStream out) throws JobFailure, IOException {
     CopyMethod method = CopyMethod.choose(config.source(), config.destination());
-    try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, out);
-        Held held = new Held()) {
-      PlanTotals plan = planned.totals();
-      stages.lap("list+plan");
-      printPlan(planned, method, out);
-      Destination destination = ExecutorContext.destination(settings);
-      Ledger.State earlier = ledger.read();
-      Resumption resumption = Resumption.of(earlier, destination);
-      List<Ledger.Opened> stillOpen = takeOver(planned, resumption, settings, out);
-
+    Ledger.State earlier = ledger.read();
+    try (Held held = new Held()) {
       Broadcast<SerializableConfiguration> hadoop = held.broadcast(SerializableConfiguration.broadcast(jsc.sc()));
-      JavaRDD<ObjectResult> restoring = restore(jsc, settings, planned, ledger.directory(), hadoop, earlier, held, out);
-      if (plan.restores() > 0 || plan.archived() > 0 && settings.source().archived().policy() == ArchivedConfig.Policy.RESTORE) {
-        stages.lap("restore");
+      RestoreFunction.Context restore = settings.source().archived().policy() != ArchivedConfig.Policy.RESTORE ? null
+          : new RestoreFunction.Context(ledger.directory(), hadoop, held.broadcast(jsc.broadcast(new HashMap<>(earlier.restores()))),
+          jsc.sc().longAccumulator("restores requested"));
+      try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, restore, out)) {
+        return runPlanned(config, settings, jsc, ledger, lock, started, stages, out, method, earlier, held, hadoop, restore, planned);
       }
-      Opening open = open(jsc, settings, planned, ledger.directory(), hadoop, held.broadcast(jsc.broadcast(resumption)), held, out);
-      if (plan.splitObjects() > 0) stages.lap("open");
-      boolean committed = false;
-      try {
-        Copied copied = copy(jsc, config, settings, plan, open, ledger.directory(), hadoop, held, out);
-        stages.lap("copy");
+    }
+  }
 
-        jsc.setJobGroup("COMMIT", "COMMIT: check, then complete or abort each object", true);
-        JavaRDD<ObjectResult> objects = held.persist(commit(copied.ranges(), plan.splitObjects(), plan.objects(), settings));
-        long failed = objects.filter(o -> o.status() == ObjectResult.Status.FAILED).count();
-        committed = true;
-        stillHeld(lock, config.jobName());
-        keepOpenOnly(ledger, destination, objects, stillOpen);
-        stages.lap("commit");
+  /** The run past its plan: OPEN, COPY, COMMIT, DELETE, REPORT. */
+  private static RunSummary runPlanned(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, Ledger ledger, RunLock lock,
+      Instant started, StageTimes stages, PrintStream out, CopyMethod method, Ledger.State earlier, Held held,
+      Broadcast<SerializableConfiguration> hadoop, RestoreFunction.Context restore, Planning.Planned planned)
+      throws JobFailure, IOException {
+    PlanTotals plan = planned.totals();
+    stages.lap("list+plan");
+    printPlan(planned, method, out);
+    JavaRDD<ObjectResult> restoring = held.persist(planned.restoring());
+    if (restore != null) printRestores(settings, plan, restoring, restore, out);
+    Destination destination = ExecutorContext.destination(settings);
+    Resumption resumption = Resumption.of(earlier, destination);
+    List<Ledger.Opened> stillOpen = takeOver(planned, resumption, settings, out);
 
-        stillHeld(lock, config.jobName());
-        String runDirectory = new io.ferry.report.ReportWriter(jsc.hadoopConfiguration(), config.reportPath(), config.jobName(),
-            settings.runId()).qualifiedRunDirectory();
-        RunSummary.Deletions deletions = CutOverStep.run(jsc, settings, planned, failed, runDirectory, out);
-        if (deletions != null && deletions.outcome().equals("ran")) stages.lap("delete");
+    Opening open = open(jsc, settings, planned, ledger.directory(), hadoop, held.broadcast(jsc.broadcast(resumption)), held, out);
+    if (plan.splitObjects() > 0) stages.lap("open");
+    boolean committed = false;
+    try {
+      Copied copied = copy(jsc, config, settings, plan, open, ledger.directory(), hadoop, held, out);
+      stages.lap("copy");
 
-        RunSummary summary = report(jsc, config, settings.runId(), started, planned, copied, objects.union(restoring), stages, deletions);
-        Console.printSummary(summary, out);
-        return summary;
-      } finally {
-        if (!committed && open.opened() > 0) {
-          out.printf("KEPT  %d objects opened for writing (multipart uploads, temp files) and the parts they hold, for a rerun of"
-              + " job %s to resume; 'ferry cleanup' removes them%n", open.opened(), config.jobName());
-        }
+      jsc.setJobGroup("COMMIT", "COMMIT: check, then complete or abort each object", true);
+      JavaRDD<ObjectResult> objects = held.persist(commit(copied.ranges(), plan.splitObjects(), plan.objects(), settings));
+      long failed = objects.filter(o -> o.status() == ObjectResult.Status.FAILED).count();
+      committed = true;
+      stillHeld(lock, config.jobName());
+      keepOpenOnly(ledger, destination, objects, stillOpen);
+      stages.lap("commit");
+
+      stillHeld(lock, config.jobName());
+      String runDirectory = new io.ferry.report.ReportWriter(jsc.hadoopConfiguration(), config.reportPath(), config.jobName(),
+          settings.runId()).qualifiedRunDirectory();
+      RunSummary.Deletions deletions = CutOverStep.run(jsc, settings, planned, failed, runDirectory, out);
+      if (deletions != null && deletions.outcome().equals("ran")) stages.lap("delete");
+
+      RunSummary summary = report(jsc, config, settings.runId(), started, planned, copied, objects.union(restoring), stages, deletions);
+      Console.printSummary(summary, out);
+      return summary;
+    } finally {
+      if (!committed && open.opened() > 0) {
+        out.printf("KEPT  %d objects opened for writing (multipart uploads, temp files) and the parts they hold, for a rerun of"
+            + " job %s to resume; 'ferry cleanup' removes them%n", open.opened(), config.jobName());
       }
     }
   }
@@ -314,24 +323,19 @@ public final class MigrationJob {
   }
 
   /**
-   * RESTORE ({@code source.archived = restore}): a restore requested for each archived object, on the executors, before
-   * anything is copied, so that the store starts on them while the rest copies; each is a RESTORING row (a FAILED one
-   * where the request failed). Empty under the other policies.
+   * What the RESTORE step did (in the plan, on the executors, before anything is copied, so that the store starts on
+   * the restores while the rest copies): restores requested now, objects found readable and copied by this run, the
+   * rest RESTORING rows (FAILED where the request failed).
    */
-  private static JavaRDD<ObjectResult> restore(JavaSparkContext jsc, CopySettings settings, Planning.Planned planned, String ledger,
-      Broadcast<SerializableConfiguration> hadoop, Ledger.State earlier, Held held, PrintStream out) {
-    PlanTotals plan = planned.totals();
-    if (plan.archived() == 0 || settings.source().archived().policy() != ArchivedConfig.Policy.RESTORE) return jsc.emptyRDD();
-    jsc.setJobGroup("RESTORE", "RESTORE: " + plan.archived() + " archived objects", true);
-    Broadcast<Map<String, Ledger.Restore>> sent = held.broadcast(jsc.broadcast(new HashMap<>(earlier.restores())));
-    org.apache.spark.util.LongAccumulator requested = jsc.sc().longAccumulator("restores requested");
-    JavaRDD<ObjectResult> results = held.persist(planned.setAside().filter(d -> d.kind() == Decision.Kind.RESTORE)
-        .mapPartitions(new RestoreFunction(settings, ledger, hadoop, sent, requested)));
-    long failed = results.filter(o -> o.status() == ObjectResult.Status.FAILED).count();
-    out.printf("RESTORE %d archived objects at the source: %d restores requested now (%s, %d days), the others under way or"
-        + " requested by an earlier run%s%n", plan.archived(), requested.value(), settings.source().archived().tier(),
-        settings.source().archived().days(), failed == 0 ? "" : "; " + failed + " could not be requested");
-    return results;
+  private static void printRestores(CopySettings settings, PlanTotals plan, JavaRDD<ObjectResult> restoring,
+      RestoreFunction.Context restore, PrintStream out) {
+    if (plan.archived() == 0) return;
+    long failed = restoring.filter(o -> o.status() == ObjectResult.Status.FAILED).count();
+    long pending = restoring.count() - failed;
+    out.printf("RESTORE %d archived objects at the source: %d restores requested now (%s, %d days), %d restoring, %d restored and"
+        + " copied by this run%s%n", plan.archived(), restore.requested().value(), settings.source().archived().tier(),
+        settings.source().archived().days(), pending, plan.archived() - pending - failed, failed == 0 ? ""
+        : "; " + failed + " could not be requested");
   }
 
   /** What the OPEN step did, added up over its partitions. */

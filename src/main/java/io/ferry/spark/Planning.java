@@ -1,5 +1,6 @@
 package io.ferry.spark;
 
+import io.ferry.commit.ObjectResult;
 import io.ferry.config.BucketConfig;
 import io.ferry.config.MigrationConfig;
 import io.ferry.config.StoreConfig;
@@ -41,10 +42,11 @@ public final class Planning {
    * @param missing objects the manifest names that the source no longer holds
    * @param strays what earlier runs of the job left at the destination outside its ledger (bounded: temp files)
    * @param listedIn how the source was listed: "n shards", or "n pieces of the manifest"
+   * @param restoring the rows of the archived objects the RESTORE step left (empty without one): restoring, or failed
    */
   record Planned(JavaRDD<CopyTask> tasks, JavaRDD<Decision> setAside, JavaRDD<StoreObject> missing, PlanTotals totals,
-      ListCounts listing, ListCounts existing, long missingCount, List<StoreObject> strays, String listedIn, List<JavaRDD<?>> cached)
-      implements AutoCloseable {
+      ListCounts listing, ListCounts existing, long missingCount, List<StoreObject> strays, String listedIn, List<JavaRDD<?>> cached,
+      JavaRDD<ObjectResult> restoring) implements AutoCloseable {
     @Override
     public void close() {
       cached.forEach(JavaRDD::unpersist);
@@ -53,8 +55,12 @@ public final class Planning {
 
   private Planning() {}
 
-  static Planned plan(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, boolean serverSide, PrintStream out)
-      throws JobFailure {
+  /**
+   * @param restore the RESTORE step's context, for a run under {@code source.archived = restore}; null for none (a dry
+   *     run sends no restore)
+   */
+  static Planned plan(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, boolean serverSide,
+      RestoreFunction.Context restore, PrintStream out) throws JobFailure {
     int target = Listing.target(config, jsc);
     Destination destination = ExecutorContext.destination(settings);
     Capabilities capabilities = destination.capabilities();
@@ -101,14 +107,23 @@ public final class Planning {
     jsc.setJobGroup("PLAN", "PLAN: " + listed + " objects", true);
     JavaRDD<Decision> decisions = cache(keyed.reduceByKey(Keyed::merge, partitions)
         .mapPartitions(new TriageFunction(settings, hierarchical, config.copy().skipUnchanged())), cached);
-    JavaRDD<CopyTask> tasks = cache(decisions.filter(d -> d.kind() == Decision.Kind.COPY).map(Decision::object)
-        .mapPartitionsWithIndex(new PlanFunction(config.plan(), capabilities, serverSide), true), cached);
+    JavaRDD<StoreObject> toCopy = decisions.filter(d -> d.kind() == Decision.Kind.COPY).map(Decision::object);
+    JavaRDD<ObjectResult> restoring = jsc.emptyRDD();
+    if (restore != null) {
+      // cached: each archived object is asked once (a recomputed partition would send its restores again)
+      JavaRDD<RestoreFunction.Restored> restored = cache(decisions.filter(d -> d.kind() == Decision.Kind.RESTORE)
+          .mapPartitions(new RestoreFunction(settings, restore)), cached);
+      restoring = restored.filter(r -> r.result() != null).map(RestoreFunction.Restored::result);
+      toCopy = toCopy.union(restored.filter(r -> r.readable() != null).map(RestoreFunction.Restored::readable));
+    }
+    JavaRDD<CopyTask> tasks = cache(toCopy.mapPartitionsWithIndex(new PlanFunction(config.plan(), capabilities, serverSide), true),
+        cached);
     PlanTotals totals = decisions.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus)
         .plus(tasks.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus));
     JavaRDD<Decision> setAside = decisions.filter(d -> d.kind() != Decision.Kind.COPY && d.kind() != Decision.Kind.UNCHANGED
         && d.kind() != Decision.Kind.FILTERED);
     return new Planned(tasks, setAside, missing, totals, sourceCounts.counts(), existingCounts.counts(), missingCount, strays, what,
-        cached);
+        cached, restoring);
   }
 
   private static <K, V> Tuple2<K, V> tuple(java.util.Map.Entry<K, V> e) {

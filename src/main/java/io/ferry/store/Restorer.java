@@ -22,4 +22,11 @@ public interface Restorer {
    */
   @Retries.Retried
   Outcome restore(StoreObject object, String tier, int days) throws IOException;
+
+  /**
+   * Whether the object's bytes can be read now, by reading its first byte: for a store whose HEAD does not tell of
+   * restores, once one was requested.
+   */
+  @Retries.Retried
+  boolean readable(StoreObject object) throws IOException;
 }

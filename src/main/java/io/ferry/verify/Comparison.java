@@ -80,6 +80,10 @@ public final class Comparison {
     if (md5(source.etag()) && source.etag().equalsIgnoreCase(destination.etag())) {
       return new Result(source.relativeKey(), source, destination, Status.MATCH, "etag-md5", "", 1, 0);
     }
+    if (source.isArchived()) { // its bytes cannot be read (a GET is refused, and billed): the sizes are all there is
+      return new Result(source.relativeKey(), source, destination, Status.MATCH, "size-archived", "the source is archived ("
+          + source.archiveClass() + "): compared by size, not read", 1, 0);
+    }
     return null;
   }
 

@@ -173,6 +173,8 @@ class ConfigLoaderTest {
     assertThat(c.source().archived()).isEqualTo(new ArchivedConfig(ArchivedConfig.Policy.RESTORE, "Bulk", 3,
         java.time.Duration.ofHours(2), java.time.Duration.ofSeconds(30)));
     assertThat(load(MINIMAL).source().archived()).as("opt-in: archived objects fail by default").isEqualTo(ArchivedConfig.FAIL);
+    assertThat(problems(MINIMAL + "ferry.source { archived = skip, manifest = \"s3://b/keys.txt\", manifest-check = false }"))
+        .singleElement().asString().startsWith("ferry.source.archived = skip").contains("manifest-check = true");
     assertThat(problems(MINIMAL + "ferry.source { archived = thaw, restore { tier = fast, days = 0, wait = -1s, poll = 0s } }"))
         .extracting(p -> p.substring(0, p.indexOf(' ')))
         .containsExactly("ferry.source.archived", "ferry.source.restore.tier", "ferry.source.restore.days", "ferry.source.restore.wait",

@@ -113,7 +113,7 @@ final class S3Destination implements Destination {
 
   @Override
   public Lister existing() {
-    return new S3Lister(client, config.bucket(), config.prefix(), retrier);
+    return new S3Lister(client, config.bucket(), config.prefix(), retrier, false);
   }
 
   /** The same size, and a copy no older than the source (a bucket sets its own modification times). */

@@ -75,7 +75,7 @@ public final class S3Errors {
         case "SignatureDoesNotMatch" -> ": the secret access key is wrong for this access key id";
         case "InvalidAccessKeyId" -> ": the access key id is not known to this service";
         case "AccessDenied" -> ": these credentials may not do this";
-        case "InvalidObjectState" -> ": the object is archived and was not restored (source.archived = restore restores it, then"
+        case "InvalidObjectState" -> ": the object is archived and was not restored (see source.archived: restore restores it, then"
             + " copies it; skip leaves it)";
         default -> "";
       };

@@ -9,7 +9,6 @@ import io.ferry.store.retry.Retrier;
 import io.ferry.store.Shard;
 import io.ferry.store.StoreObject;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.function.Consumer;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -34,11 +33,15 @@ final class S3Lister implements Lister {
   private final String prefix;
   private final Retrier retrier;
 
-  S3Lister(S3Client client, String bucket, String prefix, Retrier retrier) {
+  private final boolean archiveStates;
+
+  /** @param archiveStates whether objects that may be archived are asked a HEAD (a source's are; a destination's need not be) */
+  S3Lister(S3Client client, String bucket, String prefix, Retrier retrier, boolean archiveStates) {
     this.client = client;
     this.bucket = bucket;
     this.prefix = prefix;
     this.retrier = retrier;
+    this.archiveStates = archiveStates;
   }
 
   /** A shard per prefix: the listing splits them where they prove large ({@link KeySpace}), in its rounds. */
@@ -70,12 +73,7 @@ final class S3Lister implements Lister {
         return entry.key();
       }
     };
-    List<Shard> rest;
-    try {
-      rest = list(shard, pages, store, counts, consumer);
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
+    List<Shard> rest = list(shard, pages, store, counts, consumer);
     return new Listed(new ListCounts(counts[0], counts[0] - counts[1], counts[1], 0, counts[2]), rest);
   }
 
@@ -89,13 +87,7 @@ final class S3Lister implements Lister {
       }
       StoreObject listed = new StoreObject(o.key(), o.key().substring(prefix.length()), o.size(), ETags.unquote(o.eTag()),
           o.lastModified() == null ? 0 : o.lastModified().toEpochMilli());
-      if (Archive.mayBeArchived(o.storageClassAsString())) {
-        try {
-          listed = archiveState(listed, o.storageClassAsString());
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }
+      if (archiveStates && Archive.mayBeArchived(o.storageClassAsString())) listed = archiveState(listed, o.storageClassAsString());
       consumer.accept(listed);
     });
   }
@@ -115,11 +107,16 @@ final class S3Lister implements Lister {
 
   /**
    * A listed object of a class that may be archived, with what a HEAD says of it now: archived, restoring, or readable
-   * (a restored copy); as listed when it is gone since.
+   * (a restored copy); as listed when it is gone since, or when the HEAD fails (its GET then fails with the cause, and
+   * only that object fails).
    */
-  private StoreObject archiveState(StoreObject listed, String listedClass) throws IOException {
-    HeadObjectResponse head = head(listed.key());
-    return head == null ? listed : withArchiveState(listed, head, listedClass);
+  private StoreObject archiveState(StoreObject listed, String listedClass) {
+    try {
+      HeadObjectResponse head = head(listed.key());
+      return head == null ? listed : withArchiveState(listed, head, listedClass);
+    } catch (IOException e) {
+      return listed;
+    }
   }
 
   /** @param listedClass the class a listing gave, for a HEAD that names none (STANDARD's is left out; some stores leave out all) */

@@ -13,7 +13,8 @@ import software.amazon.awssdk.services.s3.model.RestoreRequest;
 
 /**
  * RestoreObject, and what its answers mean: 202 a restore started, 200 the object is restored already (the request
- * only moves its expiry), 409 RestoreAlreadyInProgress, 403 InvalidObjectState for an object no longer archived.
+ * only moves its expiry), 409 RestoreAlreadyInProgress, 403 InvalidObjectState for an object no longer archived; and
+ * a one-byte GET that tells whether an object can be read (403 InvalidObjectState: not yet).
  */
 final class S3Restorer implements Restorer {
   private final S3Client client;
@@ -39,6 +40,24 @@ final class S3Restorer implements Restorer {
         String code = S3Errors.code(e);
         if ("RestoreAlreadyInProgress".equals(code)) return Outcome.UNDER_WAY;
         if ("InvalidObjectState".equals(code)) return Outcome.READABLE;
+        throw S3Errors.failure(e);
+      } catch (software.amazon.awssdk.core.exception.SdkException e) {
+        throw S3Errors.failure(e);
+      }
+    });
+  }
+
+  @Override
+  public boolean readable(StoreObject object) throws IOException {
+    return retrier.call(() -> {
+      try (var first = client.getObject(b -> {
+        b.bucket(bucket).key(object.key());
+        if (object.size() > 0) b.range("bytes=0-0");
+      })) {
+        first.readAllBytes();
+        return true;
+      } catch (AwsServiceException e) {
+        if ("InvalidObjectState".equals(S3Errors.code(e))) return false;
         throw S3Errors.failure(e);
       } catch (software.amazon.awssdk.core.exception.SdkException e) {
         throw S3Errors.failure(e);
