@@ -231,6 +231,67 @@ class FidelityIT {
   }
 
   /**
+   * Object Lock, into a bucket that has it (S3Mock's, which accepts the headers but keeps no retention from them, so
+   * they are checked on the wire): each object's retention and legal hold, as its source's answers show them (the
+   * proxy adds AWS's headers to S3Mock's answers), go with the write that makes it (PutObject, CreateMultipartUpload,
+   * CopyObject: a copy does not keep them by itself), a retention already ended does not (S3 refuses a date past), and
+   * every upload carries the checksum such a bucket requires (the CRC32 trailer, with checksum-mode = when-required).
+   * Into a bucket without Object Lock, none goes.
+   */
+  @ParameterizedTest(name = "server-side-copy = {0}")
+  @CsvSource({"always", "never"})
+  void objectLockTravelsIntoABucketWithObjectLockWithTheChecksumItRequires(String serverSide) throws Exception {
+    String locked = "locked-" + serverSide;
+    String plain = "unlocked-" + serverSide;
+    client.createBucket(b -> b.bucket(locked).objectLockEnabledForBucket(true));
+    client.createBucket(b -> b.bucket(plain));
+    Map<String, String> retained = Map.of("x-amz-object-lock-mode", "GOVERNANCE", "x-amz-object-lock-retain-until-date",
+        "2099-01-01T00:00:00Z", "x-amz-object-lock-legal-hold", "ON");
+    Map<String, String> ended = Map.of("x-amz-object-lock-mode", "COMPLIANCE", "x-amz-object-lock-retain-until-date",
+        "2001-01-01T00:00:00Z");
+    FaultProxy.Decider sourceLock = (kind, target, headers) -> {
+      if (kind != FaultProxy.Kind.GET_OBJECT && kind != FaultProxy.Kind.HEAD_OBJECT || !target.startsWith("/fidelity-src/")) return null;
+      return new FaultProxy.Fault.AddHeaders(target.contains("rclone.txt") ? ended : retained);
+    };
+    for (String bucket : List.of(locked, plain)) {
+      String requests;
+      RunSummary summary;
+      try (FaultProxy proxy = FaultProxy.before(s3.endpoint())) {
+        proxy.decide(sourceLock);
+        summary = migrate(bucket, proxy.endpoint(), """
+            ferry.source.endpoint = "%s"
+            ferry.destination.server-side-copy = %s
+            """.formatted(proxy.endpoint(), serverSide));
+        requests = proxy.requests();
+      }
+      assertThat(summary.succeeded()).as(summary.failures().toString()).isTrue();
+      assertThat(Buckets.digests(client, bucket, "")).isEqualTo(digests);
+      List<String> heads = java.util.Arrays.stream(requests.split("\r\n\r\n")).map(h -> h.toLowerCase(java.util.Locale.ROOT))
+          .toList();
+      List<String> makes = heads.stream().filter(h -> h.startsWith("put /" + bucket + "/") && !h.contains("partnumber=")
+          || h.startsWith("post /" + bucket + "/") && h.matches("(?s)[^\r\n]*\\?uploads[ =&].*")).toList();
+      assertThat(makes).as("requests that make an object").hasSizeGreaterThanOrEqualTo(digests.size());
+      if (bucket.equals(plain)) {
+        assertThat(makes).allSatisfy(h -> assertThat(h).doesNotContain("x-amz-object-lock"));
+        continue;
+      }
+      for (String key : digests.keySet()) {
+        String made = makes.stream().filter(h -> h.matches("(?s)^(put|post) /" + bucket + "/" + key + "[ ?].*")).findFirst().orElseThrow();
+        if (key.equals("rclone.txt")) {
+          assertThat(made).as(key).doesNotContain("x-amz-object-lock-mode").doesNotContain("x-amz-object-lock-retain-until-date");
+        } else {
+          assertThat(made).as(key).contains("x-amz-object-lock-mode: governance")
+              .contains("x-amz-object-lock-retain-until-date: 2099-01-01t00:00:00z").contains("x-amz-object-lock-legal-hold: on");
+        }
+      }
+      List<String> uploads = heads.stream().filter(h -> h.startsWith("put /" + bucket + "/") && !h.contains("x-amz-copy-source:"))
+          .toList();
+      if (serverSide.equals("never")) assertThat(uploads).as("uploads").isNotEmpty();
+      assertThat(uploads).allSatisfy(h -> assertThat(h).contains("x-amz-trailer: x-amz-checksum-crc32"));
+    }
+  }
+
+  /**
    * source.requester-pays: every request that reads the source says the requester pays, the SDK client's (listing,
    * HEAD, tags) and Ferry's own (ranged GETs), and so do the copies inside the service, which read it too.
    */

@@ -10,10 +10,11 @@ import java.util.function.Function;
 import java.util.Optional;
 
 /**
- * What a copy carries over around an object's bytes: the system metadata S3 lets a writer set ({@link #HEADERS}), the
- * user metadata (x-amz-meta-*), the tags, the storage class, and the checksum the source keeps of the bytes.
+ * What a copy carries over around an object's bytes: the system metadata S3 lets a writer set ({@link #HEADERS}), its
+ * Object Lock ({@link #LOCK_HEADERS}), the user metadata (x-amz-meta-*), the tags, the storage class, and the checksum
+ * the source keeps of the bytes.
  *
- * @param headers the {@link #HEADERS} the source has, by their names there
+ * @param headers the {@link #HEADERS} and {@link #LOCK_HEADERS} the source has, by their names there
  * @param tags the object's tags; null when they were not read (unwanted, or the source keeps none it can tell)
  * @param storageClass the source's storage class ("" for the store's default, which S3 does not name in answers)
  * @param checksum the source's checksum of the bytes, null when it keeps none
@@ -23,6 +24,15 @@ public record ObjectMetadata(Map<String, String> headers, Map<String, String> us
   /** The system metadata a PutObject or CreateMultipartUpload sets, as S3 defines it. */
   public static final List<String> HEADERS = List.of("Content-Type", "Content-Encoding", "Content-Disposition", "Cache-Control",
       "Content-Language", "Expires", "x-amz-website-redirect-location");
+
+  /**
+   * Object Lock's headers, as answers show them (to a caller allowed to read them) and writes set them: retention mode
+   * and date, legal hold. Kept in {@link #headers}; written only to a bucket with Object Lock.
+   */
+  public static final String LOCK_MODE = "x-amz-object-lock-mode";
+  public static final String LOCK_UNTIL = "x-amz-object-lock-retain-until-date";
+  public static final String LEGAL_HOLD = "x-amz-object-lock-legal-hold";
+  public static final List<String> LOCK_HEADERS = List.of(LOCK_MODE, LOCK_UNTIL, LEGAL_HOLD);
 
   /**
    * rclone's user-metadata names for a file's modification time (seconds since the epoch, with nine decimals), mode
@@ -52,6 +62,7 @@ public record ObjectMetadata(Map<String, String> headers, Map<String, String> us
   public static ObjectMetadata fromAnswer(Function<String, Optional<String>> header, Map<String, String> userMetadata, Checksum checksum) {
     Map<String, String> headers = new TreeMap<>();
     for (String name : HEADERS) header.apply(name).filter(v -> !v.isEmpty()).ifPresent(v -> headers.put(name, v));
+    for (String name : LOCK_HEADERS) header.apply(name).filter(v -> !v.isEmpty()).ifPresent(v -> headers.put(name, v));
     String storageClass = header.apply("x-amz-storage-class").orElse("").toUpperCase(Locale.ROOT);
     return new ObjectMetadata(headers, userMetadata, null, storageClass.equals("STANDARD") ? "" : storageClass, checksum);
   }

@@ -31,6 +31,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.NoSuchUploadException;
 import software.amazon.awssdk.utils.http.SdkHttpUtils;
@@ -50,15 +51,62 @@ final class S3Destination implements Destination {
 
   private final S3Client client;
   private final SignedRequests requests;
+  private final java.util.function.Supplier<SignedRequests> checked;
   private final BucketConfig config;
   private final Retrier retrier;
+  private final LockCheck lock;
+
+  /** Whether the bucket has Object Lock. */
+  @FunctionalInterface
+  interface LockCheck {
+    boolean locked() throws IOException;
+  }
+
+  /** Buckets (endpoint and name) by whether they have Object Lock, as asked once per JVM. */
+  private static final Map<String, Boolean> LOCKED = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** @param retrier the job's retry policy, for the pages of {@link #existing} */
   S3Destination(S3Client client, SignedRequests requests, BucketConfig config, Retrier retrier) {
+    this(client, requests, () -> requests, config, retrier, null);
+  }
+
+  /**
+   * @param checked the uploads' requests with a checksum each, which a bucket with Object Lock requires of them
+   * @param lock whether the bucket has Object Lock (null: GetObjectLockConfiguration, once per JVM)
+   */
+  S3Destination(S3Client client, SignedRequests requests, java.util.function.Supplier<SignedRequests> checked, BucketConfig config,
+      Retrier retrier, LockCheck lock) {
     this.client = client;
     this.requests = requests;
+    this.checked = checked;
     this.config = config;
     this.retrier = retrier;
+    this.lock = lock != null ? lock : this::askLocked;
+  }
+
+  /**
+   * Whether the bucket has Object Lock: GetObjectLockConfiguration, once per JVM. A bucket without it answers 404
+   * (AWS: ObjectLockConfigurationNotFoundError) or 400 (S3Mock, Ceph); a store without Object Lock 501; any of them
+   * is none. Other failures (403) are the job's: a write with retention headers to a bucket without Object Lock would fail.
+   */
+  private boolean askLocked() throws IOException {
+    String place = config.endpoint().endpoint() + " " + config.bucket();
+    Boolean known = LOCKED.get(place);
+    if (known != null) return known;
+    boolean locked;
+    try {
+      var answer = retrier.call(() -> S3Errors.translated(() -> client.getObjectLockConfiguration(b -> b.bucket(config.bucket()))));
+      locked = answer.objectLockConfiguration() != null
+          && "Enabled".equalsIgnoreCase(answer.objectLockConfiguration().objectLockEnabledAsString());
+    } catch (io.ferry.store.StoreFailure e) {
+      if (!(e.getCause() instanceof AwsServiceException a) || a.statusCode() != 404 && a.statusCode() != 400 && a.statusCode() != 501
+          && a.statusCode() != 405) {
+        throw e;
+      }
+      locked = false;
+    }
+    LOCKED.put(place, locked);
+    return locked;
   }
 
   String key(StoreObject object) {
@@ -141,9 +189,11 @@ final class S3Destination implements Destination {
     if (from != 0) throw new IllegalArgumentException("an S3 write cannot resume part-way: from " + from);
     String key = key(upload.object());
     return S3Errors.translated(() -> {
-      if (upload.inParts()) return requests.put(config.bucket(), key, part(upload.id(), partNumber), Map.of(), body.open(), range.length());
+      // a bucket with Object Lock takes uploads with a checksum only
+      SignedRequests uploads = lock.locked() ? checked.get() : requests;
+      if (upload.inParts()) return uploads.put(config.bucket(), key, part(upload.id(), partNumber), Map.of(), body.open(), range.length());
       java.io.InputStream in = body.open(); // first: an object's metadata may come with its GET's answer
-      return requests.put(config.bucket(), key, Map.of(), putHeaders(upload.object(), metadata.get()), in, range.length());
+      return uploads.put(config.bucket(), key, Map.of(), putHeaders(upload.object(), metadata.get()), in, range.length());
     });
   }
 
@@ -328,8 +378,33 @@ final class S3Destination implements Destination {
         ? requests.copy(config.bucket(), key(upload.object()), part(upload.id(), partNumber), payer(payer,
         copyPartHeaders(upload.object(), source.bucket(), range)))
         : requests.copy(config.bucket(), key(upload.object()), Map.of(), payer(payer, copyHeaders(upload.object(), source.bucket(),
-        () -> sourceTags.of(upload.object().key(), java.util.Optional.empty(), false),
-        () -> storageClassOf(source.bucket(), upload.object(), payer)))));
+        () -> sourceTags.of(upload.object().key(), java.util.Optional.empty(), false), new SourceHead(source.bucket(), upload.object(),
+        payer)))));
+  }
+
+  /** The source object's HEAD, sent at most once, for what a CopyObject does not keep by itself: its class, its Object Lock. */
+  private final class SourceHead implements SourceRead<HeadObjectResponse> {
+    private final String bucket;
+    private final StoreObject object;
+    private final boolean requesterPays;
+    private HeadObjectResponse head;
+
+    SourceHead(String bucket, StoreObject object, boolean requesterPays) {
+      this.bucket = bucket;
+      this.object = object;
+      this.requesterPays = requesterPays;
+    }
+
+    @Override
+    public HeadObjectResponse read() throws IOException {
+      if (head == null) {
+        head = S3Errors.translated(() -> client.headObject(b -> {
+          b.bucket(bucket).key(object.key());
+          if (requesterPays) b.requestPayer(software.amazon.awssdk.services.s3.model.RequestPayer.REQUESTER);
+        }));
+      }
+      return head;
+    }
   }
 
   /** A copy's headers, with the charges of reading a Requester Pays source accepted where it is one. */
@@ -342,19 +417,46 @@ final class S3Destination implements Destination {
    * PutObject's (and CreateMultipartUpload's) headers: the source's system and user metadata (with its modification
    * time where it names none), its tags merged with the destination's, and the destination's write settings.
    */
-  Map<String, String> putHeaders(StoreObject object, ObjectMetadata metadata) throws StoreFailure {
+  Map<String, String> putHeaders(StoreObject object, ObjectMetadata metadata) throws IOException {
     String mtime = ObjectMetadata.mtime(object.lastModifiedMillis());
     // S3 takes 2 KB of user metadata: the source's own come first, the time only where it fits beside them
     ObjectMetadata carried = userMetadataBytes(metadata) + ObjectMetadata.MTIME.length() + mtime.length() > MAX_USER_METADATA_BYTES
         ? metadata : metadata.withUserMetadataDefault(ObjectMetadata.MTIME, mtime);
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put("Content-Type", "application/octet-stream");
-    headers.putAll(carried.headers());
+    carried.headers().forEach((name, value) -> {
+      if (!ObjectMetadata.LOCK_HEADERS.contains(name)) headers.put(name, value);
+    });
+    headers.putAll(lockHeaders(carried.headers()));
     carried.userMetadata().forEach((name, value) -> headers.put("x-amz-meta-" + name, value));
     writeSettings(headers, carried.storageClass());
     Map<String, String> tags = tags(config.writes().copyTags() ? carried.tags() : null);
     if (!tags.isEmpty()) headers.put("x-amz-tagging", tagging(tags));
     return headers;
+  }
+
+  /**
+   * The source's Object Lock, for a bucket that has it (none for one without, which would refuse the write): its legal
+   * hold, and its retention where it has not ended (a date past is refused, and there is nothing left to keep).
+   */
+  Map<String, String> lockHeaders(Map<String, String> source) throws IOException {
+    Map<String, String> lock = new LinkedHashMap<>();
+    if (!source.keySet().stream().anyMatch(ObjectMetadata.LOCK_HEADERS::contains) || !this.lock.locked()) return lock;
+    String hold = source.get(ObjectMetadata.LEGAL_HOLD);
+    if (hold != null) lock.put(ObjectMetadata.LEGAL_HOLD, hold);
+    String mode = source.get(ObjectMetadata.LOCK_MODE);
+    String until = source.get(ObjectMetadata.LOCK_UNTIL);
+    if (mode != null && until != null) {
+      try {
+        if (java.time.Instant.parse(until).isAfter(java.time.Instant.now())) {
+          lock.put(ObjectMetadata.LOCK_MODE, mode);
+          lock.put(ObjectMetadata.LOCK_UNTIL, until);
+        }
+      } catch (java.time.format.DateTimeParseException e) {
+        throw new StoreFailure(StoreFailure.Kind.FATAL, "the source's retention date '" + until + "' is not an ISO 8601 time", e);
+      }
+    }
+    return lock;
   }
 
   /** S3's limit on an object's user metadata: names and values, in UTF-8 bytes. */
@@ -380,11 +482,18 @@ final class S3Destination implements Destination {
    * write settings (the source's storage class, read with a HEAD, where it is kept).
    */
   Map<String, String> copyHeaders(StoreObject object, String sourceBucket, SourceRead<Map<String, String>> sourceTags,
-      SourceRead<String> sourceStorageClass) throws IOException {
+      SourceRead<HeadObjectResponse> sourceHead) throws IOException {
     Map<String, String> headers = copySource(object, sourceBucket);
     headers.put("x-amz-metadata-directive", "COPY");
     ObjectWrites writes = config.writes();
-    writeSettings(headers, writes.keepsStorageClass() ? sourceStorageClass.read() : "");
+    writeSettings(headers, writes.keepsStorageClass() ? storageClassOf(sourceHead.read()) : "");
+    // a copy keeps the source's metadata, not its Object Lock: a bucket with Object Lock is given it
+    if (lock.locked()) {
+      HeadObjectResponse head = sourceHead.read();
+      Map<String, String> source = new LinkedHashMap<>();
+      for (String name : ObjectMetadata.LOCK_HEADERS) head.sdkHttpResponse().firstMatchingHeader(name).ifPresent(v -> source.put(name, v));
+      headers.putAll(lockHeaders(source));
+    }
     if (!writes.copyTags() || !writes.tags().isEmpty()) {
       Map<String, String> tags = tags(writes.copyTags() ? sourceTags.read() : null);
       headers.put("x-amz-tagging-directive", "REPLACE");
@@ -393,12 +502,8 @@ final class S3Destination implements Destination {
     return headers;
   }
 
-  /** The source object's storage class, by a HEAD ("" for the store's default). */
-  private String storageClassOf(String sourceBucket, StoreObject object, boolean requesterPays) throws IOException {
-    var head = S3Errors.translated(() -> client.headObject(b -> {
-      b.bucket(sourceBucket).key(object.key());
-      if (requesterPays) b.requestPayer(software.amazon.awssdk.services.s3.model.RequestPayer.REQUESTER);
-    }));
+  /** The storage class a HEAD names ("" for the store's default). */
+  private static String storageClassOf(HeadObjectResponse head) {
     String named = head.storageClassAsString();
     return named == null || named.equals("STANDARD") ? "" : named;
   }

@@ -68,7 +68,9 @@ public final class S3Store implements Store {
   }
 
   private S3Destination s3Destination() {
-    return new S3Destination(client(), S3Clients.writes(config.endpoint(), connections, stallTimeout), config, retrier);
+    return new S3Destination(client(), S3Clients.writes(config.endpoint(), connections, stallTimeout),
+        () -> S3Clients.writes(config.endpoint().withChecksumMode(io.ferry.config.S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED),
+            connections, stallTimeout), config, retrier, null);
   }
 
   private S3Client client() {

@@ -10,6 +10,7 @@ import io.ferry.store.ObjectMetadata;
 import io.ferry.store.StoreObject;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 
 /** The headers of the writes Ferry signs itself: S3Proxy ignores unknown x-amz-* headers, so a misspelt one would pass there. */
 class S3DestinationTest {
@@ -17,12 +18,21 @@ class S3DestinationTest {
   private static final StoreObject OBJECT = new StoreObject("in/a b+c.bin", "a b+c.bin", 10, "0123abcd", 0);
 
   private static S3Destination destination(String storageClass, String sse, String kmsKey, Map<String, String> tags) {
-    return new S3Destination(null, null, new BucketConfig(ENDPOINT, "dst", "out/", new ObjectWrites(storageClass, sse, kmsKey, tags)),
-        Retrier.once());
+    return destination(new ObjectWrites(storageClass, sse, kmsKey, tags));
   }
 
   private static S3Destination destination(ObjectWrites writes) {
-    return new S3Destination(null, null, new BucketConfig(ENDPOINT, "dst", "out/", writes), Retrier.once());
+    return destination(writes, false);
+  }
+
+  private static S3Destination destination(ObjectWrites writes, boolean locked) {
+    return new S3Destination(null, null, () -> null, new BucketConfig(ENDPOINT, "dst", "out/", writes), Retrier.once(), () -> locked);
+  }
+
+  private static S3Destination.SourceRead<HeadObjectResponse> head(String storageClass, Map<String, String> headers) {
+    var http = software.amazon.awssdk.http.SdkHttpResponse.builder().statusCode(200);
+    headers.forEach(http::putHeader);
+    return () -> (HeadObjectResponse) HeadObjectResponse.builder().storageClass(storageClass).sdkHttpResponse(http.build()).build();
   }
 
   @Test
@@ -69,21 +79,45 @@ class S3DestinationTest {
     S3Destination.SourceRead<Map<String, String>> noRead = () -> {
       throw new AssertionError("no request needed");
     };
-    assertThat(destination("", "", "", Map.of()).copyHeaders(OBJECT, "src bucket", noRead, () -> "unused"))
+    assertThat(destination("", "", "", Map.of()).copyHeaders(OBJECT, "src bucket", noRead, () -> {
+      throw new AssertionError("no HEAD needed");
+    }))
         .containsExactlyInAnyOrderEntriesOf(Map.of("x-amz-copy-source", "src%20bucket/in/a%20b%2Bc.bin",
             "x-amz-copy-source-if-match", "\"0123abcd\"", "x-amz-metadata-directive", "COPY"));
     assertThat(destination("GLACIER", "AES256", "", Map.of("k", "v")).copyHeaders(OBJECT, "src", () -> Map.of("a", "1", "k", "old"),
-        () -> "unused"))
+        head("unused", Map.of())))
         .containsEntry("x-amz-storage-class", "GLACIER").containsEntry("x-amz-server-side-encryption", "AES256")
         .containsEntry("x-amz-tagging", "a=1&k=v").containsEntry("x-amz-tagging-directive", "REPLACE")
         .doesNotContainKey("x-amz-server-side-encryption-aws-kms-key-id");
+  }
+
+  /**
+   * Object Lock goes only to a bucket that has it (one without refuses a write that names it), with the source's legal
+   * hold and its retention where that has not ended (a date past is refused); a copy, which does not keep it, is given
+   * it from the source's HEAD.
+   */
+  @Test
+  void theSourcesObjectLockGoesOnlyToABucketWithObjectLockAndOnlyARetentionNotEnded() throws Exception {
+    ObjectWrites none = new ObjectWrites("", "", "", Map.of(), true, "");
+    Map<String, String> future = Map.of(ObjectMetadata.LOCK_MODE, "GOVERNANCE", ObjectMetadata.LOCK_UNTIL, "2099-01-01T00:00:00Z",
+        ObjectMetadata.LEGAL_HOLD, "ON");
+    Map<String, String> past = Map.of(ObjectMetadata.LOCK_MODE, "COMPLIANCE", ObjectMetadata.LOCK_UNTIL, "2001-01-01T00:00:00Z");
+    ObjectMetadata locked = new ObjectMetadata(future, Map.of(), null, "", null);
+    assertThat(destination(none, true).putHeaders(OBJECT, locked)).containsAllEntriesOf(future);
+    assertThat(destination(none, false).putHeaders(OBJECT, locked)).doesNotContainKeys(ObjectMetadata.LOCK_HEADERS.toArray(String[]::new));
+    assertThat(destination(none, true).putHeaders(OBJECT, new ObjectMetadata(past, Map.of(), null, "", null)))
+        .doesNotContainKeys(ObjectMetadata.LOCK_HEADERS.toArray(String[]::new));
+    assertThat(destination(none, true).copyHeaders(OBJECT, "src", () -> Map.of(), head("", future))).containsAllEntriesOf(future);
+    assertThat(destination(none, false).copyHeaders(OBJECT, "src", () -> Map.of(), () -> {
+      throw new AssertionError("no HEAD for a bucket without Object Lock");
+    })).doesNotContainKeys(ObjectMetadata.LOCK_HEADERS.toArray(String[]::new));
   }
 
   @Test
   void aCannedAclGoesOnEveryWholeWriteAndNoneWithoutOne() throws Exception {
     ObjectWrites acl = new ObjectWrites("", "", "", Map.of(), true, "bucket-owner-full-control");
     assertThat(destination(acl).putHeaders(OBJECT, ObjectMetadata.NONE)).containsEntry("x-amz-acl", "bucket-owner-full-control");
-    assertThat(destination(acl).copyHeaders(OBJECT, "src", () -> Map.of(), () -> "")).containsEntry("x-amz-acl",
+    assertThat(destination(acl).copyHeaders(OBJECT, "src", () -> Map.of(), head("", Map.of()))).containsEntry("x-amz-acl",
         "bucket-owner-full-control");
     assertThat(destination("", "", "", Map.of()).putHeaders(OBJECT, ObjectMetadata.NONE)).doesNotContainKey("x-amz-acl");
   }
@@ -91,7 +125,7 @@ class S3DestinationTest {
   @Test
   void aCopyWithoutTagsReplacesThemWithNoneAndKeepsTheClassReadFromTheSource() throws Exception {
     Map<String, String> headers = destination(new ObjectWrites(ObjectWrites.KEEP, "", "", Map.of(), false))
-        .copyHeaders(OBJECT, "src", () -> Map.of("a", "1"), () -> "DEEP_ARCHIVE");
+        .copyHeaders(OBJECT, "src", () -> Map.of("a", "1"), head("DEEP_ARCHIVE", Map.of()));
     assertThat(headers).containsEntry("x-amz-tagging-directive", "REPLACE").doesNotContainKey("x-amz-tagging")
         .containsEntry("x-amz-storage-class", "DEEP_ARCHIVE");
   }
