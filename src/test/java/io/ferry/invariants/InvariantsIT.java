@@ -45,7 +45,8 @@ import org.junit.jupiter.api.io.TempDir;
 class InvariantsIT {
   /** The seeds CI runs: drawn once, kept, so a run on a clean clone meets the same scenarios. */
   static final long[] FIXED = {1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 987, 1597, 2584, 4181, 6765, 10946, 17711, 28657,
-      46368, 75025, 19, 536}; // 19, 536: a directory source's links, reported and followed
+      46368, 75025, 19, 536, 4962813436401098480L}; // 19, 536: a directory source's links, reported and followed; 4962813436401098480: a
+      // copy inside S3Proxy that drops the source's tags (a directive S3Proxy does not implement)
 
   @TempDir static Path work;
   private Stage.Servers servers;
@@ -139,9 +140,12 @@ class InvariantsIT {
           stage.leftovers().forEach(l -> violations.add(at + "I6: after the run without faults, " + l));
           if (stage.ledgerOpen() > 0) violations.add(at + "I6: the ledger still names " + stage.ledgerOpen() + " open objects");
         }
+        stage.archiveViolations().forEach(v -> violations.add(at + v));
       }
     } catch (Exception | AssertionError e) {
       violations.add("the scenario could not be run: " + e);
+    } finally {
+      stage.close();
     }
     System.out.printf("InvariantsIT seed %d: %s in %.1f s%n", seed, violations.isEmpty() ? "OK" : violations.size() + " VIOLATIONS",
         (System.nanoTime() - started) / 1e9);

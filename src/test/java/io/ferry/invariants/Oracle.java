@@ -79,6 +79,19 @@ final class Oracle {
         else if (scenario.links().linkFolder() && key.startsWith("link/")) unreachable.add(key);
       }
     }
+    // archived at the source and not held unchanged at the destination: under fail a failure (never written), under skip
+    // left and reported; under restore the job waits, and each restore finishes by the next listing: copied as the rest
+    Set<String> archivedLeft = new TreeSet<>();
+    Scenario.Archived archived = scenario.archived();
+    if (!archived.restores()) {
+      for (String key : selected) {
+        if (!archived.keys().contains(key) || rejected.contains(key) || unreachable.contains(key)) continue;
+        boolean held = job.skipUnchanged() && source.digests().get(key).equals(before.get(key));
+        if (!held) archivedLeft.add(key);
+      }
+      if (archived.policy().equals("fail")) rejected.addAll(archivedLeft);
+      else selected.removeAll(archivedLeft);
+    }
     // the cut-over pass: what the destination holds in the selection that the listing lacks
     Set<String> extraneous = new TreeSet<>();
     for (Map.Entry<String, String> e : before.entrySet()) {
@@ -92,7 +105,7 @@ final class Oracle {
     boolean refused = false;
     Set<String> deleted = new TreeSet<>();
     if (job.deleteExtraneous() && !extraneous.isEmpty()) {
-      if (rejected.isEmpty() && unreachable.isEmpty() && linksLeft.isEmpty()) {
+      if (rejected.isEmpty() && unreachable.isEmpty() && linksLeft.isEmpty() && archivedLeft.isEmpty()) {
         refused = !withinCap(job.maxDelete(), extraneous.size(), copied + extraneous.size());
         runs = !refused;
       }

@@ -17,7 +17,21 @@ import java.util.function.Predicate;
  * @param existing what the destination holds before the first run, keyed relative to its root or prefix
  */
 record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKind, String sourcePrefix, String destinationPrefix,
-    List<Item> source, List<Item> outside, List<Item> existing, Links links, Job job, List<Run> runs, SourceLinks sourceLinks) {
+    List<Item> source, List<Item> outside, List<Item> existing, Links links, Job job, List<Run> runs, SourceLinks sourceLinks,
+    Archived archived) {
+
+  /**
+   * Objects archived at a bucket source (keys relative to its prefix), played by the source proxy's archive tier: what
+   * the job does with them ({@code source.archived}), and whether the store's HEAD tells of restores. Under restore
+   * the job waits for them ({@code restore.wait}), and each restore finishes by the next listing.
+   */
+  record Archived(List<String> keys, String policy, boolean showsRestores) {
+    static final Archived NONE = new Archived(List.of(), "fail", true);
+
+    boolean restores() {
+      return policy.equals("restore");
+    }
+  }
 
   /**
    * A directory source's symbolic links: {@code lnk.bin} to the source's file {@code toFile} (null: none), and
@@ -250,8 +264,17 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
       sourceLinks = new SourceLinks(target, r.nextBoolean());
     }
     job = job.withWrites(sourceKind == SourceKind.DIRECTORY && r.nextBoolean(), r.nextInt(4) > 0, toBucket && r.nextBoolean());
+    Archived archived = Archived.NONE;
+    if (sourceKind == SourceKind.BUCKET && !source.isEmpty() && r.nextInt(3) == 0) {
+      List<String> keys = new ArrayList<>();
+      for (int n = 1 + r.nextInt(2); n > 0; n--) {
+        String key = source.get(r.nextInt(source.size())).key();
+        if (!keys.contains(key)) keys.add(key);
+      }
+      archived = new Archived(keys, List.of("fail", "skip", "restore").get(r.nextInt(3)), r.nextBoolean());
+    }
     return new Scenario(seed, sourceKind, destinationKind, sourcePrefix, destinationPrefix, source, outside, existing, links, job, runs,
-        sourceLinks);
+        sourceLinks, archived);
   }
 
   private static Fault fault(SplittableRandom r, SourceKind sourceKind, DestinationKind destinationKind, List<Item> source) {
@@ -328,6 +351,7 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
     existing.forEach(i -> s.append(i.key()).append(" (").append(i.size()).append(") "));
     if (links.linkFolder() || links.plantedTemp()) s.append("\n  links: ").append(links);
     if (!sourceLinks.equals(SourceLinks.NONE)) s.append("\n  source links: ").append(sourceLinks);
+    if (!archived.keys().isEmpty()) s.append("\n  archived: ").append(archived);
     for (int n = 0; n < runs.size(); n++) s.append("\n  run ").append(n + 1).append(": ").append(runs.get(n));
     return s.toString();
   }

@@ -8,6 +8,7 @@ import io.ferry.invariants.Scenario.Job;
 import io.ferry.invariants.Scenario.SourceKind;
 import io.ferry.ledger.Ledger;
 import io.ferry.store.file.KeyPaths;
+import io.ferry.support.ArchiveTier;
 import io.ferry.support.FaultProxy;
 import io.ferry.support.FerryProcess;
 import io.ferry.support.S3Backend;
@@ -65,6 +66,8 @@ final class Stage {
   private final List<Thread> background = new ArrayList<>();
   private final AtomicBoolean running = new AtomicBoolean();
   private Job job;
+  /** The source's archive tier, where the scenario archives objects (on the source's proxy until {@link #close}). */
+  private ArchiveTier tier;
 
   Stage(Servers servers, Scenario scenario) {
     this.servers = servers;
@@ -82,6 +85,30 @@ final class Stage {
 
   Job job() {
     return job;
+  }
+
+  /** The source's proxy plays no archive tier any more. */
+  void close() {
+    servers.toA().decide(null);
+  }
+
+  /**
+   * I7: no GET or copy of an archived object's bytes while it could not be read (each a refused, billed request), and
+   * at most one restore started per archived object, over all the runs.
+   */
+  List<String> archiveViolations() {
+    List<String> violations = new ArrayList<>();
+    if (tier == null) return violations;
+    String prefix = new Oracle(scenario).fullPrefix();
+    for (String key : scenario.archived().keys()) {
+      if (tier.refusedReads(prefix + key) > 0) {
+        violations.add("I7: " + tier.refusedReads(prefix + key) + " reads of the archived " + key + " while it could not be read");
+      }
+      if (tier.acceptedRestores(prefix + key) > 1) {
+        violations.add("I7: " + tier.acceptedRestores(prefix + key) + " restores of " + key + " started: paid for more than once");
+      }
+    }
+    return violations;
   }
 
   Set<String> unstable() {
@@ -113,7 +140,14 @@ final class Stage {
     if (scenario.sourceKind() == SourceKind.BUCKET) {
       sourceClient().createBucket(b -> b.bucket(sourceBucket));
       String prefix = new Oracle(scenario).fullPrefix();
-      for (Item i : scenario.source()) put(sourceClient(), sourceBucket, prefix + i.key(), i);
+      for (Item i : scenario.source()) put(sourceClient(), sourceBucket, prefix + i.key(), i,
+          scenario.archived().keys().contains(i.key()) ? "GLACIER" : null);
+      if (!scenario.archived().keys().isEmpty()) {
+        tier = new ArchiveTier(sourceBucket, scenario.archived().showsRestores());
+        scenario.archived().keys().forEach(k -> tier.archive(prefix + k));
+        if (scenario.archived().restores()) tier.thawAfterHeads(1);
+        servers.toA().decide(tier);
+      }
       if (!prefix.isEmpty()) for (Item i : scenario.outside()) put(sourceClient(), sourceBucket, i.key(), i); // beside the prefix
     } else {
       for (Item i : scenario.source()) write(sourceDirectory, i.key(), i);
@@ -187,12 +221,17 @@ final class Stage {
   }
 
   private static void put(S3Client s3, String bucket, String key, Item i) {
+    put(s3, bucket, key, i, null);
+  }
+
+  /** @param storageClass the object's class (null: the store's default) */
+  private static void put(S3Client s3, String bucket, String key, Item i, String storageClass) {
     byte[] bytes = bytes(i.size(), i.seed());
     if (!i.multipart() || bytes.length <= 5 << 20) {
-      s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(bytes));
+      s3.putObject(b -> b.bucket(bucket).key(key).storageClass(storageClass), RequestBody.fromBytes(bytes));
       return;
     }
-    String id = s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
+    String id = s3.createMultipartUpload(b -> b.bucket(bucket).key(key).storageClass(storageClass)).uploadId();
     List<CompletedPart> parts = new ArrayList<>();
     for (int off = 0, n = 1; off < bytes.length; off += 5 << 20, n++) {
       byte[] part = java.util.Arrays.copyOfRange(bytes, off, Math.min(bytes.length, off + (5 << 20)));
@@ -366,6 +405,11 @@ final class Stage {
           .complete());
     }
     h.append(" }\n");
+    if (!scenario.archived().keys().isEmpty()) {
+      h.append("  source { archived = ").append(scenario.archived().policy());
+      if (scenario.archived().restores()) h.append(", restore { wait = 90s, poll = 200ms }");
+      h.append(" }\n");
+    }
     h.append("  plan.part-size = ").append(job.partSize()).append("\n");
     h.append("  copy { streams-per-task = ").append(job.streams()).append(", skip-unchanged = ").append(job.skipUnchanged())
         .append(", retries = 3, backoff = 20ms, max-backoff = 200ms, stall-timeout = 10s }\n");

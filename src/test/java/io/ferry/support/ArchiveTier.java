@@ -22,6 +22,7 @@ public final class ArchiveTier implements FaultProxy.Decider {
   private final Map<String, Integer> restoreRequests = new ConcurrentHashMap<>();
   private final Map<String, Integer> heads = new ConcurrentHashMap<>();
   private final Map<String, Integer> gets = new ConcurrentHashMap<>();
+  private final Map<String, Integer> accepted = new ConcurrentHashMap<>();
   private volatile int thawAfterHeads = -1;
 
   /** @param showsRestores whether a HEAD tells of a restore (x-amz-restore), as AWS and IBM COS do */
@@ -57,9 +58,17 @@ public final class ArchiveTier implements FaultProxy.Decider {
     return restoreRequests.getOrDefault(key, 0);
   }
 
-  /** GETs and copies of {@code key} while it could not be read: requests a store would have refused (and billed). */
+  /**
+   * GETs and copies of {@code key} while it could not be read: requests a store would have refused (and billed); a
+   * one-byte GET (asking whether it can be read yet) is not one.
+   */
   public int refusedReads(String key) {
     return gets.getOrDefault(key, 0);
+  }
+
+  /** RestoreObject requests for {@code key} that started a restore (202): what a store bills. */
+  public int acceptedRestores(String key) {
+    return accepted.getOrDefault(key, 0);
   }
 
   @Override
@@ -71,7 +80,7 @@ public final class ArchiveTier implements FaultProxy.Decider {
     switch (kind) {
       case GET_OBJECT, COPY_OBJECT, UPLOAD_PART_COPY -> {
         if (state == State.RESTORED) return null;
-        gets.merge(key, 1, Integer::sum);
+        if (!"bytes=0-0".equals(headers.get("range"))) gets.merge(key, 1, Integer::sum);
         return new FaultProxy.Fault.Status(403, "InvalidObjectState");
       }
       case HEAD_OBJECT -> {
@@ -88,6 +97,7 @@ public final class ArchiveTier implements FaultProxy.Decider {
         restoreRequests.merge(key, 1, Integer::sum);
         return switch (state) {
           case ARCHIVED -> {
+            accepted.merge(key, 1, Integer::sum);
             states.put(key, State.RESTORING);
             heads.put(key, 0);
             yield new FaultProxy.Fault.Reply(202, Map.of());

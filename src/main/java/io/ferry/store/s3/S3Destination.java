@@ -377,9 +377,30 @@ final class S3Destination implements Destination {
     return (upload, partNumber, range) -> S3Errors.translated(() -> upload.inParts()
         ? requests.copy(config.bucket(), key(upload.object()), part(upload.id(), partNumber), payer(payer,
         copyPartHeaders(upload.object(), source.bucket(), range)))
-        : requests.copy(config.bucket(), key(upload.object()), Map.of(), payer(payer, copyHeaders(upload.object(), source.bucket(),
+        : copyWhole(upload.object(), payer(payer, copyHeaders(upload.object(), source.bucket(),
         () -> sourceTags.of(upload.object().key(), java.util.Optional.empty(), false), new SourceHead(source.bucket(), upload.object(),
         payer)))));
+  }
+
+  /** Buckets (endpoint and name) whose store refused a copy's tagging directive as not implemented (it keeps no tags). */
+  private static final Set<String> NO_TAGGING = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /**
+   * A CopyObject. One that drops the source's tags (a tagging directive, and no tags) is sent again without the directive
+   * where the store answers that it does not implement it: such a store (S3Proxy) keeps no tags to drop.
+   */
+  private String copyWhole(StoreObject object, Map<String, String> headers) throws IOException {
+    String place = config.endpoint().endpoint() + " " + config.bucket();
+    boolean dropsTags = headers.containsKey("x-amz-tagging-directive") && !headers.containsKey("x-amz-tagging");
+    if (dropsTags && NO_TAGGING.contains(place)) headers.remove("x-amz-tagging-directive");
+    try {
+      return requests.copy(config.bucket(), key(object), Map.of(), headers);
+    } catch (AwsServiceException e) {
+      if (!dropsTags || !headers.containsKey("x-amz-tagging-directive") || e.statusCode() != 501) throw e;
+      NO_TAGGING.add(place);
+      headers.remove("x-amz-tagging-directive");
+      return requests.copy(config.bucket(), key(object), Map.of(), headers);
+    }
   }
 
   /** The source object's HEAD, sent at most once, for what a CopyObject does not keep by itself: its class, its Object Lock. */
