@@ -129,6 +129,11 @@ class FileMigrationIT {
     assertThat(json.at("/throughput/rangeP50MBps").asDouble()).isPositive();
     String html = Files.readString(run.resolve("report.html"));
     assertThat(html).contains("Ferry run " + summary.run()).contains("<svg");
+    // why it was this fast: a verdict in the summary, atop the page and on the console's last lines
+    assertThat(json.at("/verdict/limit").asText()).isNotEmpty().isEqualTo(summary.verdict().limit());
+    assertThat(json.at("/verdict/evidence").asText()).isNotEmpty();
+    assertThat(html).contains("id=verdict><b>Limited by " + summary.verdict().limit().replace("&", "&amp;"));
+    assertThat(console).contains("  verdict      " + summary.verdict().limit() + ": ");
     assertThat(summary.stragglers()).isNotEmpty();
     summary.stragglers().forEach(r -> assertThat(html).contains(r.key().replace("&", "&amp;").replace("<", "&lt;")
         .replace(">", "&gt;").replace("\"", "&quot;"))); // the slowest ranges, by name (HTML-escaped)
@@ -261,10 +266,19 @@ class FileMigrationIT {
     Path page = firstRun.resolve("report.html");
     String original = Files.readString(page);
     Files.delete(page);
+    // as a run older than the verdict left it: the page draws one from the datasets
+    Path json = firstRun.resolve("summary.json");
+    String written = Files.readString(json);
+    var tree = (com.fasterxml.jackson.databind.node.ObjectNode) new ObjectMapper().readTree(written);
+    String verdict = tree.at("/verdict/limit").asText();
+    tree.remove("verdict");
+    Files.writeString(json, new ObjectMapper().writeValueAsString(tree));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
     assertThat(io.ferry.Ferry.run(new String[] {"report", firstRun.toString()}, print, print)).as(out.toString()).isZero();
     String again = Files.readString(page);
+    Files.writeString(json, written);
+    assertThat(again).contains("id=verdict><b>Limited by " + verdict);
     // the same totals, sections, task bars and slowest ranges as the page the run wrote
     assertThat(table(again, 0)).isEqualTo(table(original, 0));
     assertThat(headings(again)).isEqualTo(headings(original)).contains("Tasks over time");

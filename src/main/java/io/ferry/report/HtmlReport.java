@@ -22,6 +22,12 @@ final class HtmlReport {
     h.append("<p>Job <b>").append(esc(s.job())).append("</b>: ").append(esc(s.source())).append(" &rarr; ")
         .append(esc(s.destination())).append("<br>Started ").append(esc(s.startedAt())).append(", wall time ")
         .append(fmt(s.wallSeconds())).append(" s.</p>");
+    // an older run's summary has none: drawn from its datasets, as the run would have (its bandwidth limit unknown)
+    Verdict verdict = s.verdict() != null ? s.verdict()
+        : Verdict.of(stats.evidence(s.wallSeconds(), s.stageSeconds(), s.throughput().copyStageSeconds(), 0));
+    h.append("<p class=verdict id=verdict><b>Limited by ").append(esc(verdict.limit())).append("</b>: ").append(esc(verdict.evidence()))
+        .append(".<br>").append(esc(verdict.advice().substring(0, 1).toUpperCase(java.util.Locale.ROOT)
+        + verdict.advice().substring(1))).append(".</p>");
     h.append("<table><tr><th class=l>objects copied</th><th>skipped (unchanged)</th><th>failed</th><th>bytes copied</th>"
         + "<th>aggregate MB/s</th><th>ranges</th><th>retries</th><th>range MB/s p50 / p90 / p99</th><th>first byte p50 ms</th></tr><tr>");
     h.append(td(s.objects().copied())).append(td(s.objects().skippedUnchanged()))
@@ -225,6 +231,7 @@ final class HtmlReport {
         + "body{font:14px system-ui,sans-serif;margin:24px;color:#222;max-width:900px}"
         + "table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
         + "th{background:#f3f3f3}td.l,th.l{text-align:left}.bad{color:#b00}svg{background:#fafafa;border:1px solid #ddd}"
+        + ".verdict{background:#eef4ff;border-left:4px solid #36c;padding:6px 10px}"
         + "</style></head><body>";
   }
 

@@ -6,7 +6,8 @@ import java.time.Instant;
  * What the driver knows of a run beyond its results, for the summary.
  *
  * @param deletions what the cut-over pass did (null when it had nothing to decide)
+ * @param limitMBps {@code limits.bandwidth} in MB/s, 0 for none
  */
 public record RunInfo(String job, String run, String source, String destination, Instant startedAt, long listed,
     long skippedUnchanged, long splitObjects, long listPages, long copyStartMillis, long copyEndMillis, StageTimes stages,
-    RunSummary.Deletions deletions) {}
+    RunSummary.Deletions deletions, double limitMBps) {}

@@ -48,6 +48,10 @@ public final class RunStats implements Serializable {
   final long timelineStartMillis;
   final long bucketMillis;
   final double[] timeline;
+  // the streams' time: their ranges' durations summed, the first bytes' waits summed, and stream-milliseconds per bucket
+  long streamNanos;
+  long firstByteNanos;
+  final double[] active;
   // objects
   long objects;
   long objectsCopied;
@@ -67,6 +71,7 @@ public final class RunStats implements Serializable {
     int count = Math.max(1, buckets);
     this.bucketMillis = Math.max(100, (timelineEndMillis - timelineStartMillis + count - 1) / count);
     this.timeline = new double[count + 1];
+    this.active = new double[count + 1];
   }
 
   public RunStats add(RangeResult r) {
@@ -82,6 +87,9 @@ public final class RunStats implements Serializable {
     e.ranges++;
     e.bytes += r.bytes();
     e.busyNanos += r.durationNanos();
+    streamNanos += r.durationNanos();
+    if (r.firstByteNanos() > 0) firstByteNanos += r.firstByteNanos();
+    busy(r);
     if (r.bytes() > 0) {
       long key = mix(r.object().key().hashCode() * 31L + r.partNumber());
       sample.add(new Sampled(key, r.megabytesPerSecond(), r.firstByteNanos() < 0 ? Double.NaN : r.firstByteNanos() / 1e6));
@@ -136,6 +144,9 @@ public final class RunStats implements Serializable {
     slowest.addAll(other.slowest);
     trimSlowest();
     for (int i = 0; i < timeline.length && i < other.timeline.length; i++) timeline[i] += other.timeline[i];
+    for (int i = 0; i < active.length && i < other.active.length; i++) active[i] += other.active[i];
+    streamNanos += other.streamNanos;
+    firstByteNanos += other.firstByteNanos;
     objects += other.objects;
     objectsCopied += other.objectsCopied;
     objectsFailed += other.objectsFailed;
@@ -216,6 +227,33 @@ public final class RunStats implements Serializable {
       long overlap = Math.min(to, (b + 1) * bucketMillis) - Math.max(from, b * bucketMillis);
       if (overlap > 0) timeline[(int) b] += overlap * perMilli;
     }
+  }
+
+  /** Adds the range's busy milliseconds to the buckets of the copy stage it spans. */
+  private void busy(RangeResult r) {
+    long from = r.startedAtMillis() - timelineStartMillis;
+    long to = Math.max(from + 1, r.finishedAtMillis() - timelineStartMillis);
+    for (long b = Math.max(0, from / bucketMillis); b * bucketMillis < to && b < active.length; b++) {
+      long overlap = Math.min(to, (b + 1) * bucketMillis) - Math.max(from, b * bucketMillis);
+      if (overlap > 0) active[(int) b] += overlap;
+    }
+  }
+
+  /**
+   * What a verdict is drawn from, these statistics with the run's own figures.
+   *
+   * @param copySeconds the copy stage's wall time
+   * @param limitMBps {@code limits.bandwidth} in MB/s (0: none, or not known)
+   */
+  public Verdict.Evidence evidence(double wallSeconds, Map<String, Double> stageSeconds, double copySeconds, double limitMBps) {
+    int last = (int) Math.min(active.length - 1, Math.max(0, (long) Math.ceil(copySeconds * 1000 / bucketMillis) - 1));
+    double peak = 0;
+    for (int b = 0; b <= last; b++) peak = Math.max(peak, active[b] / bucketMillis);
+    int thin = 0;
+    for (int b = 0; b <= last; b++) if (active[b] / bucketMillis < peak / 2) thin++;
+    double slowest = this.slowest.stream().mapToLong(RangeResult::durationNanos).max().orElse(0) / 1e9;
+    return new Verdict.Evidence(wallSeconds, stageSeconds, copySeconds, bytes, ranges, retries, streamNanos / 1e9, firstByteNanos / 1e9,
+        Math.max(1, Math.round(peak)), peak == 0 ? 0 : (double) thin / (last + 1), slowest, firstByteQuantile(0.5), limitMBps);
   }
 
   private void trimSample() {

@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * The versioned summary of a run ({@code summary.json}, name "ferry-run-summary", version 1): what was asked, what
- * happened, how fast. A public format: fields are only added, never renamed, within a version.
+ * happened, how fast, and why that fast ({@code verdict}: null in summaries older than it). A public format: fields
+ * are only added, never renamed, within a version.
  */
 public record RunSummary(
     String name,
@@ -27,7 +28,8 @@ public record RunSummary(
     List<Straggler> stragglers,
     List<Failure> failures,
     String reportPath,
-    Deletions deletions) {
+    Deletions deletions,
+    Verdict verdict) {
 
   public static final String NAME = "ferry-run-summary";
   public static final int VERSION = 1;

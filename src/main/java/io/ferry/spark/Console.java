@@ -129,6 +129,7 @@ final class Console {
     s.stageSeconds().forEach((stage, seconds) -> stages.append(stages.length() == 0 ? "" : ", ")
         .append(String.format(Locale.ROOT, "%s %.1f s", stage, seconds)));
     out.format("  stages       %s%n", stages);
+    if (s.verdict() != null) out.format("  verdict      %s%n", s.verdict().line());
     out.format("  report       %s/report.html (datasets: ranges, objects, partitions as Parquet and CSV; summary.json)%n",
         s.reportPath());
     if (!s.failures().isEmpty()) {

@@ -318,7 +318,7 @@ public final class MigrationJob {
         "named by the manifest; the source no longer holds it", "", ""));
     RunInfo info = new RunInfo(config.jobName(), runId, config.source().describe(), config.destination().describe(), started,
         planned.listing().selected() - plan.filtered(), plan.unchanged(), plan.splitObjects(), planned.listing().pages(),
-        copied.startMillis(), copied.endMillis(), stages, deletions);
+        copied.startMillis(), copied.endMillis(), stages, deletions, config.limits().bytesPerSecond() / 1e6);
     return Reports.write(jsc, config.report(), info, copied.ranges(), objects.union(setAside).union(missing));
   }
 
