@@ -292,6 +292,27 @@ class FidelityIT {
   }
 
   /**
+   * A writer that may not ask whether the bucket has Object Lock (403 to GetObjectLockConfiguration, as a writer of
+   * another account often gets) writes as it did before Ferry asked: every object copied, no lock headers sent.
+   */
+  @Test
+  void aDestinationThatMayNotBeAskedAboutObjectLockIsWrittenAsBefore() throws Exception {
+    String bucket = "lock-unknown";
+    client.createBucket(b -> b.bucket(bucket));
+    RunSummary summary;
+    String requests;
+    try (FaultProxy proxy = FaultProxy.before(s3.endpoint())) {
+      proxy.inject(FaultProxy.Kind.LIST_OBJECTS, "?object-lock", new FaultProxy.Fault.Status(403, "AccessDenied"), -1);
+      summary = migrate(bucket, proxy.endpoint(), "ferry.destination.server-side-copy = never");
+      requests = proxy.requests();
+      assertThat(proxy.injected(FaultProxy.Fault.Status.class)).as("asked, and refused").isPositive();
+    }
+    assertThat(summary.succeeded()).as(summary.failures().toString()).isTrue();
+    assertThat(Buckets.digests(client, bucket, "")).isEqualTo(digests);
+    assertThat(requests.toLowerCase(java.util.Locale.ROOT)).doesNotContain("x-amz-object-lock");
+  }
+
+  /**
    * source.requester-pays: every request that reads the source says the requester pays, the SDK client's (listing,
    * HEAD, tags) and Ferry's own (ranged GETs), and so do the copies inside the service, which read it too.
    */

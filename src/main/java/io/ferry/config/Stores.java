@@ -103,6 +103,7 @@ final class Stores {
     String sts = h.string(p + "sts-endpoint");
     if (type != S3EndpointConfig.CredentialsType.ASSUME_ROLE) {
       if (!arn.isEmpty()) h.problem(p + "role-arn", arn, "is assumed only with credentials.type = assume-role");
+      if (!externalId.isEmpty()) h.problem(p + "external-id", "(set)", "goes with credentials.type = assume-role");
       return S3EndpointConfig.Role.NONE;
     }
     if (!arn.matches("arn:[^:\\s]+:iam::[^:\\s]*:role/\\S+")) {

@@ -87,7 +87,8 @@ final class S3Destination implements Destination {
   /**
    * Whether the bucket has Object Lock: GetObjectLockConfiguration, once per JVM. A bucket without it answers 404
    * (AWS: ObjectLockConfigurationNotFoundError) or 400 (S3Mock, Ceph); a store without Object Lock 501; any of them
-   * is none. Other failures (403) are the job's: a write with retention headers to a bucket without Object Lock would fail.
+   * is none. So is a 403: a writer of another account often may not ask (s3:GetBucketObjectLockConfiguration), and
+   * writes then go as they did before Ferry asked (a bucket that requires a checksum says so in its own error).
    */
   private boolean askLocked() throws IOException {
     String place = config.endpoint().endpoint() + " " + config.bucket();
@@ -100,7 +101,7 @@ final class S3Destination implements Destination {
           && "Enabled".equalsIgnoreCase(answer.objectLockConfiguration().objectLockEnabledAsString());
     } catch (io.ferry.store.StoreFailure e) {
       if (!(e.getCause() instanceof AwsServiceException a) || a.statusCode() != 404 && a.statusCode() != 400 && a.statusCode() != 501
-          && a.statusCode() != 405) {
+          && a.statusCode() != 405 && a.statusCode() != 403) {
         throw e;
       }
       locked = false;
@@ -193,7 +194,10 @@ final class S3Destination implements Destination {
       SignedRequests uploads = lock.locked() ? checked.get() : requests;
       if (upload.inParts()) return uploads.put(config.bucket(), key, part(upload.id(), partNumber), Map.of(), body.open(), range.length());
       java.io.InputStream in = body.open(); // first: an object's metadata may come with its GET's answer
-      return uploads.put(config.bucket(), key, Map.of(), putHeaders(upload.object(), metadata.get()), in, range.length());
+      Map<String, String> headers = putHeaders(upload.object(), metadata.get());
+      // an empty body goes unchunked, without the trailer: its MD5 is the checksum a bucket with Object Lock requires
+      if (range.length() == 0 && lock.locked()) headers.put("Content-MD5", "1B2M2Y8AsgTpgAmY7PhCfg==");
+      return uploads.put(config.bucket(), key, Map.of(), headers, in, range.length());
     });
   }
 
@@ -397,9 +401,10 @@ final class S3Destination implements Destination {
       return requests.copy(config.bucket(), key(object), Map.of(), headers);
     } catch (AwsServiceException e) {
       if (!dropsTags || !headers.containsKey("x-amz-tagging-directive") || e.statusCode() != 501) throw e;
-      NO_TAGGING.add(place);
       headers.remove("x-amz-tagging-directive");
-      return requests.copy(config.bucket(), key(object), Map.of(), headers);
+      String receipt = requests.copy(config.bucket(), key(object), Map.of(), headers);
+      NO_TAGGING.add(place); // only once a copy without it went through
+      return receipt;
     }
   }
 
