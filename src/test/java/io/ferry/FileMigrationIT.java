@@ -227,6 +227,8 @@ class FileMigrationIT {
     assertThat(process.waitFor()).as(log).isZero();
     String executed = Files.readString(output.resolve("executed.ipynb"));
     long ranges = spark.read().parquet(firstRun.resolve("ranges.parquet").toString()).count();
+    String limit = new ObjectMapper().readTree(firstRun.resolve("summary.json").toFile()).at("/verdict/limit").asText();
+    assertThat(executed).contains("Limited by " + limit + ": ");
     assertThat(executed).contains(ranges + " ranges of " + source.size() + " objects").contains("image/png")
         .contains("3 runs compared").contains(laterRuns.get(1).getFileName().toString())
         .doesNotContain("\"output_type\": \"error\"");
