@@ -250,6 +250,13 @@ class FileMigrationIT {
       assertThat(browser.evaluate("[...document.querySelectorAll('svg')].filter(s => { const r = s.getBoundingClientRect(); "
           + "return r.width > 100 && r.height > 50; }).length").asInt()).isEqualTo(3);
       assertThat(browser.evaluate("document.querySelector('svg path[stroke]').getTotalLength()").asDouble()).isGreaterThan(100);
+      // the throughput chart's axes carry round ticks, labelled from 0, laid out inside the chart
+      assertThat(browser.evaluate("[...document.querySelectorAll('svg')[0].querySelectorAll('text.tick')].map(t => t.textContent)")
+          .toString()).matches("\\[\"0(\\.0+)?\",.*");
+      assertThat(browser.evaluate("document.querySelectorAll('svg')[0].querySelectorAll('text.tick').length").asInt())
+          .isGreaterThanOrEqualTo(6);
+      assertThat(browser.evaluate("[...document.querySelectorAll('svg')[0].querySelectorAll('text.tick')].every(t => {"
+          + " const b = t.getBBox(); return b.x >= 0 && b.x + b.width <= 860 && b.width > 0; })").asBoolean()).isTrue();
       assertThat(browser.evaluate("document.querySelectorAll('rect.task').length").asLong()).isEqualTo(tasks);
       assertThat(browser.evaluate("[...document.querySelectorAll('rect.task')].every(r => r.getBBox().width >= 1)").asBoolean()).isTrue();
       int stragglers = summary.get("stragglers").size();

@@ -82,7 +82,7 @@ final class HtmlReport {
       path.append(path.length() == 0 ? "M" : " L").append(fmt(40 + p[0] / maxX * (WIDTH - 60))).append(',')
           .append(fmt(HEIGHT - 30 - p[1] / maxY * (HEIGHT - 50)));
     }
-    return svgOpen() + axes("seconds: 0 – " + fmt(maxX), "MB/s, max " + fmt(maxY))
+    return svgOpen() + axes("seconds since the copy began", "MB/s (max " + fmt(maxY) + ")", maxX, maxY)
         + "<path d=\"" + path + "\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\"/></svg>";
   }
 
@@ -157,7 +157,8 @@ final class HtmlReport {
           .append("\" fill=\"#2ca02c\"><title>").append(fmt(edges[i])).append("–").append(fmt(edges[i + 1]))
           .append(" MB/s: ").append((long) counts[i]).append(" ranges</title></rect>");
     }
-    return svgOpen() + axes("MB/s: " + fmt(edges[0]) + " – " + fmt(edges[edges.length - 1]), "ranges, max " + (long) max) + bars + "</svg>";
+    return svgOpen() + axes("range MB/s (" + counts.length + " bins of " + fmt(edges[1] - edges[0]) + ")", "ranges",
+        edges[edges.length - 1], max) + bars + "</svg>";
   }
 
   private static final String[] COLOURS = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
@@ -216,9 +217,9 @@ final class HtmlReport {
           curves.append("<path class=\"rates\" d=\"").append(cdf).append("\" fill=\"none\" stroke=\"").append(colour)
           .append("\" stroke-width=\"2\"><title>").append(esc(runs.get(i).summary().run())).append("</title></path>");
     }
-    h.append("<h2>Throughput over time</h2>").append(svgOpen()).append(axes("seconds since the copy began: 0 – " + fmt(maxX),
-        "MB/s, max " + fmt(maxY))).append(lines).append("</svg>");
-    h.append("<h2>Range rates</h2>").append(svgOpen()).append(axes("range MB/s: 0 – " + fmt(maxRate), "share of ranges at or below, 0 – 1"))
+    h.append("<h2>Throughput over time</h2>").append(svgOpen()).append(axes("seconds since the copy began", "MB/s (max " + fmt(maxY)
+        + ")", maxX, maxY)).append(lines).append("</svg>");
+    h.append("<h2>Range rates</h2>").append(svgOpen()).append(axes("range MB/s", "share of ranges at or below", maxRate, 1))
         .append(curves).append("</svg>");
     h.append("<p>Each run's own page and datasets are in its folder:</p><ul>");
     for (RunReader.Run r : runs) h.append("<li><code>").append(esc(r.directory())).append("</code></li>");
@@ -239,11 +240,31 @@ final class HtmlReport {
     return "<svg width=\"" + WIDTH + "\" height=\"" + HEIGHT + "\" role=\"img\">";
   }
 
-  private static String axes(String x, String y) {
-    return "<line x1=\"40\" y1=\"" + (HEIGHT - 30) + "\" x2=\"" + (WIDTH - 20) + "\" y2=\"" + (HEIGHT - 30) + "\" stroke=\"#888\"/>"
-        + "<line x1=\"40\" y1=\"20\" x2=\"40\" y2=\"" + (HEIGHT - 30) + "\" stroke=\"#888\"/>"
-        + "<text x=\"40\" y=\"" + (HEIGHT - 10) + "\" font-size=\"12\">" + esc(x) + "</text>"
-        + "<text x=\"44\" y=\"16\" font-size=\"12\">" + esc(y) + "</text>";
+  /**
+   * Both axes, with round ticks and their labels: x from 0 to {@code maxX} over the plot's width, y from 0 to
+   * {@code maxY} over its height (as the charts place their points), and each axis's title.
+   */
+  private static String axes(String x, String y, double maxX, double maxY) {
+    StringBuilder a = new StringBuilder();
+    a.append("<line x1=\"40\" y1=\"").append(HEIGHT - 30).append("\" x2=\"").append(WIDTH - 20).append("\" y2=\"").append(HEIGHT - 30)
+        .append("\" stroke=\"#888\"/><line x1=\"40\" y1=\"20\" x2=\"40\" y2=\"").append(HEIGHT - 30).append("\" stroke=\"#888\"/>");
+    double xStep = Ticks.step(maxX, 8);
+    for (double t : Ticks.of(maxX, 8)) {
+      String at = fmt(40 + t / Math.max(maxX, 1e-9) * (WIDTH - 60));
+      a.append("<line class=tick x1=\"").append(at).append("\" y1=\"").append(HEIGHT - 30).append("\" x2=\"").append(at)
+          .append("\" y2=\"").append(HEIGHT - 26).append("\" stroke=\"#888\"/><text class=tick x=\"").append(at).append("\" y=\"")
+          .append(HEIGHT - 15).append("\" font-size=\"10\" text-anchor=\"middle\">").append(Ticks.label(t, xStep)).append("</text>");
+    }
+    double yStep = Ticks.step(maxY, 4);
+    for (double t : Ticks.of(maxY, 4)) {
+      String at = fmt(HEIGHT - 30 - t / Math.max(maxY, 1e-9) * (HEIGHT - 50));
+      a.append("<line class=tick x1=\"36\" y1=\"").append(at).append("\" x2=\"40\" y2=\"").append(at)
+          .append("\" stroke=\"#888\"/><text class=tick x=\"34\" y=\"").append(at).append("\" font-size=\"10\" text-anchor=\"end\""
+          + " dominant-baseline=\"middle\">").append(Ticks.label(t, yStep)).append("</text>");
+    }
+    a.append("<text x=\"").append(WIDTH / 2).append("\" y=\"").append(HEIGHT - 2).append("\" font-size=\"12\" text-anchor=\"middle\">")
+        .append(esc(x)).append("</text><text x=\"44\" y=\"14\" font-size=\"12\">").append(esc(y)).append("</text>");
+    return a.toString();
   }
 
   private static String td(Object value) {
