@@ -288,6 +288,8 @@ class FileMigrationIT {
     String again = Files.readString(page);
     Files.writeString(json, written);
     assertThat(again).contains("id=verdict><b>Limited by " + verdict);
+    assertThat(paragraph(again, "id=verdict>")).as("the same verdict, drawn on the run's own timeline")
+        .isEqualTo(paragraph(original, "id=verdict>"));
     // the same totals, sections, task bars and slowest ranges as the page the run wrote
     assertThat(table(again, 0)).isEqualTo(table(original, 0));
     assertThat(headings(again)).isEqualTo(headings(original)).contains("Tasks over time");
@@ -319,6 +321,11 @@ class FileMigrationIT {
   private static String table(String html, int index) {
     String[] tables = html.split("<table>");
     return tables[index + 1].substring(0, tables[index + 1].indexOf("</table>"));
+  }
+
+  private static String paragraph(String html, String marker) {
+    String after = html.substring(html.indexOf(marker));
+    return after.substring(0, after.indexOf("</p>"));
   }
 
   private static List<String> headings(String html) {

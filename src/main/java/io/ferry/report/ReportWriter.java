@@ -68,7 +68,8 @@ public final class ReportWriter {
         new RunSummary.Bytes(s.objectBytes, s.objectBytesCopied, s.payloadBytes),
         new RunSummary.Ranges(s.ranges, s.rangesOk, s.ranges - s.rangesOk, s.retries, info.splitObjects()),
         new RunSummary.Throughput(copySeconds > 0 ? s.objectBytesCopied / 1e6 / copySeconds : 0, copySeconds,
-            s.rateQuantile(0.5), s.rateQuantile(0.9), s.rateQuantile(0.99), s.maxMbps, s.firstByteQuantile(0.5)),
+            s.rateQuantile(0.5), s.rateQuantile(0.9), s.rateQuantile(0.99), s.maxMbps, s.firstByteQuantile(0.5),
+            info.copyStartMillis()),
         requests, s.verifiedBy, info.stages().laps(), stragglers, failures, folder.directory(), info.deletions(),
         Verdict.of(s.evidence(wall, info.stages().laps(), copySeconds, info.limitMBps())));
   }

@@ -46,7 +46,11 @@ public final class RunReader {
       bounds[0] = Math.min(bounds[0], r.getLong("started_at", 0));
       bounds[1] = Math.max(bounds[1], r.getLong("finished_at", 0));
     });
-    RunStats stats = bounds[0] > bounds[1] ? new RunStats(0, 1, ReportWriter.TIMELINE_BUCKETS)
+    long copyStart = summary.throughput().copyStartedAtMillis();
+    // the run's own timeline where the summary has it (its idle start counts in the verdict), else the ranges' span
+    RunStats stats = copyStart > 0
+        ? new RunStats(copyStart, copyStart + Math.round(summary.throughput().copyStageSeconds() * 1000), ReportWriter.TIMELINE_BUCKETS)
+        : bounds[0] > bounds[1] ? new RunStats(0, 1, ReportWriter.TIMELINE_BUCKETS)
         : new RunStats(bounds[0], bounds[1], ReportWriter.TIMELINE_BUCKETS);
     rows(fs, new Path(dir, "ranges.parquet"), hadoop, r -> stats.add(range(r)));
     List<PartitionStats> partitions = new ArrayList<>();

@@ -50,9 +50,14 @@ public record RunSummary(
 
   public record Ranges(long total, long ok, long failed, long retries, long splitObjects) {}
 
-  /** Aggregate: copied bytes over wall time of the copy stage; per range: percentiles of each range's own rate. */
+  /**
+   * Aggregate: copied bytes over wall time of the copy stage; per range: percentiles of each range's own rate.
+   *
+   * @param copyStartedAtMillis when the copy stage began (epoch ms; 0 in older runs): the timeline the verdict measures
+   *     from, so that {@code ferry report} draws the run's own verdict again
+   */
   public record Throughput(double aggregateMBps, double copyStageSeconds, double rangeP50MBps, double rangeP90MBps,
-      double rangeP99MBps, double rangeMaxMBps, double firstByteP50Ms) {}
+      double rangeP99MBps, double rangeMaxMBps, double firstByteP50Ms, long copyStartedAtMillis) {}
 
   public record Straggler(String key, int part, long bytes, double seconds, double mbps, String executor, int attempts) {}
 
