@@ -70,6 +70,16 @@ public final class ConfigLoader {
     SourceConfig source = SourceSection.read(h);
     DestinationConfig destination = DestinationSection.read(h, h.string("source.type").equals("s3"));
     if (source != null && destination != null) Overlaps.check(h, source, destination);
+    if (source != null && destination != null && source.store() instanceof BucketConfig b && b.versions()) {
+      // into a bucket, its histories are listed too: a rerun replays only the versions it does not hold
+      if (destination.store() instanceof BucketConfig d) {
+        destination = new DestinationConfig(d.withVersions(true), destination.serverSideCopy(), destination.cutOver());
+      }
+      if (destination.cutOver().enabled()) {
+        h.problem("destination.delete-extraneous", true, "deletes what the source no longer holds, which source.versions = all does"
+            + " not tell apart from older versions: run the cut-over with versions = current");
+      }
+    }
     PlanConfig plan = PlanSection.read(h, destination);
     CopyConfig copy = CopySection.read(h);
     ReportConfig report = report(h);

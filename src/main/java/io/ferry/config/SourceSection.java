@@ -55,6 +55,23 @@ final class SourceSection {
       h.problem("source.archived", archived.policy().word(), "needs to know which objects are archived, and a trusted manifest"
           + " (source.manifest-check = false) does not say: set manifest-check = true (a HEAD for each key), or archived = fail");
     }
+    String versions = h.string("source.versions");
+    if (!List.of("current", "all").contains(versions)) {
+      h.problem("source.versions", versions, "must be current (each key's current version) or all (every version, oldest first, and"
+          + " the delete markers)");
+    } else if (versions.equals("all")) {
+      if (!(store instanceof BucketConfig b)) {
+        h.problem("source.versions", versions, "lists the versions of a bucket's keys: set source.type = s3, or versions = current");
+      } else if (!manifest.isEmpty()) {
+        h.problem("source.versions", versions, "lists the bucket's versions itself, and a manifest names keys: remove source.manifest,"
+            + " or set versions = current");
+      } else if (archived != null && archived.policy() != ArchivedConfig.Policy.FAIL) {
+        h.problem("source.versions", versions, "copies archived versions only as failures: set source.archived = fail, or versions ="
+            + " current to skip or restore archived objects");
+      } else {
+        store = b.withVersions(true);
+      }
+    }
     if (store == null || maxSize < minSize || before < after || archived == null) return null;
     return new SourceConfig(store, new Selection(prefixes, include, exclude, minSize, maxSize, after, before), manifest,
         h.bool("source.manifest-check"), manifestComplete, archived);

@@ -201,13 +201,13 @@ public final class Ledger {
           }
           if (node.has("opened")) {
             Opened o = JSON.treeToValue(node.get("opened"), Opened.class);
-            opened.put(o.key(), o);
+            opened.put(o.relativeKey(), o); // by where it is written: versions of one key go to names of their own
           } else if (node.has("copied")) {
             Copied c = JSON.treeToValue(node.get("copied"), Copied.class);
             copied.computeIfAbsent(c.uploadId(), k -> new TreeMap<>()).put(c.part(), c);
           } else if (node.has("intent")) {
             Intent i = JSON.treeToValue(node.get("intent"), Intent.class);
-            intents.put(i.key(), i);
+            intents.put(i.relativeKey(), i);
           } else if (node.has("restore")) {
             Restore r = JSON.treeToValue(node.get("restore"), Restore.class);
             restores.put(r.key(), r);

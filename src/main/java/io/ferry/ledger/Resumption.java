@@ -31,7 +31,7 @@ import java.util.TreeMap;
  * <p>The ledger holds only objects written in parts that were opened and not finished; the driver reads it whole and
  * broadcasts it, and each object is matched on the executor where its first part is planned.
  *
- * @param here entries written to this job's destination, by source key
+ * @param here entries written to this job's destination, by the key they are written at (relative to it)
  * @param elsewhere entries written to another destination (the job file changed): left for a cleanup with that file's
  */
 public record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Integer, Ledger.Copied>> copied, List<Ledger.Opened> elsewhere,
@@ -45,7 +45,7 @@ public record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Intege
     List<Ledger.Opened> elsewhere = new ArrayList<>();
     for (Ledger.Opened entry : state.opened().values()) {
       if (destination.location(LedgerRecords.object(entry)).equals(entry.location())) {
-        here.put(entry.key(), entry);
+        here.put(entry.relativeKey(), entry);
       } else {
         elsewhere.add(entry);
       }
@@ -100,7 +100,7 @@ public record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Intege
 
   /** Whether the plan's first part of a split object may take over an earlier run's upload of it. */
   public boolean matches(RangeTask first) {
-    Ledger.Opened entry = here.get(first.object().key());
+    Ledger.Opened entry = here.get(first.object().relativeKey());
     return entry != null && LedgerRecords.same(entry, first);
   }
 
@@ -110,7 +110,7 @@ public record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Intege
    */
   public Resumed resume(RangeTask first, Destination destination, Retrier retrier) throws IOException {
     if (!matches(first)) return null;
-    Ledger.Opened entry = here.get(first.object().key());
+    Ledger.Opened entry = here.get(first.object().relativeKey());
     Upload upload = new Upload(first.object(), entry.uploadId());
     Map<Integer, Ledger.Copied> recorded = copied.getOrDefault(entry.uploadId(), Map.of());
     SortedMap<Integer, String> receipts = new TreeMap<>();
@@ -148,7 +148,7 @@ public record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Intege
     List<Ledger.Opened> unabortable = new ArrayList<>();
     int aborted = 0;
     for (Ledger.Opened entry : here.values()) {
-      if (matched.contains(entry.key())) continue;
+      if (matched.contains(entry.relativeKey())) continue;
       try {
         retrier.run(() -> destination.abort(new Upload(LedgerRecords.object(entry), entry.uploadId())));
         aborted++;

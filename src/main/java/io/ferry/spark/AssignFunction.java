@@ -78,8 +78,10 @@ final class AssignFunction implements FlatMapFunction<Iterator<CopyTask>, Assign
             done = resumed.done();
             out.add(new Assigned(null, null, current, true));
             resumed.ranges().forEach(r -> out.add(new Assigned(null, r, null, false)));
-          } else if (before.containsKey(first.object().key())) {
-            Ledger.Opened entry = before.get(first.object().key());
+          } else if (before.containsKey(first.object().relativeKey()) && io.ferry.ledger.LedgerRecords.object(before.get(
+              first.object().relativeKey())).identity().equals(first.object().identity())) {
+            // an earlier attempt of this task opened it (not another version of the key, which a replay writes in an earlier pass)
+            Ledger.Opened entry = before.get(first.object().relativeKey());
             current = new Opening.Opened(first.object(), new io.ferry.store.Upload(first.object(), entry.uploadId()),
                 io.ferry.store.checksums.Checksum.parse(entry.expected()), "");
             done = Set.of();

@@ -13,6 +13,7 @@ import io.ferry.ledger.Resumption;
 import io.ferry.ledger.LedgerRecords;
 import io.ferry.ledger.Ledger;
 import io.ferry.ledger.RunLock;
+import io.ferry.plan.CopyTask;
 import io.ferry.plan.Decision;
 import io.ferry.plan.Lanes;
 import io.ferry.plan.PlanTotals;
@@ -147,7 +148,8 @@ public final class MigrationJob {
     Resumption resumption = Resumption.of(earlier, destination);
     List<Ledger.Opened> stillOpen = takeOver(planned, resumption, settings, out);
 
-    Opening open = open(jsc, settings, planned, ledger.directory(), hadoop, held.broadcast(jsc.broadcast(resumption)), held, out);
+    Broadcast<Resumption> earlierRuns = held.broadcast(jsc.broadcast(resumption));
+    Opening open = open(jsc, settings, planned, ledger.directory(), hadoop, earlierRuns, held, out);
     if (plan.splitObjects() > 0) stages.lap("open");
     boolean committed = false;
     try {
@@ -156,6 +158,12 @@ public final class MigrationJob {
 
       jsc.setJobGroup("COMMIT", "COMMIT: check, then complete or abort each object", true);
       JavaRDD<ObjectResult> objects = held.persist(commit(copied.ranges(), plan.splitObjects(), plan.objects(), settings));
+      if (planned.histories() != null) {
+        Replayed replayed = replayRest(jsc, config, settings, planned, new Replayed(copied, objects), ledger.directory(), hadoop,
+            earlierRuns, held, method == CopyMethod.SERVER_SIDE_COPY, out);
+        copied = replayed.copied();
+        objects = replayed.objects();
+      }
       long failed = objects.filter(o -> o.status() == ObjectResult.Status.FAILED).count();
       committed = true;
       stillHeld(lock, config.jobName());
@@ -177,6 +185,61 @@ public final class MigrationJob {
             + " job %s to resume; 'ferry cleanup' removes them%n", open.opened(), config.jobName());
       }
     }
+  }
+
+  /** What a replay's generations copied and committed, so far. */
+  private record Replayed(Copied copied, JavaRDD<ObjectResult> objects) {}
+
+  /**
+   * The rest of a replay ({@code source.versions = all} into a bucket), after its first generation's objects: each
+   * generation's delete markers, then the next generation's objects (the next version of each key), and so on, so
+   * that each key's versions are written oldest first. A key stops at its first version that failed: nothing after
+   * it is written, and a rerun replays from there.
+   */
+  private static Replayed replayRest(JavaSparkContext jsc, MigrationConfig config, CopySettings settings, Planning.Planned planned,
+      Replayed first, String ledger, Broadcast<SerializableConfiguration> hadoop, Broadcast<Resumption> earlier, Held held,
+      boolean serverSide, PrintStream out) throws IOException {
+    JavaRDD<List<StoreObject>> histories = planned.histories();
+    int generations = histories.map(List::size).fold(0, Math::max);
+    JavaRDD<ObjectResult> objects = first.objects();
+    JavaRDD<RangeResult> ranges = first.copied().ranges();
+    long end = first.copied().endMillis();
+    Set<String> stopped = new HashSet<>(failedKeys(objects));
+    for (int g = 0; g < generations; g++) {
+      int gen = g;
+      Broadcast<Set<String>> stop = held.broadcast(jsc.broadcast(new HashSet<>(stopped)));
+      if (g > 0) {
+        JavaRDD<CopyTask> tasks = held.persist(Planning.generation(histories, gen).filter(o -> !stop.value().contains(o.relativeKey()))
+            .mapPartitionsWithIndex(new Planning.PlanFunction(config.plan(), ExecutorContext.destination(settings).capabilities(),
+                serverSide, gen), true));
+        PlanTotals totals = tasks.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus);
+        if (totals.objects() > 0) {
+          out.printf("VERSIONS generation %d of %d: %d versions, %s%n", gen + 1, generations, totals.objects(),
+              Units.bytes(totals.bytes()));
+          Opening open = open(jsc, settings, planned.with(tasks, totals), ledger, hadoop, earlier, held, out);
+          Copied copied = copy(jsc, config, settings, totals, open, ledger, hadoop, held, out);
+          jsc.setJobGroup("COMMIT", "COMMIT: generation " + (gen + 1) + " of the versions", true);
+          JavaRDD<ObjectResult> committed = held.persist(commit(copied.ranges(), totals.splitObjects(), totals.objects(), settings));
+          stopped.addAll(failedKeys(committed));
+          objects = objects.union(committed);
+          ranges = ranges.union(copied.ranges());
+          end = copied.endMillis();
+        }
+      }
+      Broadcast<Set<String>> stopMarks = held.broadcast(jsc.broadcast(new HashSet<>(stopped)));
+      JavaRDD<ObjectResult> marked = held.persist(histories.filter(h -> h.size() > gen && h.get(gen).isDeleteMarker()
+          && !stopMarks.value().contains(h.get(gen).relativeKey())).map(h -> h.get(gen)).mapPartitions(new MarkFunction(settings)));
+      jsc.setJobGroup("COMMIT", "COMMIT: delete markers of generation " + (gen + 1), true);
+      if (marked.count() > 0) {
+        stopped.addAll(failedKeys(marked));
+        objects = objects.union(marked);
+      }
+    }
+    return new Replayed(new Copied(ranges, first.copied().startMillis(), end), objects);
+  }
+
+  private static List<String> failedKeys(JavaRDD<ObjectResult> objects) {
+    return objects.filter(o -> o.status() == ObjectResult.Status.FAILED).map(o -> o.object().relativeKey()).collect();
   }
 
   /** What a run holds on the cluster until its end: broadcasts (destroyed) and persisted datasets (unpersisted). */
@@ -224,7 +287,7 @@ public final class MigrationJob {
     Set<String> matched = resumption.isEmpty() ? Set.of() : new HashSet<>(planned.tasks().filter(t -> {
       RangeTask first = t.ranges().get(0);
       return !first.wholeObject() && first.partNumber() == 1 && resumption.matches(first);
-    }).map(t -> t.ranges().get(0).object().key()).collect());
+    }).map(t -> t.ranges().get(0).object().relativeKey()).collect());
     List<Ledger.Opened> stillOpen = new ArrayList<>(resumption.abortUnused(matched, destination, retrier, out));
     resumption.abortLost(destination, retrier, out);
     stillOpen.addAll(resumption.elsewhere());
@@ -388,7 +451,8 @@ public final class MigrationJob {
       throws IOException {
     Ledger.State state = ledger.read();
     List<Ledger.Opened> keep = new ArrayList<>(stillOpen);
-    for (String key : objects.filter(o -> o.status() == ObjectResult.Status.FAILED && o.parts() > 1).map(o -> o.object().key()).collect()) {
+    for (String key : objects.filter(o -> o.status() == ObjectResult.Status.FAILED && o.parts() > 1).map(o -> o.object().relativeKey())
+        .collect()) {
       Ledger.Opened entry = state.opened().get(key);
       if (entry != null && stillThere(destination, new Upload(LedgerRecords.object(entry), entry.uploadId()))) keep.add(entry);
     }
@@ -408,7 +472,7 @@ public final class MigrationJob {
         .mapPartitions(new CommitFunction(settings));
     if (splitObjects == 0) return whole;
     JavaRDD<ObjectResult> split = ranges.filter(r -> r.partCount() > 1)
-        .mapToPair(r -> new Tuple2<>(r.object().key(), PartTally.of(r)))
+        .mapToPair(r -> new Tuple2<>(r.object().relativeKey(), PartTally.of(r))) // versions of a key go to names of their own
         .reduceByKey(PartTally::merge)
         .values()
         .mapPartitions(new CommitFunction(settings));

@@ -10,6 +10,7 @@ import io.ferry.plan.Decision;
 import io.ferry.plan.Keyed;
 import io.ferry.plan.PlanTotals;
 import io.ferry.plan.Triage;
+import io.ferry.plan.Versions;
 import io.ferry.store.Capabilities;
 import io.ferry.store.Destination;
 import io.ferry.store.ListCounts;
@@ -43,10 +44,19 @@ public final class Planning {
    * @param strays what earlier runs of the job left at the destination outside its ledger (bounded: temp files)
    * @param listedIn how the source was listed: "n shards", or "n pieces of the manifest"
    * @param restoring the rows of the archived objects the RESTORE step left (empty without one): restoring, or failed
+   * @param histories under {@code source.versions = all} into a bucket, each key's versions to write, oldest first:
+   *     {@code tasks} holds the first of each that is no delete marker, the rest are written in generations after it
+   *     ({@code VersionReplay}); null otherwise
    */
   record Planned(JavaRDD<CopyTask> tasks, JavaRDD<Decision> setAside, JavaRDD<StoreObject> missing, PlanTotals totals,
       ListCounts listing, ListCounts existing, long missingCount, List<StoreObject> strays, String listedIn, List<JavaRDD<?>> cached,
-      JavaRDD<ObjectResult> restoring) implements AutoCloseable {
+      JavaRDD<ObjectResult> restoring, JavaRDD<List<StoreObject>> histories) implements AutoCloseable {
+    /** The same plan with other tasks and totals: a later generation of a replay. */
+    Planned with(JavaRDD<CopyTask> tasks, PlanTotals totals) {
+      return new Planned(tasks, setAside, missing, totals, listing, existing, missingCount, strays, listedIn, cached, restoring,
+          histories);
+    }
+
     @Override
     public void close() {
       cached.forEach(JavaRDD::unpersist);
@@ -76,6 +86,10 @@ public final class Planning {
       listed = Actions.run(objects::count, "cannot list " + config.source().describe(), Planning.hint("source", config.source().store()));
     }
     JavaRDD<StoreObject> source = sources.objects();
+    boolean versions = config.source().store() instanceof BucketConfig b && b.versions();
+    if (versions && !(config.destination().store() instanceof BucketConfig)) {
+      source = source.flatMap(o -> io.ferry.plan.Versions.inDirectory(o).stream().iterator());
+    }
     JavaRDD<StoreObject> missing = sources.missing();
     String what = sources.description();
     long missingCount = config.source().manifest().isEmpty() ? 0 : missing.count();
@@ -83,7 +97,20 @@ public final class Planning {
     Listing.Counters existingCounts = new Listing.Counters(jsc, "destination");
     JavaRDD<StoreObject> existing = jsc.emptyRDD();
     List<StoreObject> strays = List.of();
-    if (config.copy().skipUnchanged() || config.destination().deleteExtraneous()) {
+    boolean replay = versions && config.destination().store() instanceof BucketConfig;
+    if (replay) {
+      try {
+        if (!destination.keepsVersions()) {
+          throw new JobFailure("the destination " + config.destination().describe() + " does not keep versions (its versioning is not"
+              + " enabled), so it cannot hold the source's histories (source.versions = all): enable versioning on it, or copy into a"
+              + " directory, or set source.versions = current");
+        }
+      } catch (java.io.IOException e) {
+        throw new JobFailure("cannot tell whether the destination " + config.destination().describe() + " keeps versions: "
+            + io.ferry.store.retry.Failures.describe(e));
+      }
+    }
+    if (replay || config.copy().skipUnchanged() || config.destination().deleteExtraneous()) {
       jsc.setJobGroup("LIST", "LIST: " + config.destination().describe(), true);
       JavaRDD<StoreObject> all = Listing.destination(jsc, settings, target, existingCounts, cached);
       strays = Actions.run(() -> all.mapPartitions(new Keep(settings, Keep.Which.STRAYS)).collect(),
@@ -101,6 +128,8 @@ public final class Planning {
       throw new JobFailure("cannot tell whether the destination " + config.destination().describe() + " folds case (a probe file could"
           + " not be written): " + io.ferry.store.retry.Failures.describe(e));
     }
+    if (replay) return replayed(config, settings, jsc, serverSide, capabilities, source, existing, partitions, sourceCounts, existingCounts,
+        missing, missingCount, strays, what, cached);
     JavaPairRDD<String, Keyed> keyed = source.flatMapToPair(o -> Triage.sides(o, hierarchical,
         folds).stream().map(Planning::tuple).iterator())
         .union(existing.mapToPair(o -> tuple(Triage.side(o, folds))));
@@ -123,7 +152,88 @@ public final class Planning {
     JavaRDD<Decision> setAside = decisions.filter(d -> d.kind() != Decision.Kind.COPY && d.kind() != Decision.Kind.UNCHANGED
         && d.kind() != Decision.Kind.FILTERED);
     return new Planned(tasks, setAside, missing, totals, sourceCounts.counts(), existingCounts.counts(), missingCount, strays, what,
-        cached, restoring);
+        cached, restoring, null);
+  }
+
+  /**
+   * PLAN of a replay ({@code source.versions = all} into a bucket): each key's versions and the destination's joined,
+   * and what follows the versions the destination holds written in generations, oldest first ({@link Versions#replay}).
+   */
+  private static Planned replayed(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, boolean serverSide,
+      Capabilities capabilities, JavaRDD<StoreObject> source, JavaRDD<StoreObject> existing, int partitions,
+      Listing.Counters sourceCounts, Listing.Counters existingCounts, JavaRDD<StoreObject> missing, long missingCount,
+      List<StoreObject> strays, String what, List<JavaRDD<?>> cached) {
+    jsc.setJobGroup("PLAN", "PLAN: the versions of each key", true);
+    JavaRDD<Tuple2<List<Decision>, List<StoreObject>>> replays = cache(source.keyBy(StoreObject::relativeKey)
+        .cogroup(existing.keyBy(StoreObject::relativeKey), partitions)
+        .mapPartitions(new ReplayFunction(settings)), cached);
+    JavaRDD<Decision> decisions = replays.flatMap(t -> t._1().iterator());
+    JavaRDD<List<StoreObject>> histories = cache(replays.map(Tuple2::_2).filter(h -> !h.isEmpty()), cached);
+    JavaRDD<CopyTask> tasks = cache(generation(histories, 0).mapPartitionsWithIndex(new PlanFunction(config.plan(), capabilities,
+        serverSide), true), cached);
+    // what the plan says it copies: every version to write, of every generation
+    PlanTotals totals = decisions.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus)
+        .plus(histories.flatMap(List::iterator).filter(o -> !o.isDeleteMarker())
+            .mapPartitionsWithIndex(new PlanFunction(config.plan(), capabilities, serverSide), true)
+            .map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus));
+    JavaRDD<Decision> setAside = decisions.filter(d -> d.kind() != Decision.Kind.UNCHANGED && d.kind() != Decision.Kind.FILTERED);
+    return new Planned(tasks, setAside, missing, totals, sourceCounts.counts(), existingCounts.counts(), missingCount, strays, what,
+        cached, jsc.emptyRDD(), histories);
+  }
+
+  /** The versions of generation {@code g} that are objects (its delete markers are written apart): the g-th of each history. */
+  static JavaRDD<StoreObject> generation(JavaRDD<List<StoreObject>> histories, int g) {
+    return histories.filter(h -> h.size() > g && !h.get(g).isDeleteMarker()).map(h -> h.get(g));
+  }
+
+  /** Each key's versions replayed against the destination's: decisions for the plan, and the versions to write in order. */
+  static final class ReplayFunction implements org.apache.spark.api.java.function.FlatMapFunction<
+      Iterator<Tuple2<String, Tuple2<Iterable<StoreObject>, Iterable<StoreObject>>>>, Tuple2<List<Decision>, List<StoreObject>>> {
+    private static final long serialVersionUID = 1L;
+    private final CopySettings settings;
+
+    ReplayFunction(CopySettings settings) {
+      this.settings = settings;
+    }
+
+    @Override
+    public Iterator<Tuple2<List<Decision>, List<StoreObject>>> call(
+        Iterator<Tuple2<String, Tuple2<Iterable<StoreObject>, Iterable<StoreObject>>>> keys) {
+      Destination destination = ExecutorContext.destination(settings);
+      ObjectFilter filter = new ObjectFilter(settings.source().selection());
+      List<Tuple2<List<Decision>, List<StoreObject>>> out = new ArrayList<>();
+      keys.forEachRemaining(t -> {
+        List<StoreObject> source = new ArrayList<>();
+        List<Decision> decisions = new ArrayList<>();
+        for (StoreObject o : t._2()._1()) {
+          if (!filter.selectsKey(o)) continue;
+          if (o.isDeleteMarker() || filter.inRanges(o)) {
+            source.add(o);
+          } else {
+            decisions.add(Decision.of(Decision.Kind.FILTERED, o));
+          }
+        }
+        if (source.isEmpty()) {
+          out.add(new Tuple2<>(decisions, List.of()));
+          return;
+        }
+        List<StoreObject> existing = new ArrayList<>();
+        t._2()._2().forEach(existing::add);
+        String rejected = destination.rejection(source.get(0));
+        Versions.Replay replay = rejected != null ? null : Versions.replay(source, existing);
+        String why = rejected != null ? rejected : replay.conflict();
+        if (why != null) {
+          decisions.add(new Decision(Decision.Kind.REJECTED, source.stream().filter(o -> o.age() == 0).findFirst()
+              .orElse(source.get(0)), why));
+          out.add(new Tuple2<>(decisions, List.of()));
+          return;
+        }
+        for (int i = 0; i < replay.held(); i++) decisions.add(Decision.of(Decision.Kind.UNCHANGED, source.get(0)));
+        replay.toWrite().forEach(o -> decisions.add(Decision.of(Decision.Kind.COPY, o)));
+        out.add(new Tuple2<>(decisions, replay.toWrite()));
+      });
+      return out.iterator();
+    }
   }
 
   private static <K, V> Tuple2<K, V> tuple(java.util.Map.Entry<K, V> e) {
@@ -172,11 +282,18 @@ public final class Planning {
     private final io.ferry.config.PlanConfig config;
     private final Capabilities capabilities;
     private final boolean serverSide;
+    private final int generation;
 
     PlanFunction(io.ferry.config.PlanConfig config, Capabilities capabilities, boolean serverSide) {
+      this(config, capabilities, serverSide, 0);
+    }
+
+    /** @param generation of a replay's versions: its tasks' ids are apart from other generations' */
+    PlanFunction(io.ferry.config.PlanConfig config, Capabilities capabilities, boolean serverSide, int generation) {
       this.config = config;
       this.capabilities = capabilities;
       this.serverSide = serverSide;
+      this.generation = generation;
     }
 
     @Override
@@ -186,7 +303,7 @@ public final class Planning {
       input.forEachRemaining(sorted::add);
       sorted.sort(java.util.Comparator.comparing(StoreObject::key));
       Iterator<StoreObject> objects = sorted.iterator();
-      CopyPlanner planner = new CopyPlanner(config, capabilities, serverSide, (long) partition << 32);
+      CopyPlanner planner = new CopyPlanner(config, capabilities, serverSide, ((long) generation << 52) + ((long) partition << 32));
       return new Iterator<>() {
         private Iterator<CopyTask> ready = java.util.Collections.emptyIterator();
         private boolean finished;

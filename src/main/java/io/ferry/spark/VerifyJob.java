@@ -39,6 +39,10 @@ final class VerifyJob {
   private VerifyJob() {}
 
   static VerifySummary run(MigrationConfig config, Future<JavaSparkContext> spark, PrintStream out) throws JobFailure, IOException {
+    if (config.source().store() instanceof io.ferry.config.BucketConfig b && b.versions()) {
+      throw new JobFailure("verify compares each key's current version, and this job copies every version (source.versions = all):"
+          + " run verify with -Dferry.source.versions=current; a rerun of the job writes any version the destination lacks");
+    }
     Instant started = Instant.now();
     String runId = MigrationJob.newRunId(started);
     CopySettings settings = new CopySettings(config.source(), config.destination(), config.jobName(), runId, config.copy());

@@ -48,6 +48,24 @@ public interface Destination extends Uploads {
   }
 
   /**
+   * True when every write to a key here is kept as a version of it (a bucket with versioning enabled), so that a key's
+   * history can be written into it. Asked once, on the driver.
+   */
+  @Retries.Once
+  default boolean keepsVersions() throws IOException {
+    return false;
+  }
+
+  /**
+   * Marks the key of {@code version} (a delete marker of the source's history) deleted here: a delete marker over its
+   * current version, which, as every other, is kept. Only where {@link #keepsVersions}.
+   */
+  @Retries.Once
+  default void markDeleted(StoreObject version) throws IOException {
+    throw new UnsupportedOperationException("this destination keeps no versions");
+  }
+
+  /**
    * Deletes an object listed by {@link #existing} (delete-extraneous: the source no longer has it). Returns false,
    * deleting nothing, when it is not there as listed: gone already, or (where the destination can tell) changed since.
    */

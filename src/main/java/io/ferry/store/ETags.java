@@ -9,4 +9,9 @@ public final class ETags {
     if (etag == null) return "";
     return etag.length() >= 2 && etag.startsWith("\"") && etag.endsWith("\"") ? etag.substring(1, etag.length() - 1) : etag;
   }
+
+  /** Whether {@code etag} has the form of the MD5 of an object's bytes (32 hex digits), not a multipart upload's ("-n"). */
+  public static boolean isMd5(String etag) {
+    return etag.length() == 32 && etag.chars().allMatch(c -> Character.digit(c, 16) >= 0);
+  }
 }

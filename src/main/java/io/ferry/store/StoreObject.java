@@ -76,11 +76,53 @@ public record StoreObject(String key, String relativeKey, long size, String etag
         : restoring() ? version.substring(RESTORING.length()) : "";
   }
 
+  /** What {@link #version} holds for one of the versions of a key a versioned listing found: this prefix, its age, kind and id. */
+  private static final String VERSIONED = "s3v:";
+
+  /**
+   * One version of a key in a bucket with versioning ({@code source.versions = all}).
+   *
+   * @param age 0 for the key's latest version, 1 for the one before it, and so on, as the listing found them
+   * @param deleteMarker a delete marker: no bytes; the key was deleted at this time
+   * @param versionId the store's id of this version ("null" for one written before versioning was enabled)
+   */
+  public static StoreObject ofVersion(String key, String relativeKey, long size, String etag, long lastModifiedMillis, int age,
+      boolean deleteMarker, String versionId) {
+    if (age < 0) throw new IllegalArgumentException("age is negative: " + age);
+    return new StoreObject(key, relativeKey, deleteMarker ? 0 : size, deleteMarker ? "" : etag, lastModifiedMillis,
+        VERSIONED + age + ":" + (deleteMarker ? "D" : "O") + ":" + versionId);
+  }
+
+  /** Whether this is one version of a key as a versioned listing found it ({@link #ofVersion}). */
+  public boolean isVersion() {
+    return version.startsWith(VERSIONED);
+  }
+
+  /** The store's id of this version, for reading it ("" for an object of an unversioned listing). */
+  public String versionId() {
+    return isVersion() ? version.substring(version.indexOf(':', version.indexOf(':', VERSIONED.length()) + 1) + 1) : "";
+  }
+
+  /** How many versions of the key are newer than this one (0: the latest, and for an object of an unversioned listing). */
+  public int age() {
+    return isVersion() ? Integer.parseInt(version.substring(VERSIONED.length(), version.indexOf(':', VERSIONED.length()))) : 0;
+  }
+
+  /** A delete marker of a versioned listing. */
+  public boolean isDeleteMarker() {
+    return isVersion() && version.startsWith("D:", version.indexOf(':', VERSIONED.length()) + 1);
+  }
+
+  /** This object at another key relative to the destination (a version's own name in a directory). */
+  public StoreObject at(String relativeKey) {
+    return new StoreObject(key, relativeKey, size, etag, lastModifiedMillis, version);
+  }
+
   /**
    * This version's identity, as what is resumed is keyed by it: a part copied from another version of the object is
-   * never taken for one of this.
+   * never taken for one of this. A key's version keeps its identity as newer ones arrive.
    */
   public String identity() {
-    return size + "|" + etag + "|" + lastModifiedMillis + "|" + version;
+    return size + "|" + etag + "|" + lastModifiedMillis + "|" + (isVersion() ? VERSIONED + versionId() : version);
   }
 }

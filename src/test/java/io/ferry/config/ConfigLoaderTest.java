@@ -182,6 +182,27 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void everyVersionIsOptInAndRefusedWhereItCannotHoldTogether() {
+    assertThat(((BucketConfig) load(MINIMAL).source().store()).versions()).as("opt-in: current versions by default").isFalse();
+    String bucket = "ferry.destination { type = s3, bucket = b, credentials.type = default-chain }";
+    MigrationConfig all = load(MINIMAL + "ferry.source.versions = all\n" + bucket);
+    assertThat(((BucketConfig) all.source().store()).versions()).isTrue();
+    assertThat(((BucketConfig) all.destination().store()).versions()).as("a bucket destination's histories are listed too").isTrue();
+    assertThat(((BucketConfig) load(MINIMAL + bucket).destination().store()).versions()).isFalse();
+    assertThat(problems(MINIMAL + "ferry.source.versions = every")).singleElement().asString()
+        .startsWith("ferry.source.versions = every").contains("current", "all");
+    assertThat(problems(MINIMAL + "ferry.source { versions = all, manifest = \"s3://b/keys.txt\" }")).singleElement().asString()
+        .startsWith("ferry.source.versions = all").contains("remove source.manifest");
+    assertThat(problems(MINIMAL + "ferry.source { versions = all, archived = skip }")).singleElement().asString()
+        .startsWith("ferry.source.versions = all").contains("source.archived = fail");
+    assertThat(problems(MINIMAL + "ferry.source { versions = all }\nferry.destination.delete-extraneous = true")).singleElement()
+        .asString().startsWith("ferry.destination.delete-extraneous = true").contains("versions = current");
+    assertThat(problems("""
+        ferry { source { type = file, path = "/mnt/in", versions = all }, destination.path = "/mnt/nfs/out" }
+        """)).singleElement().asString().startsWith("ferry.source.versions = all").contains("source.type = s3");
+  }
+
+  @Test
   void aBucketDestinationHasItsOwnEndpointCredentialsAndWriteSettings() {
     MigrationConfig c = load(MINIMAL + """
         ferry.destination {

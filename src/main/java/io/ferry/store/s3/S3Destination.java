@@ -115,6 +115,22 @@ final class S3Destination implements Destination {
   }
 
   @Override
+  public boolean keepsVersions() throws IOException {
+    return S3Errors.translated(() -> client.getBucketVersioning(b -> b.bucket(config.bucket())).status())
+        == software.amazon.awssdk.services.s3.model.BucketVersioningStatus.ENABLED;
+  }
+
+  @Override
+  public void markDeleted(StoreObject version) throws IOException {
+    var answer = S3Errors.translated(() -> client.deleteObject(b -> b.bucket(config.bucket()).key(key(version))));
+    // a delete marker has a version id (S3Mock does not say that it is one); a delete in a bucket without versioning has none
+    if (!Boolean.TRUE.equals(answer.deleteMarker()) && answer.versionId() == null) {
+      throw new StoreFailure(StoreFailure.Kind.FATAL, "the bucket " + config.bucket() + " deleted " + key(version) + " instead of"
+          + " marking it deleted: its versioning is no longer enabled (stop writing versions into it)", null);
+    }
+  }
+
+  @Override
   public boolean delete(StoreObject existing) throws IOException {
     S3Errors.translated(() -> client.deleteObject(b -> b.bucket(config.bucket()).key(key(existing))));
     return true;
@@ -162,7 +178,7 @@ final class S3Destination implements Destination {
 
   @Override
   public Lister existing() {
-    return new S3Lister(client, config.bucket(), config.prefix(), retrier, false);
+    return new S3Lister(client, config.bucket(), config.prefix(), retrier, false, config.versions());
   }
 
   /** The same size, and a copy no older than the source (a bucket sets its own modification times). */
@@ -382,7 +398,7 @@ final class S3Destination implements Destination {
         ? requests.copy(config.bucket(), key(upload.object()), part(upload.id(), partNumber), payer(payer,
         copyPartHeaders(upload.object(), source.bucket(), range)))
         : copyWhole(upload.object(), payer(payer, copyHeaders(upload.object(), source.bucket(),
-        () -> sourceTags.of(upload.object().key(), java.util.Optional.empty(), false), new SourceHead(source.bucket(), upload.object(),
+        () -> sourceTags.of(upload.object(), java.util.Optional.empty(), false), new SourceHead(source.bucket(), upload.object(),
         payer)))));
   }
 
@@ -425,7 +441,7 @@ final class S3Destination implements Destination {
     public HeadObjectResponse read() throws IOException {
       if (head == null) {
         head = S3Errors.translated(() -> client.headObject(b -> {
-          b.bucket(bucket).key(object.key());
+          b.bucket(bucket).key(object.key()).versionId(object.versionId().isEmpty() ? null : object.versionId());
           if (requesterPays) b.requestPayer(software.amazon.awssdk.services.s3.model.RequestPayer.REQUESTER);
         }));
       }
@@ -568,7 +584,8 @@ final class S3Destination implements Destination {
   /** The source object of a copy inside the service, only while it still has the listed ETag. */
   private static Map<String, String> copySource(StoreObject object, String sourceBucket) {
     Map<String, String> headers = new LinkedHashMap<>();
-    headers.put("x-amz-copy-source", SdkHttpUtils.urlEncodeIgnoreSlashes(sourceBucket + "/" + object.key()));
+    headers.put("x-amz-copy-source", SdkHttpUtils.urlEncodeIgnoreSlashes(sourceBucket + "/" + object.key())
+        + (object.versionId().isEmpty() ? "" : "?versionId=" + SdkHttpUtils.urlEncode(object.versionId())));
     if (!object.etag().isEmpty()) headers.put("x-amz-copy-source-if-match", "\"" + object.etag() + "\"");
     return headers;
   }

@@ -34,23 +34,23 @@ final class S3RangeReader implements RangeReader {
   @Override
   public InputStream open(StoreObject object, ByteRange range) throws IOException {
     boolean whole = range.offset() == 0 && range.length() == object.size();
-    return S3Errors.translated(() -> gets.get(bucket, object.key(), range, object.etag(), whole));
+    return S3Errors.translated(() -> gets.get(bucket, object.key(), object.versionId(), range, object.etag(), whole));
   }
 
   @Override
   public ObjectMetadata metadataOf(InputStream opened, StoreObject object, boolean tags) throws IOException {
     if (!(opened instanceof ResponseBody r)) return ObjectMetadata.NONE;
     ObjectMetadata read = ObjectMetadata.fromAnswer(r::header, r.userMetadata(), checksumOf(r::header, object.etag()));
-    return tags ? read.withTags(this.tags.of(object.key(), r.header("x-amz-tagging-count"), true)) : read;
+    return tags ? read.withTags(this.tags.of(object, r.header("x-amz-tagging-count"), true)) : read;
   }
 
   @Override
   public ObjectMetadata metadata(StoreObject object, boolean tags) throws IOException {
     HeadObjectResponse r = S3Errors.translated(() -> client.headObject(b -> b.bucket(bucket).key(object.key())
-        .checksumMode(ChecksumMode.ENABLED)));
+        .versionId(object.versionId().isEmpty() ? null : object.versionId()).checksumMode(ChecksumMode.ENABLED)));
     java.util.function.Function<String, java.util.Optional<String>> header = name -> r.sdkHttpResponse().firstMatchingHeader(name);
     ObjectMetadata read = ObjectMetadata.fromAnswer(header, r.metadata(), checksumOf(header, object.etag()));
-    return tags ? read.withTags(this.tags.of(object.key(), header.apply("x-amz-tagging-count"), false)) : read;
+    return tags ? read.withTags(this.tags.of(object, header.apply("x-amz-tagging-count"), false)) : read;
   }
 
   @Override

@@ -35,7 +35,7 @@ public final class S3Store implements Store {
 
   @Override
   public Lister lister() {
-    return new S3Lister(client(), config.bucket(), config.prefix(), retrier, true);
+    return new S3Lister(client(), config.bucket(), config.prefix(), retrier, true, config.versions());
   }
 
   @Override

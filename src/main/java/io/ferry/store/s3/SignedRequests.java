@@ -74,7 +74,13 @@ public final class SignedRequests {
    * answer never carries.
    */
   public ResponseBody get(String bucket, String key, ByteRange range, String etag, boolean whole) throws IOException {
-    SdkHttpRequest.Builder request = request(SdkHttpMethod.GET, bucket, key, Map.of());
+    return get(bucket, key, "", range, etag, whole);
+  }
+
+  /** As {@link #get(String, String, ByteRange, String, boolean)}, of the version {@code versionId} ("" for the current one). */
+  public ResponseBody get(String bucket, String key, String versionId, ByteRange range, String etag, boolean whole) throws IOException {
+    SdkHttpRequest.Builder request = request(SdkHttpMethod.GET, bucket, key,
+        versionId.isEmpty() ? Map.of() : Map.of("versionId", versionId));
     if (whole) {
       request.putHeader("x-amz-checksum-mode", "ENABLED");
     } else {

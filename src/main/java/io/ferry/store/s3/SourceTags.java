@@ -43,12 +43,12 @@ final class SourceTags {
   }
 
   /**
-   * The tags of {@code key}, an empty map when it has none, null when the store keeps no tags.
+   * The tags of {@code object} (of its version, where it is one), an empty map when it has none, null when the store keeps no tags.
    *
    * @param count the answer's {@code x-amz-tagging-count}
    * @param get whether that answer was a GET's (a HEAD's never counts)
    */
-  Map<String, String> of(String key, Optional<String> count, boolean get) throws IOException {
+  Map<String, String> of(io.ferry.store.StoreObject object, Optional<String> count, boolean get) throws IOException {
     if (count.isPresent()) {
       COUNTING.add(place);
       if (count.get().trim().equals("0")) return Map.of();
@@ -59,7 +59,7 @@ final class SourceTags {
     try {
       Map<String, String> tags = new LinkedHashMap<>();
       client.getObjectTagging(b -> {
-        b.bucket(bucket).key(key);
+        b.bucket(bucket).key(object.key()).versionId(object.versionId().isEmpty() ? null : object.versionId());
         if (requesterPays) b.requestPayer(software.amazon.awssdk.services.s3.model.RequestPayer.REQUESTER);
       }).tagSet().forEach(t -> tags.put(t.key(), t.value()));
       return tags;

@@ -1,0 +1,106 @@
+package io.ferry.plan;
+
+import io.ferry.store.ETags;
+import io.ferry.store.StoreObject;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Every version of a key ({@code source.versions = all}), as a destination is to hold them: a directory holds each
+ * at a name of its own; a bucket with versioning holds the key's history, written oldest first, so a rerun replays
+ * only what follows the versions it holds already ({@link #replay}).
+ */
+public final class Versions {
+  /** rclone's names of older versions ({@code --s3-versions}), so that rclone users find theirs where they look. */
+  private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("'-v'yyyy-MM-dd-HHmmss-SSS").withZone(ZoneOffset.UTC);
+
+  private Versions() {}
+
+  /**
+   * Where a version goes in a directory: the latest at the key's own path, each older one beside it with its time
+   * before the extension ({@code a/b.txt} -> {@code a/b-v2024-01-31-120000-000.txt}); a delete marker nowhere (a key
+   * whose latest version is one has no file).
+   */
+  public static Optional<StoreObject> inDirectory(StoreObject version) {
+    if (version.isDeleteMarker()) return Optional.empty();
+    if (version.age() == 0) return Optional.of(version);
+    return Optional.of(version.at(olderName(version.relativeKey(), version.lastModifiedMillis())));
+  }
+
+  /** {@code name} with the version's time before its extension, as rclone names an older version. */
+  static String olderName(String name, long millis) {
+    int slash = name.lastIndexOf('/');
+    int dot = name.lastIndexOf('.');
+    // no extension: a dot that starts the name, or none after the last '/'
+    int at = dot > slash + 1 ? dot : name.length();
+    return name.substring(0, at) + STAMP.format(Instant.ofEpochMilli(millis)) + name.substring(at);
+  }
+
+  /**
+   * What a rerun writes of one key's history into a bucket that keeps versions.
+   *
+   * @param toWrite the source's versions to write, oldest first: those after the last the destination holds
+   * @param held how many of the source's versions the destination holds
+   * @param conflict why nothing is written to the key (the destination's latest version is none of the source's), or
+   *     null
+   */
+  public record Replay(List<StoreObject> toWrite, int held, String conflict) {}
+
+  /**
+   * One key's history replayed: the destination's versions are matched in order against the source's (a version the
+   * source no longer holds, expired since, is passed over); what follows the source version its latest matches is to
+   * be written, oldest first. A destination whose latest version matches none of the source's was written by another
+   * hand: nothing is written to it, so that no history is interleaved. Versions match by kind, size and, where both
+   * are the MD5 of the bytes, ETag (a copy made in parts has an ETag of its own).
+   *
+   * @param source the source's versions of the key, in any order
+   * @param destination the destination's, in any order
+   */
+  public static Replay replay(List<StoreObject> source, List<StoreObject> destination) {
+    List<StoreObject> from = oldestFirst(source);
+    List<StoreObject> to = oldestFirst(destination);
+    int next = 0; // the first source version not yet matched
+    int held = 0;
+    for (StoreObject d : to) {
+      int at = -1;
+      for (int i = next; i < from.size(); i++) {
+        if (matches(from.get(i), d)) {
+          at = i;
+          break;
+        }
+      }
+      if (at >= 0) {
+        next = at + 1;
+        held++;
+      } else if (d == to.get(to.size() - 1)) {
+        return new Replay(List.of(), held, "the destination's latest version of the key (" + describe(d) + ") is none of the"
+            + " source's versions after those it holds: another writer's; nothing is written to the key, so that its history is"
+            + " not interleaved");
+      }
+    }
+    return new Replay(List.copyOf(from.subList(next, from.size())), held, null);
+  }
+
+  /** Oldest first: by age where a listing gave it, newest ages last. */
+  static List<StoreObject> oldestFirst(List<StoreObject> versions) {
+    List<StoreObject> sorted = new ArrayList<>(versions);
+    sorted.sort(Comparator.comparingInt(StoreObject::age).reversed());
+    return sorted;
+  }
+
+  static boolean matches(StoreObject source, StoreObject copy) {
+    if (source.isDeleteMarker() || copy.isDeleteMarker()) return source.isDeleteMarker() && copy.isDeleteMarker();
+    if (source.size() != copy.size()) return false;
+    boolean bothMd5 = ETags.isMd5(source.etag()) && ETags.isMd5(copy.etag());
+    return !bothMd5 || source.etag().equals(copy.etag());
+  }
+
+  private static String describe(StoreObject v) {
+    return v.isDeleteMarker() ? "a delete marker" : v.size() + " bytes, ETag " + v.etag();
+  }
+}

@@ -1,0 +1,275 @@
+package io.ferry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ferry.config.ConfigLoader;
+import io.ferry.report.RunSummary;
+import io.ferry.spark.JobFailure;
+import io.ferry.spark.MigrationJob;
+import io.ferry.support.LocalSpark;
+import io.ferry.support.S3MockProcess;
+import io.ferry.support.SeedData;
+import io.ferry.support.Trees;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
+
+/**
+ * {@code source.versions = all} against Adobe S3Mock, which keeps versions: a bucket's histories (versions written
+ * before versioning, delete markers, a key deleted and written again, an object large enough to be copied in parts)
+ * replayed into versioned buckets, in the service and streamed, checked version by version by content; reruns that
+ * write only what the source wrote since; a destination key another writer wrote to, left as it is; a directory that
+ * holds each older version beside its key; a destination bucket without versioning refused before anything is written.
+ * S3Mock pages no listing of versions (1,100 versions come as 1,001, "not truncated"), so pages cut inside histories are
+ * {@code VersionPagesTest}'s.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class VersionsIT {
+  private static final int MIB = 1 << 20;
+  private static final String SOURCE = "versions-src";
+  @TempDir static Path work;
+  private S3MockProcess s3;
+  private S3Client client;
+  private SparkSession spark;
+
+  @BeforeAll
+  void start() throws Exception {
+    s3 = S3MockProcess.start(work.resolve("s3mock"));
+    client = s3.client();
+    spark = LocalSpark.start("VersionsIT");
+    client.createBucket(b -> b.bucket(SOURCE));
+    // an object written before versioning was enabled (version id "null") is left out: S3Mock does not list it
+    versioning(SOURCE);
+    put("plain.txt", "one version only");
+    put("doc/a.txt", "one");
+    put("doc/a.txt", "two");
+    put("doc/a.txt", "three, the current one");
+    put("gone.txt", "deleted since");
+    client.deleteObject(b -> b.bucket(SOURCE).key("gone.txt"));
+    put("back.txt", "first life");
+    client.deleteObject(b -> b.bucket(SOURCE).key("back.txt"));
+    put("back.txt", "second life");
+    put("video/big.bin", bytes(12 * MIB + 3, 1));
+    put("video/big.bin", bytes(7 * MIB, 2));
+  }
+
+  @AfterAll
+  void stop() {
+    if (spark != null) spark.stop();
+    if (s3 != null) s3.close();
+  }
+
+  @ParameterizedTest(name = "server-side-copy = {0}")
+  @CsvSource({"always", "never"})
+  void aBucketsHistoriesAreReplayedInOrderAndRerunsWriteOnlyWhatFollows(String serverSide) throws Exception {
+    String bucket = "versions-" + serverSide;
+    client.createBucket(b -> b.bucket(bucket));
+    versioning(bucket);
+    String extra = "destination.server-side-copy = " + serverSide;
+    RunSummary first = migrate(bucket, extra);
+    assertThat(first.objects().failed()).isZero();
+    assertThat(first.objects().copied()).as("every version and delete marker").isEqualTo(11);
+    for (String key : List.of("plain.txt", "doc/a.txt", "gone.txt", "back.txt", "video/big.bin")) {
+      assertThat(history(bucket, key)).as(key).isEqualTo(history(SOURCE, key));
+    }
+    assertThat(history(bucket, "plain.txt")).containsExactly(sha("one version only"));
+    assertThat(history(bucket, "doc/a.txt")).containsExactly(sha("one"), sha("two"), sha("three, the current one"));
+    assertThat(history(bucket, "gone.txt")).containsExactly(sha("deleted since"), "delete marker");
+    assertThat(history(bucket, "back.txt")).containsExactly(sha("first life"), "delete marker", sha("second life"));
+    assertThat(history(bucket, "video/big.bin")).containsExactly(sha(bytes(12 * MIB + 3, 1)), sha(bytes(7 * MIB, 2)));
+
+    RunSummary again = migrate(bucket, extra);
+    assertThat(again.objects().copied()).as("a rerun writes nothing").isZero();
+    assertThat(again.objects().skippedUnchanged()).isEqualTo(11);
+
+    // the source goes on: a new version, a deletion; the rerun writes those two, after what the destination holds
+    put("doc/a.txt", "four");
+    client.deleteObject(b -> b.bucket(SOURCE).key("video/big.bin"));
+    try {
+      RunSummary later = migrate(bucket, extra);
+      assertThat(later.objects().copied()).isEqualTo(2);
+      assertThat(history(bucket, "doc/a.txt")).isEqualTo(history(SOURCE, "doc/a.txt")).hasSize(4);
+      assertThat(history(bucket, "video/big.bin")).isEqualTo(history(SOURCE, "video/big.bin")).endsWith("delete marker");
+    } finally {
+      undo("doc/a.txt");
+      undo("video/big.bin");
+    }
+  }
+
+  @Test
+  void aKeyAnotherWriterWroteToIsLeftAsItIsAndReported() throws Exception {
+    String bucket = "versions-foreign";
+    client.createBucket(b -> b.bucket(bucket));
+    versioning(bucket);
+    assertThat(migrate(bucket, "").objects().failed()).isZero();
+    client.putObject(b -> b.bucket(bucket).key("back.txt"), RequestBody.fromString("someone else's"));
+    List<String> before = history(bucket, "back.txt");
+    put("back.txt", "third life");
+    try {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      RunSummary summary = migrate(bucket, "", out);
+      assertThat(summary.objects().failed()).isEqualTo(1);
+      assertThat(summary.failures()).singleElement().satisfies(f -> {
+        assertThat(f.key()).isEqualTo("back.txt");
+        assertThat(f.error()).contains("another writer's");
+      });
+      assertThat(history(bucket, "back.txt")).as("nothing written to it").isEqualTo(before);
+      assertThat(history(bucket, "doc/a.txt")).isEqualTo(history(SOURCE, "doc/a.txt"));
+    } finally {
+      undo("back.txt");
+    }
+  }
+
+  @Test
+  void aDirectoryHoldsEachOlderVersionBesideItsKey() throws Exception {
+    Path into = work.resolve("dir");
+    RunSummary summary = migrate(into);
+    assertThat(summary.objects().failed()).isZero();
+    Map<String, String> files = Trees.digests(into);
+    Map<String, String> expected = new TreeMap<>();
+    for (String key : List.of("plain.txt", "doc/a.txt", "gone.txt", "back.txt", "video/big.bin")) {
+      List<Version> versions = versions(SOURCE, key);
+      for (int i = 0; i < versions.size(); i++) {
+        Version v = versions.get(i);
+        if (v.marker()) continue;
+        boolean latest = i == versions.size() - 1;
+        expected.put(latest ? key : io.ferry.plan.Versions.inDirectory(io.ferry.store.StoreObject.ofVersion(key, key, 0, "",
+            v.millis(), 1, false, v.id())).orElseThrow().relativeKey(), content(SOURCE, key, v.id()));
+      }
+    }
+    assertThat(files).isEqualTo(expected);
+    assertThat(files).doesNotContainKey("gone.txt").containsKey("back.txt");
+    assertThat(files.keySet()).anyMatch(k -> k.matches("doc/a-v\\d{4}-\\d\\d-\\d\\d-\\d{6}-\\d{3}\\.txt"));
+    assertThat(migrate(into).objects().copied()).as("a rerun copies nothing").isZero();
+    assertThat(Trees.digests(into)).isEqualTo(files);
+  }
+
+  @Test
+  void aDestinationBucketWithoutVersioningIsRefusedBeforeAnythingIsWritten() {
+    client.createBucket(b -> b.bucket("versions-none"));
+    assertThatThrownBy(() -> migrate("versions-none", "")).isInstanceOf(JobFailure.class)
+        .hasMessageContaining("does not keep versions").hasMessageContaining("enable versioning");
+    assertThat(client.listObjectVersions(b -> b.bucket("versions-none")).versions()).isEmpty();
+  }
+
+  /** A key's history, oldest first: each version's content digest, or "delete marker". */
+  private List<String> history(String bucket, String key) {
+    List<String> out = new ArrayList<>();
+    for (Version v : versions(bucket, key)) out.add(v.marker() ? "delete marker" : content(bucket, key, v.id()));
+    return out;
+  }
+
+  record Version(String id, long millis, boolean marker, boolean latest) {}
+
+  /**
+   * A key's versions and delete markers, oldest first (the latest last). S3Mock gives a delete marker the time of the
+   * version it covers, so a version and a marker of one time are taken to alternate, as writes and deletes do.
+   */
+  private List<Version> versions(String bucket, String key) {
+    var page = client.listObjectVersions(b -> b.bucket(bucket).prefix(key));
+    List<Version> objects = page.versions().stream().filter(v -> v.key().equals(key)).map(v -> new Version(v.versionId(),
+        v.lastModified().toEpochMilli(), false, v.isLatest())).toList();
+    List<Version> markers = page.deleteMarkers().stream().filter(m -> m.key().equals(key)).map(m -> new Version(m.versionId(),
+        m.lastModified().toEpochMilli(), true, m.isLatest())).toList();
+    List<Version> newestFirst = new ArrayList<>();
+    int v = 0;
+    int d = 0;
+    while (v < objects.size() || d < markers.size()) {
+      boolean marker = v == objects.size() || d < markers.size() && (newestFirst.isEmpty() ? markers.get(d).latest()
+          : markers.get(d).millis() != objects.get(v).millis() ? markers.get(d).millis() > objects.get(v).millis()
+          : !newestFirst.get(newestFirst.size() - 1).marker());
+      newestFirst.add(marker ? markers.get(d++) : objects.get(v++));
+    }
+    java.util.Collections.reverse(newestFirst);
+    return newestFirst;
+  }
+
+  private String content(String bucket, String key, String versionId) {
+    return sha(client.getObjectAsBytes(b -> b.bucket(bucket).key(key).versionId(versionId)).asByteArray());
+  }
+
+  /** Takes the source's latest version of {@code key} away again (a version deleted for good), as the seed had it. */
+  private void undo(String key) {
+    List<Version> v = versions(SOURCE, key);
+    String latest = v.get(v.size() - 1).id();
+    client.deleteObject(b -> b.bucket(SOURCE).key(key).versionId(latest));
+  }
+
+  private void put(String key, String text) throws InterruptedException {
+    put(key, text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private void put(String key, byte[] bytes) throws InterruptedException {
+    client.putObject(b -> b.bucket(SOURCE).key(key), RequestBody.fromBytes(bytes));
+    Thread.sleep(5); // versions of a key apart in time, as their order is read from it where a store splits the kinds
+  }
+
+  private void versioning(String bucket) {
+    client.putBucketVersioning(b -> b.bucket(bucket).versioningConfiguration(c -> c.status(BucketVersioningStatus.ENABLED)));
+  }
+
+  private RunSummary migrate(String bucket, String extra) throws Exception {
+    return migrate(bucket, extra, new ByteArrayOutputStream());
+  }
+
+  private RunSummary migrate(String bucket, String extra, ByteArrayOutputStream out) throws Exception {
+    return run("""
+        destination { type = s3, endpoint = "%s", bucket = %s, credentials.access-key-id = any }
+        """.formatted(s3.endpoint(), bucket) + "\n" + extra, "versions-" + bucket, out);
+  }
+
+  private RunSummary migrate(Path directory) throws Exception {
+    return run("destination { type = file, path = \"" + directory + "\" }", "versions-dir", new ByteArrayOutputStream());
+  }
+
+  private RunSummary run(String destination, String job, ByteArrayOutputStream out) throws Exception {
+    var config = ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString("""
+        ferry {
+          job.name = %s
+          source { endpoint = "%s", bucket = %s, credentials.access-key-id = any, versions = all }
+          %s
+          report.path = "%s"
+          plan { part-size = 5MiB, copy-cutoff = 0 }
+          copy { retries = 2, backoff = 20ms, max-backoff = 200ms }
+        }
+        """.formatted(job, s3.endpoint(), SOURCE, destination.replace("\n", "\n  "), work.resolve("reports"))),
+        Map.of("ferry.source.credentials.secret-access-key", "any", "ferry.destination.credentials.secret-access-key", "any"));
+    RunSummary summary = MigrationJob.run(config, JavaSparkContext.fromSparkContext(spark.sparkContext()),
+        new PrintStream(out, true, StandardCharsets.UTF_8));
+    if (summary.objects().failed() > 0) System.out.println(out.toString(StandardCharsets.UTF_8)); // the failures, for a reader
+    return summary;
+  }
+
+  private static byte[] bytes(int n, long seed) {
+    byte[] b = new byte[n];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  private static String sha(String text) {
+    return sha(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String sha(byte[] bytes) {
+    return java.util.HexFormat.of().formatHex(SeedData.sha256().digest(bytes));
+  }
+}

@@ -1,0 +1,130 @@
+package io.ferry.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ferry.store.StoreObject;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class VersionsTest {
+  private static final String MD5_A = "0cc175b9c0f1b6a831c399e269772661";
+  private static final String MD5_B = "92eb5ffee6ae2fec3ad71c777531578f";
+
+  /**
+   * A history as letters, oldest first: a, b, c... versions (each its own MD5 ETag, a size of its own letter), D a
+   * delete marker, m a version copied in parts (a multipart ETag of the size of "a"), X a version only the
+   * destination has (another writer's). "-" for none.
+   */
+  @ParameterizedTest(name = "source {0}, destination {1} -> write {2}, held {3}, conflict {4}")
+  @CsvSource({
+      // source, destination, to write, held, conflict
+      "abc,   -,     abc,  0, false",   // a first run writes everything, oldest first
+      "abc,   abc,   -,    3, false",   // a rerun writes nothing
+      "abc,   ab,    c,    2, false",   // the version written since
+      "abc,   a,     bc,   1, false",
+      "aDb,   aD,    b,    2, false",   // written again after a delete
+      "aD,    a,     D,    1, false",   // the delete marker written since
+      "aDD,   aD,    D,    2, false",   // markers match markers
+      "bc,    abc,   -,    2, false",   // an old version expired at the source: passed over
+      "bcd,   abc,   d,    2, false",
+      "abc,   aX,    -,    1, true",    // another writer's latest: nothing written
+      "abc,   X,     -,    0, true",
+      "abc,   Xa,    bc,   1, false",   // another writer's, older than what is matched: passed over
+      "abc,   ac,    -,    2, false",   // b was passed over at the destination: the history goes on after c
+      "a,     D,     -,    0, true",    // a marker the source never had
+  })
+  void replayTable(String source, String destination, String toWrite, int held, boolean conflict) {
+    Versions.Replay r = Versions.replay(history(source, "source"), history(destination, "copy"));
+    assertThat(letters(r.toWrite())).isEqualTo(toWrite);
+    assertThat(r.held()).isEqualTo(held);
+    assertThat(r.conflict() != null).isEqualTo(conflict);
+  }
+
+  @Test
+  void aCopyMadeInPartsMatchesBySizeAndAPlainCopyByItsMd5() {
+    StoreObject source = v("k", 3, MD5_A, 1, 0);
+    assertThat(Versions.matches(source, v("k", 3, "d41d8cd98f00b204e9800998ecf8427e-2", 0, 0))).isTrue();
+    assertThat(Versions.matches(source, v("k", 3, MD5_B, 0, 0))).as("both MD5s, and they differ").isFalse();
+    assertThat(Versions.matches(source, v("k", 4, "x-2", 0, 0))).as("another size").isFalse();
+  }
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource({
+      "a.txt,              a-v2024-01-31-120000-250.txt",
+      "dir/a.tar.gz,       dir/a.tar-v2024-01-31-120000-250.gz",   // before the last extension, as rclone does
+      "dir/README,         dir/README-v2024-01-31-120000-250",
+      "dir/.hidden,        dir/.hidden-v2024-01-31-120000-250",    // a leading dot is no extension
+      "d.ir/file,          d.ir/file-v2024-01-31-120000-250",      // nor a dot in a folder's name
+      "trailing.,          trailing-v2024-01-31-120000-250.",
+  })
+  void olderVersionsAreNamedAsRcloneNamesThem(String key, String name) {
+    long millis = java.time.Instant.parse("2024-01-31T12:00:00.250Z").toEpochMilli();
+    assertThat(Versions.olderName(key, millis)).isEqualTo(name);
+  }
+
+  @Test
+  void inADirectoryTheLatestKeepsItsKeyOlderOnesTheirOwnNamesAndMarkersNone() {
+    long t = java.time.Instant.parse("2024-01-31T12:00:00Z").toEpochMilli();
+    assertThat(Versions.inDirectory(StoreObject.ofVersion("p/a.txt", "a.txt", 3, MD5_A, t, 0, false, "v3"))).get()
+        .extracting(StoreObject::relativeKey, StoreObject::versionId).containsExactly("a.txt", "v3");
+    assertThat(Versions.inDirectory(StoreObject.ofVersion("p/a.txt", "a.txt", 3, MD5_A, t, 2, false, "v1"))).get()
+        .extracting(StoreObject::relativeKey, StoreObject::key, StoreObject::versionId)
+        .containsExactly("a-v2024-01-31-120000-000.txt", "p/a.txt", "v1");
+    assertThat(Versions.inDirectory(StoreObject.ofVersion("p/a.txt", "a.txt", 0, "", t, 0, true, "m"))).isEmpty();
+    assertThat(Versions.inDirectory(StoreObject.ofVersion("p/a.txt", "a.txt", 0, "", t, 1, true, "m"))).isEmpty();
+  }
+
+  @Test
+  void aVersionKeepsItsIdentityAsNewerOnesArrive() {
+    StoreObject latest = StoreObject.ofVersion("k", "k", 3, MD5_A, 5, 0, false, "id:with:colons");
+    StoreObject older = StoreObject.ofVersion("k", "k", 3, MD5_A, 5, 4, false, "id:with:colons");
+    assertThat(older.identity()).isEqualTo(latest.identity());
+    assertThat(older.versionId()).isEqualTo("id:with:colons");
+    assertThat(older.age()).isEqualTo(4);
+    assertThat(older.isDeleteMarker()).isFalse();
+    StoreObject marker = StoreObject.ofVersion("k", "k", 9, MD5_A, 5, 1, true, "m");
+    assertThat(marker.isDeleteMarker()).isTrue();
+    assertThat(marker.size()).isZero();
+    assertThat(new StoreObject("k", "k", 3, MD5_A, 5).versionId()).isEmpty();
+    assertThat(new StoreObject("k", "k", 3, MD5_A, 5).isVersion()).isFalse();
+  }
+
+  /** Letters as versions, oldest first; ages count from the newest. */
+  private static List<StoreObject> history(String letters, String side) {
+    if (letters.equals("-")) return List.of();
+    List<StoreObject> out = new ArrayList<>();
+    int n = letters.length();
+    for (int i = 0; i < n; i++) {
+      char c = letters.charAt(i);
+      int age = n - 1 - i;
+      String id = side + i;
+      if (c == 'D') {
+        out.add(StoreObject.ofVersion("k", "k", 0, "", i, age, true, id));
+      } else if (c == 'X') {
+        out.add(v("k", 99, "f".repeat(32), i, age));
+      } else {
+        out.add(StoreObject.ofVersion("k", "k", c - 'a' + 1, md5(c), i, age, false, id));
+      }
+    }
+    java.util.Collections.reverse(out); // in any order: replay sorts them
+    return out;
+  }
+
+  private static StoreObject v(String key, long size, String etag, long millis, int age) {
+    return StoreObject.ofVersion(key, key, size, etag, millis, age, false, "v" + millis);
+  }
+
+  private static String md5(char c) {
+    return String.valueOf(c).repeat(32).replaceAll("[^0-9a-f]", "e");
+  }
+
+  private static String letters(List<StoreObject> versions) {
+    if (versions.isEmpty()) return "-";
+    StringBuilder b = new StringBuilder();
+    for (StoreObject o : versions) b.append(o.isDeleteMarker() ? 'D' : (char) ('a' + o.size() - 1));
+    return b.toString();
+  }
+}
