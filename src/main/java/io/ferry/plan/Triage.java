@@ -53,8 +53,10 @@ public final class Triage {
       List<Decision> rejected = new ArrayList<>(all.size());
       for (StoreObject o : all) {
         String others = all.stream().filter(x -> x != o).map(StoreObject::relativeKey).collect(Collectors.joining("', '"));
-        rejected.add(new Decision(Decision.Kind.REJECTED, o, "the key differs from '" + others + "' only in case, and the destination"
-            + " folds case (they would be one file): none of them was copied"));
+        rejected.add(new Decision(Decision.Kind.REJECTED, o, all.stream().anyMatch(StoreObject::isVersion)
+            ? "an older version's name here is also another key's ('" + others + "'): none of them was copied"
+            : "the key differs from '" + others + "' only in case, and the destination folds case (they would be one file): none of"
+            + " them was copied"));
       }
       return rejected;
     }

@@ -32,13 +32,36 @@ public final class Versions {
     return Optional.of(version.at(olderName(version.relativeKey(), version.lastModifiedMillis())));
   }
 
+  /**
+   * A key's versions as a directory holds them ({@link #inDirectory(StoreObject)}), each at a name of its own: older
+   * versions of one time (stores keep seconds) would share one, so all but the newest of them get {@code -2},
+   * {@code -3}... after the time ({@code a-v2024-01-31-120000-000-2.txt}).
+   */
+  public static List<StoreObject> inDirectory(List<StoreObject> history) {
+    List<StoreObject> newestFirst = new ArrayList<>(history);
+    newestFirst.sort(Comparator.comparingInt(StoreObject::age));
+    java.util.Map<String, Integer> taken = new java.util.HashMap<>();
+    List<StoreObject> out = new ArrayList<>();
+    for (StoreObject v : newestFirst) {
+      Optional<StoreObject> placed = inDirectory(v);
+      if (placed.isEmpty()) continue;
+      int n = taken.merge(placed.get().relativeKey(), 1, Integer::sum);
+      out.add(n == 1 ? placed.get() : v.at(olderName(v.relativeKey(), v.lastModifiedMillis(), "-" + n)));
+    }
+    return out;
+  }
+
   /** {@code name} with the version's time before its extension, as rclone names an older version. */
   static String olderName(String name, long millis) {
+    return olderName(name, millis, "");
+  }
+
+  private static String olderName(String name, long millis, String suffix) {
     int slash = name.lastIndexOf('/');
     int dot = name.lastIndexOf('.');
     // no extension: a dot that starts the name, or none after the last '/'
     int at = dot > slash + 1 ? dot : name.length();
-    return name.substring(0, at) + STAMP.format(Instant.ofEpochMilli(millis)) + name.substring(at);
+    return name.substring(0, at) + STAMP.format(Instant.ofEpochMilli(millis)) + suffix + name.substring(at);
   }
 
   /**
@@ -54,16 +77,17 @@ public final class Versions {
   /**
    * One key's history replayed: the destination's versions are matched in order against the source's (a version the
    * source no longer holds, expired since, is passed over); what follows the source version its latest matches is to
-   * be written, oldest first. A destination whose latest version matches none of the source's was written by another
-   * hand: nothing is written to it, so that no history is interleaved. Versions match by kind, size and, where both
-   * are the MD5 of the bytes, ETag (a copy made in parts has an ETag of its own).
+   * be written, oldest first; markers that mark nothing are left out on both sides ({@link #marking}). A destination
+   * whose latest version matches none of the source's was written by another hand: nothing is written to it, so that
+   * no history is interleaved. Versions match by kind, size and, where both are the MD5 of the bytes, ETag (a copy
+   * made in parts has an ETag of its own).
    *
    * @param source the source's versions of the key, in any order
    * @param destination the destination's, in any order
    */
   public static Replay replay(List<StoreObject> source, List<StoreObject> destination) {
-    List<StoreObject> from = oldestFirst(source);
-    List<StoreObject> to = oldestFirst(destination);
+    List<StoreObject> from = marking(oldestFirst(source));
+    List<StoreObject> to = marking(oldestFirst(destination));
     int next = 0; // the first source version not yet matched
     int held = 0;
     for (StoreObject d : to) {
@@ -77,6 +101,8 @@ public final class Versions {
       if (at >= 0) {
         next = at + 1;
         held++;
+      } else if (next > 0 && matches(from.get(next - 1), d)) {
+        continue; // the version before it again: a write retried after its answer was lost (S3 keeps both)
       } else if (d == to.get(to.size() - 1)) {
         return new Replay(List.of(), held, "the destination's latest version of the key (" + describe(d) + ") is none of the"
             + " source's versions after those it holds: another writer's; nothing is written to the key, so that its history is"
@@ -91,6 +117,19 @@ public final class Versions {
     List<StoreObject> sorted = new ArrayList<>(versions);
     sorted.sort(Comparator.comparingInt(StoreObject::age).reversed());
     return sorted;
+  }
+
+  /**
+   * A history without the delete markers that mark nothing: one over no version, or over another marker (the key is
+   * deleted either way; a store may answer such a delete without making a marker).
+   */
+  static List<StoreObject> marking(List<StoreObject> oldestFirst) {
+    List<StoreObject> out = new ArrayList<>();
+    for (StoreObject v : oldestFirst) {
+      if (v.isDeleteMarker() && (out.isEmpty() || out.get(out.size() - 1).isDeleteMarker())) continue;
+      out.add(v);
+    }
+    return out;
   }
 
   static boolean matches(StoreObject source, StoreObject copy) {

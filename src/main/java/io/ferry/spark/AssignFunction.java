@@ -42,12 +42,19 @@ final class AssignFunction implements FlatMapFunction<Iterator<CopyTask>, Assign
   private final String ledger;
   private final Broadcast<SerializableConfiguration> hadoop;
   private final Broadcast<Resumption> resumption;
+  private final int generation;
 
-  AssignFunction(CopySettings settings, String ledger, Broadcast<SerializableConfiguration> hadoop, Broadcast<Resumption> resumption) {
+  /**
+   * @param generation of a replay's versions (0 otherwise): its ledger files are apart from other generations', so that
+   *     a task computed again takes only the uploads of its own generation's earlier attempts
+   */
+  AssignFunction(CopySettings settings, String ledger, Broadcast<SerializableConfiguration> hadoop, Broadcast<Resumption> resumption,
+      int generation) {
     this.settings = settings;
     this.ledger = ledger;
     this.hadoop = hadoop;
     this.resumption = resumption;
+    this.generation = generation;
   }
 
   @Override
@@ -61,7 +68,7 @@ final class AssignFunction implements FlatMapFunction<Iterator<CopyTask>, Assign
     Opening.Opened current = null;
     Set<Integer> done = Set.of();
     TaskContext context = TaskContext.get();
-    LedgerFile file = LedgerFile.opening(settings.runId(), context.partitionId(), context.taskAttemptId());
+    LedgerFile file = LedgerFile.opening(settings.runId(), (generation << 20) + context.partitionId(), context.taskAttemptId());
     java.util.Map<String, Ledger.Opened> before = new Ledger(ledger, hadoop.value().value()).read(file).opened();
     try {
       while (tasks.hasNext()) {

@@ -128,8 +128,12 @@ public final class MigrationJob {
       RestoreFunction.Context restore = settings.source().archived().policy() != ArchivedConfig.Policy.RESTORE ? null
           : new RestoreFunction.Context(ledger.directory(), hadoop, held.broadcast(jsc.broadcast(new HashMap<>(earlier.restores()))),
           jsc.sc().longAccumulator("restores requested"));
-      try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, restore, out)) {
+      boolean versions = config.source().store() instanceof BucketConfig b && b.versions();
+      try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, restore,
+          versions ? Planning.checkpoints(jsc, config, settings) : null, out)) {
         return runPlanned(config, settings, jsc, ledger, lock, started, stages, out, method, earlier, held, hadoop, restore, planned);
+      } finally {
+        dropCheckpoints(jsc, config, settings);
       }
     }
   }
@@ -149,7 +153,7 @@ public final class MigrationJob {
     List<Ledger.Opened> stillOpen = takeOver(planned, resumption, settings, out);
 
     Broadcast<Resumption> earlierRuns = held.broadcast(jsc.broadcast(resumption));
-    Opening open = open(jsc, settings, planned, ledger.directory(), hadoop, earlierRuns, held, out);
+    Opening open = open(jsc, settings, planned, ledger.directory(), hadoop, earlierRuns, held, 0, out);
     if (plan.splitObjects() > 0) stages.lap("open");
     boolean committed = false;
     try {
@@ -198,15 +202,22 @@ public final class MigrationJob {
    */
   private static Replayed replayRest(JavaSparkContext jsc, MigrationConfig config, CopySettings settings, Planning.Planned planned,
       Replayed first, String ledger, Broadcast<SerializableConfiguration> hadoop, Broadcast<Resumption> earlier, Held held,
-      boolean serverSide, PrintStream out) throws IOException {
+      boolean serverSide, PrintStream out) throws JobFailure, IOException {
     JavaRDD<List<StoreObject>> histories = planned.histories();
     int generations = histories.map(List::size).fold(0, Math::max);
     JavaRDD<ObjectResult> objects = first.objects();
     JavaRDD<RangeResult> ranges = first.copied().ranges();
     long end = first.copied().endMillis();
     Set<String> stopped = new HashSet<>(failedKeys(objects));
+    Destination destination = ExecutorContext.destination(settings);
     for (int g = 0; g < generations; g++) {
       int gen = g;
+      // versioning suspended meanwhile would make each write replace the key's null version, and each marker delete it
+      if (!destination.keepsVersions()) {
+        throw new JobFailure("the destination " + settings.destination().describe() + " no longer keeps versions (its versioning"
+            + " was suspended during the run): its histories are written up to generation " + gen + "; enable versioning and run"
+            + " again");
+      }
       Broadcast<Set<String>> stop = held.broadcast(jsc.broadcast(new HashSet<>(stopped)));
       if (g > 0) {
         JavaRDD<CopyTask> tasks = held.persist(Planning.generation(histories, gen).filter(o -> !stop.value().contains(o.relativeKey()))
@@ -216,7 +227,7 @@ public final class MigrationJob {
         if (totals.objects() > 0) {
           out.printf("VERSIONS generation %d of %d: %d versions, %s%n", gen + 1, generations, totals.objects(),
               Units.bytes(totals.bytes()));
-          Opening open = open(jsc, settings, planned.with(tasks, totals), ledger, hadoop, earlier, held, out);
+          Opening open = open(jsc, settings, planned.with(tasks, totals), ledger, hadoop, earlier, held, gen, out);
           Copied copied = copy(jsc, config, settings, totals, open, ledger, hadoop, held, out);
           jsc.setJobGroup("COMMIT", "COMMIT: generation " + (gen + 1) + " of the versions", true);
           JavaRDD<ObjectResult> committed = held.persist(commit(copied.ranges(), totals.splitObjects(), totals.objects(), settings));
@@ -236,6 +247,14 @@ public final class MigrationJob {
       }
     }
     return new Replayed(new Copied(ranges, first.copied().startMillis(), end), objects);
+  }
+
+  /** A replay's histories kept while it ran ({@link Planning#checkpoints}), if any. */
+  private static void dropCheckpoints(JavaSparkContext jsc, MigrationConfig config, CopySettings settings) throws IOException {
+    if (!(config.source().store() instanceof BucketConfig b && b.versions())) return;
+    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(Planning.checkpoints(jsc, config, settings));
+    org.apache.hadoop.fs.FileSystem fs = dir.getFileSystem(jsc.hadoopConfiguration());
+    if (fs.exists(dir)) fs.delete(dir, true);
   }
 
   private static List<String> failedKeys(JavaRDD<ObjectResult> objects) {
@@ -311,10 +330,11 @@ public final class MigrationJob {
    * When any cannot be opened, those this run opened are aborted and the run stops.
    */
   private static Opening open(JavaSparkContext jsc, CopySettings settings, Planning.Planned planned, String ledger,
-      Broadcast<SerializableConfiguration> hadoop, Broadcast<Resumption> earlier, Held held, PrintStream out) throws IOException {
+      Broadcast<SerializableConfiguration> hadoop, Broadcast<Resumption> earlier, Held held, int generation, PrintStream out)
+      throws IOException {
     jsc.setJobGroup("OPEN", "OPEN: " + planned.totals().splitObjects() + " objects written in parts", true);
     JavaRDD<AssignFunction.Assigned> assigned = held.persist(planned.tasks().mapPartitions(new AssignFunction(settings, ledger, hadoop,
-        earlier)));
+        earlier, generation)));
     // what OPEN did, a partition at a time: the partitions' weights are where the copy's lanes start (Lanes)
     List<Tuple2<Integer, Opened>> perPartition = assigned.mapPartitionsWithIndex((p, it) -> {
       Opened o = Opened.NONE;

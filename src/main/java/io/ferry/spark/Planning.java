@@ -71,6 +71,15 @@ public final class Planning {
    */
   static Planned plan(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, boolean serverSide,
       RestoreFunction.Context restore, PrintStream out) throws JobFailure {
+    return plan(config, settings, jsc, serverSide, restore, null, out);
+  }
+
+  /**
+   * @param checkpoints where a replay of versions keeps its histories while the run writes them (null: a dry run, which
+   *     writes nothing)
+   */
+  static Planned plan(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, boolean serverSide,
+      RestoreFunction.Context restore, String checkpoints, PrintStream out) throws JobFailure {
     int target = Listing.target(config, jsc);
     Destination destination = ExecutorContext.destination(settings);
     Capabilities capabilities = destination.capabilities();
@@ -88,7 +97,12 @@ public final class Planning {
     JavaRDD<StoreObject> source = sources.objects();
     boolean versions = config.source().store() instanceof BucketConfig b && b.versions();
     if (versions && !(config.destination().store() instanceof BucketConfig)) {
-      source = source.flatMap(o -> io.ferry.plan.Versions.inDirectory(o).stream().iterator());
+      // a key's versions together, so that each gets a name of its own
+      source = source.groupBy(StoreObject::key).flatMap(t -> {
+        List<StoreObject> history = new ArrayList<>();
+        t._2().forEach(history::add);
+        return Versions.inDirectory(history).iterator();
+      });
     }
     JavaRDD<StoreObject> missing = sources.missing();
     String what = sources.description();
@@ -129,7 +143,7 @@ public final class Planning {
           + " not be written): " + io.ferry.store.retry.Failures.describe(e));
     }
     if (replay) return replayed(config, settings, jsc, serverSide, capabilities, source, existing, partitions, sourceCounts, existingCounts,
-        missing, missingCount, strays, what, cached);
+        missing, missingCount, strays, what, cached, checkpoints);
     JavaPairRDD<String, Keyed> keyed = source.flatMapToPair(o -> Triage.sides(o, hierarchical,
         folds).stream().map(Planning::tuple).iterator())
         .union(existing.mapToPair(o -> tuple(Triage.side(o, folds))));
@@ -162,13 +176,19 @@ public final class Planning {
   private static Planned replayed(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, boolean serverSide,
       Capabilities capabilities, JavaRDD<StoreObject> source, JavaRDD<StoreObject> existing, int partitions,
       Listing.Counters sourceCounts, Listing.Counters existingCounts, JavaRDD<StoreObject> missing, long missingCount,
-      List<StoreObject> strays, String what, List<JavaRDD<?>> cached) {
+      List<StoreObject> strays, String what, List<JavaRDD<?>> cached, String checkpoints) {
     jsc.setJobGroup("PLAN", "PLAN: the versions of each key", true);
     JavaRDD<Tuple2<List<Decision>, List<StoreObject>>> replays = cache(source.keyBy(StoreObject::relativeKey)
         .cogroup(existing.keyBy(StoreObject::relativeKey), partitions)
         .mapPartitions(new ReplayFunction(settings)), cached);
     JavaRDD<Decision> decisions = replays.flatMap(t -> t._1().iterator());
     JavaRDD<List<StoreObject>> histories = cache(replays.map(Tuple2::_2).filter(h -> !h.isEmpty()), cached);
+    if (checkpoints != null) {
+      // kept in the run's folder: computed again from a new listing of the destination (an executor lost), each history
+      // would start at what the generations already wrote, and a generation's index would pass over versions
+      jsc.setCheckpointDir(checkpoints);
+      histories.checkpoint();
+    }
     JavaRDD<CopyTask> tasks = cache(generation(histories, 0).mapPartitionsWithIndex(new PlanFunction(config.plan(), capabilities,
         serverSide), true), cached);
     // what the plan says it copies: every version to write, of every generation
@@ -179,6 +199,12 @@ public final class Planning {
     JavaRDD<Decision> setAside = decisions.filter(d -> d.kind() != Decision.Kind.UNCHANGED && d.kind() != Decision.Kind.FILTERED);
     return new Planned(tasks, setAside, missing, totals, sourceCounts.counts(), existingCounts.counts(), missingCount, strays, what,
         cached, jsc.emptyRDD(), histories);
+  }
+
+  /** Where a replay keeps its histories while it runs (deleted at its end). */
+  static String checkpoints(JavaSparkContext jsc, MigrationConfig config, CopySettings settings) throws java.io.IOException {
+    return new io.ferry.report.ReportWriter(jsc.hadoopConfiguration(), config.reportPath(), config.jobName(), settings.runId())
+        .qualifiedRunDirectory() + "/.versions";
   }
 
   /** The versions of generation {@code g} that are objects (its delete markers are written apart): the g-th of each history. */
@@ -301,7 +327,8 @@ public final class Planning {
       // in key order: a partition computed again (an executor lost) plans the same tasks, whatever order the join gave
       List<StoreObject> sorted = new ArrayList<>();
       input.forEachRemaining(sorted::add);
-      sorted.sort(java.util.Comparator.comparing(StoreObject::key));
+      sorted.sort(java.util.Comparator.comparing(StoreObject::key).thenComparing(StoreObject::relativeKey)
+          .thenComparing(StoreObject::versionId));
       Iterator<StoreObject> objects = sorted.iterator();
       CopyPlanner planner = new CopyPlanner(config, capabilities, serverSide, ((long) generation << 52) + ((long) partition << 32));
       return new Iterator<>() {

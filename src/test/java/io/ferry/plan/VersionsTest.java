@@ -27,14 +27,21 @@ class VersionsTest {
       "abc,   a,     bc,   1, false",
       "aDb,   aD,    b,    2, false",   // written again after a delete
       "aD,    a,     D,    1, false",   // the delete marker written since
-      "aDD,   aD,    D,    2, false",   // markers match markers
+      "aDD,   aD,    -,    2, false",   // a marker over a marker marks nothing: left out
+      "aDb,   aDDb,  -,    3, false",
       "bc,    abc,   -,    2, false",   // an old version expired at the source: passed over
       "bcd,   abc,   d,    2, false",
       "abc,   aX,    -,    1, true",    // another writer's latest: nothing written
       "abc,   X,     -,    0, true",
       "abc,   Xa,    bc,   1, false",   // another writer's, older than what is matched: passed over
+      "abc,   aa,    bc,   1, false",   // a write retried after its answer was lost stands twice
+      "abc,   abb,   c,    2, false",
       "abc,   ac,    -,    2, false",   // b was passed over at the destination: the history goes on after c
-      "a,     D,     -,    0, true",    // a marker the source never had
+      "a,     D,     a,    0, false",   // a marker over nothing at the destination marks nothing
+      "a,     aD,    -,    1, true",    // a marker the source never had
+      "D,     -,     -,    0, false",   // nor one over nothing
+      "DDa,   -,     a,    0, false",
+      "aD,    -,     aD,   0, false",   // a marker over a version is
   })
   void replayTable(String source, String destination, String toWrite, int held, boolean conflict) {
     Versions.Replay r = Versions.replay(history(source, "source"), history(destination, "copy"));
@@ -75,6 +82,24 @@ class VersionsTest {
         .containsExactly("a-v2024-01-31-120000-000.txt", "p/a.txt", "v1");
     assertThat(Versions.inDirectory(StoreObject.ofVersion("p/a.txt", "a.txt", 0, "", t, 0, true, "m"))).isEmpty();
     assertThat(Versions.inDirectory(StoreObject.ofVersion("p/a.txt", "a.txt", 0, "", t, 1, true, "m"))).isEmpty();
+  }
+
+  @Test
+  void olderVersionsOfOneTimeEachGetANameOfTheirOwn() {
+    long t = java.time.Instant.parse("2024-01-31T12:00:00Z").toEpochMilli();
+    List<StoreObject> history = List.of(
+        StoreObject.ofVersion("a.txt", "a.txt", 1, MD5_A, t + 5000, 0, false, "v4"),
+        StoreObject.ofVersion("a.txt", "a.txt", 1, MD5_A, t, 1, false, "v3"),
+        StoreObject.ofVersion("a.txt", "a.txt", 0, "", t, 2, true, "m"),
+        StoreObject.ofVersion("a.txt", "a.txt", 1, MD5_A, t, 3, false, "v2"),
+        StoreObject.ofVersion("a.txt", "a.txt", 1, MD5_A, t, 4, false, "v1"));
+    List<StoreObject> placed = new ArrayList<>(history);
+    java.util.Collections.shuffle(placed, new java.util.Random(7)); // in any order, named by age
+    assertThat(Versions.inDirectory(placed)).extracting(StoreObject::relativeKey, StoreObject::versionId).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("a.txt", "v4"),
+        org.assertj.core.groups.Tuple.tuple("a-v2024-01-31-120000-000.txt", "v3"),
+        org.assertj.core.groups.Tuple.tuple("a-v2024-01-31-120000-000-2.txt", "v2"),
+        org.assertj.core.groups.Tuple.tuple("a-v2024-01-31-120000-000-3.txt", "v1"));
   }
 
   @Test

@@ -123,10 +123,11 @@ final class S3Destination implements Destination {
   @Override
   public void markDeleted(StoreObject version) throws IOException {
     var answer = S3Errors.translated(() -> client.deleteObject(b -> b.bucket(config.bucket()).key(key(version))));
-    // a delete marker has a version id (S3Mock does not say that it is one); a delete in a bucket without versioning has none
-    if (!Boolean.TRUE.equals(answer.deleteMarker()) && answer.versionId() == null) {
+    // a delete marker has a version id of its own; a delete in a bucket without versioning has none, and one whose
+    // versioning is suspended makes the marker "null", removing the key's null version for good
+    if (answer.versionId() == null || answer.versionId().equals("null")) {
       throw new StoreFailure(StoreFailure.Kind.FATAL, "the bucket " + config.bucket() + " deleted " + key(version) + " instead of"
-          + " marking it deleted: its versioning is no longer enabled (stop writing versions into it)", null);
+          + " keeping it as a version: its versioning is no longer enabled (stop writing versions into it)", null);
     }
   }
 
@@ -178,7 +179,7 @@ final class S3Destination implements Destination {
 
   @Override
   public Lister existing() {
-    return new S3Lister(client, config.bucket(), config.prefix(), retrier, false, config.versions());
+    return new S3Lister(client, requests, config.bucket(), config.prefix(), retrier, false, config.versions());
   }
 
   /** The same size, and a copy no older than the source (a bucket sets its own modification times). */

@@ -7,6 +7,7 @@ import io.ferry.store.ListCounts;
 import io.ferry.store.Lister;
 import io.ferry.store.retry.Retrier;
 import io.ferry.store.Shard;
+import io.ferry.store.StoreFailure;
 import io.ferry.store.StoreObject;
 import java.io.IOException;
 import java.util.List;
@@ -14,10 +15,6 @@ import java.util.function.Consumer;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
-import software.amazon.awssdk.services.s3.model.DeleteMarkerEntry;
-import software.amazon.awssdk.services.s3.model.ListObjectVersionsRequest;
-import software.amazon.awssdk.services.s3.model.ListObjectVersionsResponse;
-import software.amazon.awssdk.services.s3.model.ObjectVersion;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
@@ -33,6 +30,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  */
 final class S3Lister implements Lister {
   private final S3Client client;
+  private final SignedRequests requests;
   private final String bucket;
   private final String prefix;
   private final Retrier retrier;
@@ -45,8 +43,10 @@ final class S3Lister implements Lister {
    * @param versions every version of each key and its delete markers are listed (ListObjectVersions), each key's whole
    *     history at once
    */
-  S3Lister(S3Client client, String bucket, String prefix, Retrier retrier, boolean archiveStates, boolean versions) {
+  S3Lister(S3Client client, SignedRequests requests, String bucket, String prefix, Retrier retrier, boolean archiveStates,
+      boolean versions) {
     this.client = client;
+    this.requests = requests;
     this.bucket = bucket;
     this.prefix = prefix;
     this.retrier = retrier;
@@ -113,62 +113,19 @@ final class S3Lister implements Lister {
    * A key's versions and delete markers, newest first, as ListObjectVersions gave them: a listing hands on whole
    * histories only, so that a shard split after a key never leaves part of its history to no shard.
    */
-  record History(String key, List<ObjectVersion> versions, List<DeleteMarkerEntry> markers) {
-    /** Each version as an object, newest first (age 0), folder markers left out. */
+  record History(String key, List<VersionListing.Entry> newestFirst) {
+    /** Each version as an object, its age counted from the newest, folder markers left out. */
     void versions(String prefix, long[] counts, Consumer<StoreObject> consumer) {
-      List<StoreObject> newestFirst = merged(prefix);
       for (int age = 0; age < newestFirst.size(); age++) {
-        StoreObject o = newestFirst.get(age);
+        VersionListing.Entry e = newestFirst.get(age);
         counts[0]++;
-        if (key.endsWith("/") && o.size() == 0) {
+        if (key.endsWith("/") && e.size() == 0) {
           counts[1]++;
           continue;
         }
-        consumer.accept(StoreObject.ofVersion(o.key(), o.relativeKey(), o.size(), o.etag(), o.lastModifiedMillis(), age,
-            o.isDeleteMarker(), o.versionId()));
+        consumer.accept(StoreObject.ofVersion(key, key.substring(prefix.length()), e.size(), e.etag(), e.millis(), age, e.marker(),
+            e.versionId()));
       }
-    }
-
-    /**
-     * The two kinds merged newest first, as the store lists each (the SDK parts them): the latest first, then by time.
-     * Where a version and a marker have one time (stores keep seconds, or give a marker the time of what it covers) the
-     * kinds alternate: a marker goes over a version, a version over a marker, as a history of writes and deletes does.
-     */
-    List<StoreObject> merged(String prefix) {
-      List<StoreObject> objects = new java.util.ArrayList<>();
-      for (ObjectVersion v : versions) {
-        objects.add(StoreObject.ofVersion(key, key.substring(prefix.length()), v.size() == null ? 0 : v.size(), ETags.unquote(v.eTag()),
-            millis(v.lastModified()), 0, false, v.versionId() == null ? "null" : v.versionId()));
-      }
-      List<StoreObject> deletes = new java.util.ArrayList<>();
-      for (DeleteMarkerEntry m : markers) {
-        deletes.add(StoreObject.ofVersion(key, key.substring(prefix.length()), 0, "", millis(m.lastModified()), 0, true,
-            m.versionId() == null ? "null" : m.versionId()));
-      }
-      boolean markerLatest = markers.stream().anyMatch(m -> Boolean.TRUE.equals(m.isLatest()));
-      List<StoreObject> out = new java.util.ArrayList<>();
-      int v = 0;
-      int d = 0;
-      while (v < objects.size() || d < deletes.size()) {
-        boolean marker;
-        if (v == objects.size()) {
-          marker = true;
-        } else if (d == deletes.size()) {
-          marker = false;
-        } else if (out.isEmpty()) {
-          marker = markerLatest;
-        } else {
-          long tv = objects.get(v).lastModifiedMillis();
-          long td = deletes.get(d).lastModifiedMillis();
-          marker = td != tv ? td > tv : !out.get(out.size() - 1).isDeleteMarker();
-        }
-        out.add(marker ? deletes.get(d++) : objects.get(v++));
-      }
-      return out;
-    }
-
-    private static long millis(java.time.Instant t) {
-      return t == null ? 0 : t.toEpochMilli();
     }
   }
 
@@ -179,7 +136,7 @@ final class S3Lister implements Lister {
   static final class VersionPages implements KeySpace.Pages<History> {
     /** One ListObjectVersions request. */
     interface Fetch {
-      ListObjectVersionsResponse fetch(String under, String keyMarker, String versionMarker, int max, boolean level) throws IOException;
+      VersionListing.Page fetch(String under, String keyMarker, String versionMarker, int max, boolean level) throws IOException;
     }
 
     private final Fetch store;
@@ -188,37 +145,41 @@ final class S3Lister implements Lister {
       this.store = store;
     }
 
-    private ListObjectVersionsResponse versions(String under, String keyMarker, String versionMarker, int max, boolean level)
-        throws IOException {
-      return store.fetch(under, keyMarker, versionMarker, max, level);
-    }
-
     @Override
     public KeySpace.Page<History> page(String under, String after, String token, int max, boolean level) throws IOException {
       // a token is the key to start after: the last whole history of the page before
       String marker = token != null ? token : after;
-      ListObjectVersionsResponse page = versions(under, marker, null, max, level);
-      List<History> histories = histories(page);
-      List<String> folders = page.commonPrefixes().stream().map(CommonPrefix::prefix).toList();
-      if (!Boolean.TRUE.equals(page.isTruncated())) return new KeySpace.Page<>(histories, folders, null);
-      if (histories.isEmpty()) return new KeySpace.Page<>(histories, folders, page.nextKeyMarker());
+      VersionListing.Page page = store.fetch(under, marker, null, max, level);
+      List<History> histories = histories(page.entries());
+      if (!page.truncated()) return new KeySpace.Page<>(histories, page.prefixes(), null);
+      if (page.nextKeyMarker() == null || page.nextKeyMarker().isEmpty()) {
+        // where it ended cannot be told, and a guess could pass over the rest of a key's history
+        throw new StoreFailure(StoreFailure.Kind.FATAL, "the store answered a truncated ListObjectVersions page without"
+            + " NextKeyMarker, so the listing cannot go on from it", null);
+      }
+      if (histories.isEmpty()) return new KeySpace.Page<>(histories, page.prefixes(), page.nextKeyMarker());
       if (histories.size() > 1) {
         String cut = page.nextKeyMarker();
         histories = histories.stream().filter(h -> !h.key().equals(cut)).toList();
-        return new KeySpace.Page<>(histories, folders, histories.get(histories.size() - 1).key());
+        return new KeySpace.Page<>(histories, page.prefixes(), histories.get(histories.size() - 1).key());
       }
       // one key's history fills the page: read on until it ends
       History one = histories.get(0);
-      List<ObjectVersion> versions = new java.util.ArrayList<>(one.versions());
-      List<DeleteMarkerEntry> markers = new java.util.ArrayList<>(one.markers());
+      List<VersionListing.Entry> all = new java.util.ArrayList<>(one.newestFirst());
       boolean more = true;
-      while (Boolean.TRUE.equals(page.isTruncated()) && one.key().equals(page.nextKeyMarker())) {
-        page = versions(under, page.nextKeyMarker(), page.nextVersionIdMarker(), Math.max(max, KeySpace.PAGE), level);
-        for (ObjectVersion v : page.versions()) if (v.key().equals(one.key())) versions.add(v);
-        for (DeleteMarkerEntry m : page.deleteMarkers()) if (m.key().equals(one.key())) markers.add(m);
-        more = Boolean.TRUE.equals(page.isTruncated()) || histories(page).stream().anyMatch(h -> !h.key().equals(one.key()));
+      while (page.truncated() && one.key().equals(page.nextKeyMarker())) {
+        page = store.fetch(under, page.nextKeyMarker(), page.nextVersionIdMarker(), Math.max(max, KeySpace.PAGE), level);
+        boolean others = false;
+        for (VersionListing.Entry e : page.entries()) {
+          if (e.key().equals(one.key())) {
+            all.add(e);
+          } else {
+            others = true;
+          }
+        }
+        more = page.truncated() || others;
       }
-      return new KeySpace.Page<>(List.of(new History(one.key(), versions, markers)), folders, more ? one.key() : null);
+      return new KeySpace.Page<>(List.of(new History(one.key(), all)), page.prefixes(), more ? one.key() : null);
     }
 
     @Override
@@ -227,26 +188,55 @@ final class S3Lister implements Lister {
     }
   }
 
-  private ListObjectVersionsResponse versions(String under, String keyMarker, String versionMarker, int max, boolean level)
+  /** One ListObjectVersions request, answered in its own order ({@link VersionListing}). */
+  private VersionListing.Page versions(String under, String keyMarker, String versionMarker, int max, boolean level)
       throws IOException {
-    ListObjectVersionsRequest.Builder request = ListObjectVersionsRequest.builder().bucket(bucket).prefix(under).maxKeys(max);
-    if (level) request.delimiter("/");
-    if (!keyMarker.isEmpty()) request.keyMarker(keyMarker);
-    if (versionMarker != null) request.versionIdMarker(versionMarker);
-    ListObjectVersionsRequest built = request.build();
-    return retrier.call(() -> S3Errors.translated(() -> client.listObjectVersions(built)));
+    java.util.Map<String, String> query = new java.util.LinkedHashMap<>();
+    query.put("versions", "");
+    query.put("prefix", under);
+    query.put("max-keys", Integer.toString(max));
+    query.put("encoding-type", "url");
+    if (level) query.put("delimiter", "/");
+    if (!keyMarker.isEmpty()) query.put("key-marker", keyMarker);
+    if (versionMarker != null) query.put("version-id-marker", versionMarker);
+    return retrier.call(() -> VersionListing.parse(S3Errors.translated(() -> requests.getBucket(bucket, query))));
   }
 
-  /** A page's versions and delete markers grouped by key, in key order. */
-  private static List<History> histories(ListObjectVersionsResponse page) {
-    java.util.TreeMap<String, History> byKey = new java.util.TreeMap<>(io.ferry.store.KeyOrder.COMPARATOR);
-    for (ObjectVersion v : page.versions()) {
-      byKey.computeIfAbsent(v.key(), k -> new History(k, new java.util.ArrayList<>(), new java.util.ArrayList<>())).versions().add(v);
+  /** A page's entries grouped by key, in the page's order (each key's entries are together, newest first). */
+  private static List<History> histories(List<VersionListing.Entry> entries) {
+    java.util.LinkedHashMap<String, List<VersionListing.Entry>> byKey = new java.util.LinkedHashMap<>();
+    for (VersionListing.Entry e : entries) byKey.computeIfAbsent(e.key(), k -> new java.util.ArrayList<>()).add(e);
+    List<History> out = new java.util.ArrayList<>();
+    byKey.forEach((k, v) -> out.add(new History(k, newestFirst(v))));
+    return out;
+  }
+
+  /**
+   * A key's entries newest first: as listed, where the store lists the two kinds together in the order they were
+   * written (S3 does: the latest first, times never rising). A store that does not (S3Mock lists all of a key's
+   * versions, then all its markers, or the other way round, and gives a marker the time of the version it covers) is
+   * read by time: the latest first, then newest first, a marker before a version of its time.
+   */
+  static List<VersionListing.Entry> newestFirst(List<VersionListing.Entry> listed) {
+    boolean inOrder = listed.isEmpty() || listed.get(0).latest() || listed.stream().noneMatch(VersionListing.Entry::latest);
+    int changes = 0;
+    boolean sharedTime = false;
+    for (int i = 1; i < listed.size(); i++) {
+      VersionListing.Entry before = listed.get(i - 1);
+      VersionListing.Entry e = listed.get(i);
+      if (e.millis() > before.millis()) inOrder = false;
+      if (e.marker() != before.marker()) changes++;
     }
-    for (DeleteMarkerEntry m : page.deleteMarkers()) {
-      byKey.computeIfAbsent(m.key(), k -> new History(k, new java.util.ArrayList<>(), new java.util.ArrayList<>())).markers().add(m);
+    for (VersionListing.Entry a : listed) {
+      for (VersionListing.Entry b : listed) if (a.marker() && !b.marker() && a.millis() == b.millis()) sharedTime = true;
     }
-    return new java.util.ArrayList<>(byKey.values());
+    // the kinds apart, with a marker and a version of one time: which came first cannot be told from the order
+    if (inOrder && !(changes == 1 && sharedTime)) return listed;
+    List<VersionListing.Entry> byTime = new java.util.ArrayList<>(listed);
+    byTime.sort(java.util.Comparator.comparing(VersionListing.Entry::latest).reversed()
+        .thenComparing(java.util.Comparator.comparingLong(VersionListing.Entry::millis).reversed())
+        .thenComparing(VersionListing.Entry::marker, java.util.Comparator.reverseOrder()));
+    return byTime;
   }
 
   /** @param level by delimiter '/': the objects directly under {@code under}, and its folders */

@@ -35,7 +35,8 @@ public final class S3Store implements Store {
 
   @Override
   public Lister lister() {
-    return new S3Lister(client(), config.bucket(), config.prefix(), retrier, true, config.versions());
+    return new S3Lister(client(), S3Clients.requests(config.endpoint(), connections, stallTimeout), config.bucket(), config.prefix(),
+        retrier, true, config.versions());
   }
 
   @Override

@@ -102,6 +102,26 @@ public final class SignedRequests {
   }
 
   /**
+   * A GET of the bucket itself with {@code query} (a listing), its answer's body whole: a page of a listing is at most
+   * about a megabyte.
+   */
+  public byte[] getBucket(String bucket, Map<String, String> query) throws IOException {
+    String url = bucketUrl(bucket);
+    // path-style "http://host/bucket/" names the bucket without its last '/'; virtual-hosted "https://bucket.host/" with it
+    if (URI.create(url).getPath().length() > 1) url = url.substring(0, url.length() - 1);
+    SdkHttpRequest.Builder request = SdkHttpRequest.builder().method(SdkHttpMethod.GET).uri(URI.create(url)).putHeader("User-Agent",
+        "ferry");
+    always.forEach(request::putHeader);
+    query.forEach(request::putRawQueryParameter);
+    HttpExecuteResponse response = send(request.build(), null);
+    AbortableInputStream body = body(response);
+    failUnlessSuccessful(response.httpResponse(), body);
+    try (InputStream in = body) {
+      return in.readAllBytes();
+    }
+  }
+
+  /**
    * A PUT carrying {@code length} bytes of {@code body} (PutObject; UploadPart with {@code partNumber} and
    * {@code uploadId} in {@code query}); {@code headers} are the request's own (content headers, user metadata, write
    * settings). Returns the ETag the service answered, unquoted. The body is read once, as it is sent.

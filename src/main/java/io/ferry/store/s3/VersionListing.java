@@ -1,0 +1,119 @@
+package io.ferry.store.s3;
+
+import io.ferry.store.ETags;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
+
+/**
+ * A ListObjectVersions answer read in its own order. The SDK parts versions from delete markers, and the order between
+ * the two kinds is then lost where they have one time (stores keep seconds, S3Mock gives a marker the time of what it
+ * covers); the answer lists each key's versions and markers together, newest first, and that order is the history.
+ */
+final class VersionListing {
+  private VersionListing() {}
+
+  /** A version or a delete marker, as listed. */
+  record Entry(String key, String versionId, boolean marker, boolean latest, long millis, long size, String etag) {}
+
+  /**
+   * @param entries in the answer's order: by key, each key's newest first
+   * @param prefixes the folders, by delimiter
+   */
+  record Page(List<Entry> entries, List<String> prefixes, boolean truncated, String nextKeyMarker, String nextVersionIdMarker) {}
+
+  private static final XMLInputFactory XML = xml();
+  private static final List<String> FIELDS = List.of("Key", "VersionId", "IsLatest", "LastModified", "ETag", "Size");
+
+  private static XMLInputFactory xml() {
+    XMLInputFactory f = XMLInputFactory.newFactory();
+    f.setProperty(XMLInputFactory.SUPPORT_DTD, false); // a listing has none: no entity of the answer's is resolved
+    f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+    return f;
+  }
+
+  static Page parse(byte[] answer) throws IOException {
+    List<Entry> entries = new ArrayList<>();
+    List<String> prefixes = new ArrayList<>();
+    boolean truncated = false;
+    boolean urlEncoded = false;
+    String nextKey = null;
+    String nextVersion = null;
+    try {
+      XMLStreamReader r = XML.createXMLStreamReader(new ByteArrayInputStream(answer));
+      java.util.Map<String, String> fields = null;
+      String entryKind = null;
+      boolean inPrefixes = false;
+      while (r.hasNext()) {
+        int event = r.next();
+        if (event != XMLStreamConstants.START_ELEMENT && event != XMLStreamConstants.END_ELEMENT) continue;
+        String name = r.getLocalName();
+        if (event == XMLStreamConstants.END_ELEMENT) {
+          if (fields != null && name.equals(entryKind)) {
+            entries.add(entry(fields, entryKind.equals("DeleteMarker")));
+            fields = null;
+          } else if (name.equals("CommonPrefixes")) {
+            inPrefixes = false;
+          }
+          continue;
+        }
+        switch (name) {
+          case "Version", "DeleteMarker" -> {
+            if (fields == null) {
+              fields = new java.util.HashMap<>();
+              entryKind = name;
+            }
+          }
+          case "CommonPrefixes" -> inPrefixes = true;
+          default -> {
+            if (fields != null) {
+              if (FIELDS.contains(name)) fields.put(name, r.getElementText());
+            } else if (inPrefixes && name.equals("Prefix")) {
+              prefixes.add(r.getElementText());
+            } else if (name.equals("IsTruncated")) {
+              truncated = Boolean.parseBoolean(r.getElementText().trim());
+            } else if (name.equals("NextKeyMarker")) {
+              nextKey = r.getElementText();
+            } else if (name.equals("NextVersionIdMarker")) {
+              nextVersion = r.getElementText();
+            } else if (name.equals("EncodingType")) {
+              urlEncoded = r.getElementText().trim().equalsIgnoreCase("url");
+            }
+          }
+        }
+      }
+    } catch (XMLStreamException | RuntimeException e) {
+      throw new IOException("the store's ListObjectVersions answer could not be read: " + e.getMessage(), e);
+    }
+    if (urlEncoded) {
+      entries.replaceAll(e -> new Entry(decode(e.key()), e.versionId(), e.marker(), e.latest(), e.millis(), e.size(), e.etag()));
+      prefixes.replaceAll(VersionListing::decode);
+      nextKey = nextKey == null ? null : decode(nextKey);
+    }
+    return new Page(entries, prefixes, truncated, nextKey, nextVersion);
+  }
+
+  private static Entry entry(java.util.Map<String, String> f, boolean marker) throws IOException {
+    String key = f.get("Key");
+    if (key == null) throw new IOException("the store's ListObjectVersions answer has an entry without a Key");
+    String version = f.getOrDefault("VersionId", "null");
+    String modified = f.get("LastModified");
+    boolean latest = Boolean.parseBoolean(f.getOrDefault("IsLatest", "false").trim());
+    long millis = modified == null ? 0 : Instant.parse(modified.trim()).toEpochMilli();
+    long size = marker ? 0 : Long.parseLong(f.getOrDefault("Size", "0").trim());
+    return new Entry(key, version.isEmpty() ? "null" : version, marker, latest, millis, size, marker ? "" : ETags.unquote(f.getOrDefault(
+        "ETag", "")));
+  }
+
+  private static String decode(String s) {
+    return URLDecoder.decode(s, StandardCharsets.UTF_8);
+  }
+}
