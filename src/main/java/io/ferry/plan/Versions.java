@@ -34,19 +34,18 @@ public final class Versions {
 
   /**
    * A key's versions as a directory holds them ({@link #inDirectory(StoreObject)}), each at a name of its own: older
-   * versions of one time (stores keep seconds) would share one, so all but the newest of them get {@code -2},
-   * {@code -3}... after the time ({@code a-v2024-01-31-120000-000-2.txt}).
+   * versions of one time (stores keep seconds) would share one, so all but the oldest of them get their version id
+   * after the time ({@code a-v2024-01-31-120000-000-3HL4kqtJ.txt}): names that stay as versions come and go.
    */
   public static List<StoreObject> inDirectory(List<StoreObject> history) {
-    List<StoreObject> newestFirst = new ArrayList<>(history);
-    newestFirst.sort(Comparator.comparingInt(StoreObject::age));
-    java.util.Map<String, Integer> taken = new java.util.HashMap<>();
+    List<StoreObject> oldestFirst = oldestFirst(history);
+    java.util.Set<String> taken = new java.util.HashSet<>();
     List<StoreObject> out = new ArrayList<>();
-    for (StoreObject v : newestFirst) {
+    for (StoreObject v : oldestFirst) {
       Optional<StoreObject> placed = inDirectory(v);
       if (placed.isEmpty()) continue;
-      int n = taken.merge(placed.get().relativeKey(), 1, Integer::sum);
-      out.add(n == 1 ? placed.get() : v.at(olderName(v.relativeKey(), v.lastModifiedMillis(), "-" + n)));
+      out.add(taken.add(placed.get().relativeKey()) ? placed.get()
+          : v.at(olderName(v.relativeKey(), v.lastModifiedMillis(), "-" + v.versionId().replaceAll("[^A-Za-z0-9._-]", "_"))));
     }
     return out;
   }
@@ -91,18 +90,22 @@ public final class Versions {
     int next = 0; // the first source version not yet matched
     int held = 0;
     for (StoreObject d : to) {
+      // the version before it again: a write retried after its answer was lost (S3 keeps both); taken so before a
+      // match further on, which would pass over the versions between
+      if (next > 0 && matches(from.get(next - 1), d)) continue;
       int at = -1;
       for (int i = next; i < from.size(); i++) {
         if (matches(from.get(i), d)) {
           at = i;
           break;
         }
+        // only a version its ETag tells apart may be found past others: a marker, or a copy known by its size alone,
+        // matches the next version only (another writer's delete must not stand for versions it would pass over)
+        if (!strong(d)) break;
       }
       if (at >= 0) {
         next = at + 1;
         held++;
-      } else if (next > 0 && matches(from.get(next - 1), d)) {
-        continue; // the version before it again: a write retried after its answer was lost (S3 keeps both)
       } else if (d == to.get(to.size() - 1)) {
         return new Replay(List.of(), held, "the destination's latest version of the key (" + describe(d) + ") is none of the"
             + " source's versions after those it holds: another writer's; nothing is written to the key, so that its history is"
@@ -130,6 +133,11 @@ public final class Versions {
       out.add(v);
     }
     return out;
+  }
+
+  /** Whether a copy is told from other versions by its ETag (the MD5 of its bytes), not only by its kind and size. */
+  private static boolean strong(StoreObject copy) {
+    return !copy.isDeleteMarker() && ETags.isMd5(copy.etag());
   }
 
   static boolean matches(StoreObject source, StoreObject copy) {

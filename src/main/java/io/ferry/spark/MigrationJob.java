@@ -129,11 +129,16 @@ public final class MigrationJob {
           : new RestoreFunction.Context(ledger.directory(), hadoop, held.broadcast(jsc.broadcast(new HashMap<>(earlier.restores()))),
           jsc.sc().longAccumulator("restores requested"));
       boolean versions = config.source().store() instanceof BucketConfig b && b.versions();
+      org.apache.spark.api.java.Optional<String> checkpointsBefore = jsc.getCheckpointDir();
       try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, restore,
           versions ? Planning.checkpoints(jsc, config, settings) : null, out)) {
         return runPlanned(config, settings, jsc, ledger, lock, started, stages, out, method, earlier, held, hadoop, restore, planned);
       } finally {
         dropCheckpoints(jsc, config, settings);
+        // a shared context's own folder back (an earlier run's is gone: setting it again would make it anew)
+        if (versions && checkpointsBefore.isPresent() && !checkpointsBefore.get().contains("/.versions/")) {
+          jsc.setCheckpointDir(checkpointsBefore.get());
+        }
       }
     }
   }
@@ -157,12 +162,14 @@ public final class MigrationJob {
     if (plan.splitObjects() > 0) stages.lap("open");
     boolean committed = false;
     try {
-      Copied copied = copy(jsc, config, settings, plan, open, ledger.directory(), hadoop, held, out);
+      boolean replay = planned.histories() != null;
+      Copied copied = copy(jsc, config, settings, plan, open, ledger.directory(), hadoop, held, replay, out);
       stages.lap("copy");
 
       jsc.setJobGroup("COMMIT", "COMMIT: check, then complete or abort each object", true);
       JavaRDD<ObjectResult> objects = held.persist(commit(copied.ranges(), plan.splitObjects(), plan.objects(), settings));
-      if (planned.histories() != null) {
+      if (replay) {
+        objects.checkpoint(); // a generation's writes are never done again: after later ones, they would go on top of them
         Replayed replayed = replayRest(jsc, config, settings, planned, new Replayed(copied, objects), ledger.directory(), hadoop,
             earlierRuns, held, method == CopyMethod.SERVER_SIDE_COPY, out);
         copied = replayed.copied();
@@ -228,9 +235,10 @@ public final class MigrationJob {
           out.printf("VERSIONS generation %d of %d: %d versions, %s%n", gen + 1, generations, totals.objects(),
               Units.bytes(totals.bytes()));
           Opening open = open(jsc, settings, planned.with(tasks, totals), ledger, hadoop, earlier, held, gen, out);
-          Copied copied = copy(jsc, config, settings, totals, open, ledger, hadoop, held, out);
+          Copied copied = copy(jsc, config, settings, totals, open, ledger, hadoop, held, true, out);
           jsc.setJobGroup("COMMIT", "COMMIT: generation " + (gen + 1) + " of the versions", true);
           JavaRDD<ObjectResult> committed = held.persist(commit(copied.ranges(), totals.splitObjects(), totals.objects(), settings));
+          committed.checkpoint();
           stopped.addAll(failedKeys(committed));
           objects = objects.union(committed);
           ranges = ranges.union(copied.ranges());
@@ -240,6 +248,7 @@ public final class MigrationJob {
       Broadcast<Set<String>> stopMarks = held.broadcast(jsc.broadcast(new HashSet<>(stopped)));
       JavaRDD<ObjectResult> marked = held.persist(histories.filter(h -> h.size() > gen && h.get(gen).isDeleteMarker()
           && !stopMarks.value().contains(h.get(gen).relativeKey())).map(h -> h.get(gen)).mapPartitions(new MarkFunction(settings)));
+      marked.checkpoint();
       jsc.setJobGroup("COMMIT", "COMMIT: delete markers of generation " + (gen + 1), true);
       if (marked.count() > 0) {
         stopped.addAll(failedKeys(marked));
@@ -369,8 +378,9 @@ public final class MigrationJob {
   private record Copied(JavaRDD<RangeResult> ranges, long startMillis, long endMillis) {}
 
   /** COPY: the assignments spread over lanes of equal weight, each range copied by the executors, with live progress. */
+  /** @param keep the results are checkpointed (a replay's generation): a copy is never done again once later ones ran */
   private static Copied copy(JavaSparkContext jsc, MigrationConfig config, CopySettings settings, PlanTotals plan, Opening open,
-      String ledger, Broadcast<SerializableConfiguration> hadoop, Held held, PrintStream out) {
+      String ledger, Broadcast<SerializableConfiguration> hadoop, Held held, boolean keep, PrintStream out) {
     Opened opens = open.totals();
     JavaRDD<Assignment> assignments = open.assigned().filter(a -> a.assignment() != null).map(AssignFunction.Assigned::assignment);
     int lanes = Lanes.count(opens.assignments(), config.copy().streamsPerTask(), jsc.defaultParallelism());
@@ -380,6 +390,7 @@ public final class MigrationJob {
         .mapPartitions(new CopyRangesFunction(settings, ledger, hadoop, counters));
     JavaRDD<RangeResult> ranges = held.persist(opens.resumedRanges() == 0 ? copied
         : copied.union(open.assigned().filter(a -> a.resumed() != null).map(AssignFunction.Assigned::resumed)));
+    if (keep) ranges.checkpoint();
     long start = System.currentTimeMillis();
     try (Live live = Live.watch(jsc, counters.all());
         Console.Progress progress = Console.copying(live, counters, plan.bytes() - opens.resumedBytes(),

@@ -39,6 +39,7 @@ class VersionsTest {
       "abc,   ac,    -,    2, false",   // b was passed over at the destination: the history goes on after c
       "a,     D,     a,    0, false",   // a marker over nothing at the destination marks nothing
       "a,     aD,    -,    1, true",    // a marker the source never had
+      "abDc,  aD,    -,    1, true",    // another writer's delete: it must not stand for b, which it would pass over
       "D,     -,     -,    0, false",   // nor one over nothing
       "DDa,   -,     a,    0, false",
       "aD,    -,     aD,   0, false",   // a marker over a version is
@@ -48,6 +49,18 @@ class VersionsTest {
     assertThat(letters(r.toWrite())).isEqualTo(toWrite);
     assertThat(r.held()).isEqualTo(held);
     assertThat(r.conflict() != null).isEqualTo(conflict);
+  }
+
+  /** Copies made in parts are known by their size alone: one is never taken for a version past the next. */
+  @Test
+  void aCopyKnownByItsSizeAloneMatchesTheNextVersionOnlyAndADuplicateFirst() {
+    List<StoreObject> source = List.of(v("k", 5, "a-2", 1, 2), v("k", 5, "b-2", 2, 1), v("k", 5, "c-2", 3, 0));
+    // the first version's copy, and the same copy again (a write retried): the second is no copy of the second version
+    Versions.Replay r = Versions.replay(source, List.of(v("k", 5, "x-3", 10, 1), v("k", 5, "y-3", 11, 0)));
+    assertThat(r.toWrite()).extracting(StoreObject::etag).containsExactly("b-2", "c-2");
+    assertThat(r.held()).isEqualTo(1);
+    // a copy of another size where the next version is due: another writer's
+    assertThat(Versions.replay(source, List.of(v("k", 5, "x-3", 10, 1), v("k", 6, "y-3", 11, 0))).conflict()).isNotNull();
   }
 
   @Test
@@ -85,7 +98,7 @@ class VersionsTest {
   }
 
   @Test
-  void olderVersionsOfOneTimeEachGetANameOfTheirOwn() {
+  void olderVersionsOfOneTimeEachGetANameOfTheirOwnThatStays() {
     long t = java.time.Instant.parse("2024-01-31T12:00:00Z").toEpochMilli();
     List<StoreObject> history = List.of(
         StoreObject.ofVersion("a.txt", "a.txt", 1, MD5_A, t + 5000, 0, false, "v4"),
@@ -96,10 +109,14 @@ class VersionsTest {
     List<StoreObject> placed = new ArrayList<>(history);
     java.util.Collections.shuffle(placed, new java.util.Random(7)); // in any order, named by age
     assertThat(Versions.inDirectory(placed)).extracting(StoreObject::relativeKey, StoreObject::versionId).containsExactly(
-        org.assertj.core.groups.Tuple.tuple("a.txt", "v4"),
-        org.assertj.core.groups.Tuple.tuple("a-v2024-01-31-120000-000.txt", "v3"),
-        org.assertj.core.groups.Tuple.tuple("a-v2024-01-31-120000-000-2.txt", "v2"),
-        org.assertj.core.groups.Tuple.tuple("a-v2024-01-31-120000-000-3.txt", "v1"));
+        org.assertj.core.groups.Tuple.tuple("a-v2024-01-31-120000-000.txt", "v1"),
+        org.assertj.core.groups.Tuple.tuple("a-v2024-01-31-120000-000-v2.txt", "v2"),
+        org.assertj.core.groups.Tuple.tuple("a-v2024-01-31-120000-000-v3.txt", "v3"),
+        org.assertj.core.groups.Tuple.tuple("a.txt", "v4"));
+    // a version id with characters a file name does without
+    assertThat(Versions.inDirectory(List.of(StoreObject.ofVersion("a.txt", "a.txt", 1, MD5_A, t, 2, false, "p"),
+        StoreObject.ofVersion("a.txt", "a.txt", 1, MD5_A, t, 1, false, "x/y+z")))).extracting(StoreObject::relativeKey)
+        .contains("a-v2024-01-31-120000-000-x_y_z.txt");
   }
 
   @Test

@@ -150,7 +150,7 @@ final class S3Lister implements Lister {
       // a token is the key to start after: the last whole history of the page before
       String marker = token != null ? token : after;
       VersionListing.Page page = store.fetch(under, marker, null, max, level);
-      List<History> histories = histories(page.entries());
+      List<History> histories = histories(page.entries(), page.interleaved());
       if (!page.truncated()) return new KeySpace.Page<>(histories, page.prefixes(), null);
       if (page.nextKeyMarker() == null || page.nextKeyMarker().isEmpty()) {
         // where it ended cannot be told, and a guess could pass over the rest of a key's history
@@ -165,7 +165,9 @@ final class S3Lister implements Lister {
       }
       // one key's history fills the page: read on until it ends
       History one = histories.get(0);
-      List<VersionListing.Entry> all = new java.util.ArrayList<>(one.newestFirst());
+      List<VersionListing.Entry> all = new java.util.ArrayList<>(page.entries());
+      java.util.Set<String> folders = new java.util.LinkedHashSet<>(page.prefixes()); // every page's: the first's too
+      boolean interleaved = page.interleaved();
       boolean more = true;
       while (page.truncated() && one.key().equals(page.nextKeyMarker())) {
         page = store.fetch(under, page.nextKeyMarker(), page.nextVersionIdMarker(), Math.max(max, KeySpace.PAGE), level);
@@ -177,9 +179,12 @@ final class S3Lister implements Lister {
             others = true;
           }
         }
+        folders.addAll(page.prefixes());
         more = page.truncated() || others;
       }
-      return new KeySpace.Page<>(List.of(new History(one.key(), all)), page.prefixes(), more ? one.key() : null);
+      all.removeIf(e -> !e.key().equals(one.key()));
+      return new KeySpace.Page<>(List.of(new History(one.key(), newestFirst(all, interleaved))), List.copyOf(folders),
+          more ? one.key() : null);
     }
 
     @Override
@@ -203,35 +208,22 @@ final class S3Lister implements Lister {
   }
 
   /** A page's entries grouped by key, in the page's order (each key's entries are together, newest first). */
-  private static List<History> histories(List<VersionListing.Entry> entries) {
+  private static List<History> histories(List<VersionListing.Entry> entries, boolean interleaved) {
     java.util.LinkedHashMap<String, List<VersionListing.Entry>> byKey = new java.util.LinkedHashMap<>();
     for (VersionListing.Entry e : entries) byKey.computeIfAbsent(e.key(), k -> new java.util.ArrayList<>()).add(e);
     List<History> out = new java.util.ArrayList<>();
-    byKey.forEach((k, v) -> out.add(new History(k, newestFirst(v))));
+    byKey.forEach((k, v) -> out.add(new History(k, newestFirst(v, interleaved))));
     return out;
   }
 
   /**
-   * A key's entries newest first: as listed, where the store lists the two kinds together in the order they were
-   * written (S3 does: the latest first, times never rising). A store that does not (S3Mock lists all of a key's
-   * versions, then all its markers, or the other way round, and gives a marker the time of the version it covers) is
-   * read by time: the latest first, then newest first, a marker before a version of its time.
+   * A key's entries newest first: as listed, where the answer lists the two kinds together in the order they were
+   * written ({@code interleaved}: S3's ListVersionsResult). An answer that lists them apart (S3Mock's, which also gives
+   * a marker the time of the version it covers) is read by time: the latest first, then newest first, a marker before
+   * a version of its time.
    */
-  static List<VersionListing.Entry> newestFirst(List<VersionListing.Entry> listed) {
-    boolean inOrder = listed.isEmpty() || listed.get(0).latest() || listed.stream().noneMatch(VersionListing.Entry::latest);
-    int changes = 0;
-    boolean sharedTime = false;
-    for (int i = 1; i < listed.size(); i++) {
-      VersionListing.Entry before = listed.get(i - 1);
-      VersionListing.Entry e = listed.get(i);
-      if (e.millis() > before.millis()) inOrder = false;
-      if (e.marker() != before.marker()) changes++;
-    }
-    for (VersionListing.Entry a : listed) {
-      for (VersionListing.Entry b : listed) if (a.marker() && !b.marker() && a.millis() == b.millis()) sharedTime = true;
-    }
-    // the kinds apart, with a marker and a version of one time: which came first cannot be told from the order
-    if (inOrder && !(changes == 1 && sharedTime)) return listed;
+  static List<VersionListing.Entry> newestFirst(List<VersionListing.Entry> listed, boolean interleaved) {
+    if (interleaved) return listed;
     List<VersionListing.Entry> byTime = new java.util.ArrayList<>(listed);
     byTime.sort(java.util.Comparator.comparing(VersionListing.Entry::latest).reversed()
         .thenComparing(java.util.Comparator.comparingLong(VersionListing.Entry::millis).reversed())

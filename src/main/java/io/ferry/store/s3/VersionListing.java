@@ -27,8 +27,11 @@ final class VersionListing {
   /**
    * @param entries in the answer's order: by key, each key's newest first
    * @param prefixes the folders, by delimiter
+   * @param interleaved the answer is S3's {@code ListVersionsResult}, whose order between versions and markers is the
+   *     history's; S3Mock answers a {@code ListBucketResult} with the two kinds apart
    */
-  record Page(List<Entry> entries, List<String> prefixes, boolean truncated, String nextKeyMarker, String nextVersionIdMarker) {}
+  record Page(List<Entry> entries, List<String> prefixes, boolean truncated, String nextKeyMarker, String nextVersionIdMarker,
+      boolean interleaved) {}
 
   private static final XMLInputFactory XML = xml();
   private static final List<String> FIELDS = List.of("Key", "VersionId", "IsLatest", "LastModified", "ETag", "Size");
@@ -47,6 +50,8 @@ final class VersionListing {
     boolean urlEncoded = false;
     String nextKey = null;
     String nextVersion = null;
+    boolean interleaved = false;
+    boolean root = true;
     try {
       XMLStreamReader r = XML.createXMLStreamReader(new ByteArrayInputStream(answer));
       java.util.Map<String, String> fields = null;
@@ -56,6 +61,11 @@ final class VersionListing {
         int event = r.next();
         if (event != XMLStreamConstants.START_ELEMENT && event != XMLStreamConstants.END_ELEMENT) continue;
         String name = r.getLocalName();
+        if (root) {
+          interleaved = name.equals("ListVersionsResult");
+          root = false;
+          continue;
+        }
         if (event == XMLStreamConstants.END_ELEMENT) {
           if (fields != null && name.equals(entryKind)) {
             entries.add(entry(fields, entryKind.equals("DeleteMarker")));
@@ -94,11 +104,15 @@ final class VersionListing {
       throw new IOException("the store's ListObjectVersions answer could not be read: " + e.getMessage(), e);
     }
     if (urlEncoded) {
-      entries.replaceAll(e -> new Entry(decode(e.key()), e.versionId(), e.marker(), e.latest(), e.millis(), e.size(), e.etag()));
-      prefixes.replaceAll(VersionListing::decode);
-      nextKey = nextKey == null ? null : decode(nextKey);
+      try {
+        entries.replaceAll(e -> new Entry(decode(e.key()), e.versionId(), e.marker(), e.latest(), e.millis(), e.size(), e.etag()));
+        prefixes.replaceAll(VersionListing::decode);
+        nextKey = nextKey == null ? null : decode(nextKey);
+      } catch (IllegalArgumentException e) {
+        throw new IOException("the store's ListObjectVersions answer has a key that is not URL-encoded as it says: " + e.getMessage(), e);
+      }
     }
-    return new Page(entries, prefixes, truncated, nextKey, nextVersion);
+    return new Page(entries, prefixes, truncated, nextKey, nextVersion, interleaved);
   }
 
   private static Entry entry(java.util.Map<String, String> f, boolean marker) throws IOException {

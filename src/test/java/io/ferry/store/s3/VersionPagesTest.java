@@ -46,7 +46,7 @@ class VersionPagesTest {
       Entry last = page.isEmpty() ? null : page.get(page.size() - 1);
       return new VersionListing.Page(page.stream().map(e -> new VersionListing.Entry(e.key(), e.id(), e.marker(), e.latest(), e.millis(),
           e.marker() ? 0 : 1, e.marker() ? "" : "e")).toList(), List.of(), truncated, truncated && last != null ? last.key() : null,
-          truncated && last != null ? last.id() : null);
+          truncated && last != null ? last.id() : null, true);
     };
   }
 
@@ -67,6 +67,30 @@ class VersionPagesTest {
     } while (token != null);
     assertThat(seen).containsExactlyElementsOf(table.stream().map(Entry::id).toList());
     assertThat(requests[0]).as("requests").isLessThan(table.size() * 3);
+  }
+
+  /**
+   * A first page by delimiter that holds a folder and the start of a key whose versions fill it: the folder is listed
+   * still, once the key's history is read to its end on the next page.
+   */
+  @Test
+  void aFolderBesideALongHistoryIsKept() throws Exception {
+    S3Lister.VersionPages.Fetch store = (under, keyMarker, versionMarker, max, level) -> {
+      assertThat(level).isTrue();
+      if (versionMarker == null) {
+        return new VersionListing.Page(List.of(entry("b", "b4", true), entry("b", "b3", false)), List.of("a/"), true, "b", "b3", true);
+      }
+      return new VersionListing.Page(List.of(entry("b", "b2", false), entry("b", "b1", false)), List.of(), false, null, null, true);
+    };
+    KeySpace.Page<S3Lister.History> page = new S3Lister.VersionPages(store).page("", "", null, 3, true);
+    assertThat(page.folders()).containsExactly("a/");
+    assertThat(page.next()).isNull();
+    assertThat(page.entries()).singleElement().satisfies(h -> assertThat(h.newestFirst()).extracting(VersionListing.Entry::versionId)
+        .containsExactly("b4", "b3", "b2", "b1"));
+  }
+
+  private static VersionListing.Entry entry(String key, String id, boolean latest) {
+    return new VersionListing.Entry(key, id, false, latest, 1, 1, "e");
   }
 
   /** The answer's own order between versions and markers of one time, which the SDK's model loses. */
@@ -99,8 +123,19 @@ class VersionPagesTest {
     assertThat(page.truncated()).isTrue();
     assertThat(page.nextKeyMarker()).isEqualTo("a b+c");
     assertThat(page.nextVersionIdMarker()).isEqualTo("v0");
+    assertThat(page.interleaved()).as("S3's answer: its order is the history's").isTrue();
+    assertThat(VersionListing.parse(xml.replace("ListVersionsResult", "ListBucketResult").getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        .interleaved()).as("S3Mock's").isFalse();
     List<String> ids = new ArrayList<>();
     new S3Lister.History("a b+c", page.entries()).versions("", new long[3], o -> ids.add(o.age() + ":" + o.versionId()));
     assertThat(ids).containsExactly("0:m2", "1:v1", "2:m1", "3:v0");
+    // the kinds apart (S3Mock), each marker at the time of the version it covers: by time, a marker before its version
+    List<VersionListing.Entry> apart = List.of(
+        new VersionListing.Entry("k", "v2", false, true, 9000, 2, "e"),
+        new VersionListing.Entry("k", "v1", false, false, 5000, 1, "e"),
+        new VersionListing.Entry("k", "m", true, false, 5000, 0, ""));
+    assertThat(S3Lister.newestFirst(apart, false)).extracting(VersionListing.Entry::versionId).containsExactly("v2", "m", "v1");
+    assertThat(S3Lister.newestFirst(apart, true)).as("S3's order is kept as it is").extracting(VersionListing.Entry::versionId)
+        .containsExactly("v2", "v1", "m");
   }
 }
