@@ -495,6 +495,48 @@ class FidelityIT {
         Map.of());
   }
 
+  /**
+   * The SDK's default chain with web identity (Kubernetes IRSA, EKS Pod Identity): a Ferry process given a token file
+   * and a role in its environment, and no keys, takes temporary keys from STS's AssumeRoleWithWebIdentity (the local
+   * responder, named by the SDK's own AWS_ENDPOINT_URL_STS) and signs the destination's requests with them.
+   */
+  @Test
+  void theDefaultChainTakesWebIdentityFromTheEnvironment() throws Exception {
+    client.createBucket(b -> b.bucket("web-identity"));
+    try (StsServer sts = new StsServer("none"); FaultProxy sniffer = FaultProxy.before(s3.endpoint())) {
+      sts.webIdentityToken("eyJ.service-account-token.sig");
+      Path token = Files.writeString(work.resolve("token"), "eyJ.service-account-token.sig");
+      Path conf = Files.writeString(work.resolve("web-identity.conf"), """
+          ferry {
+            job.name = web-identity
+            source { endpoint = "%1$s", bucket = fidelity-src, credentials { access-key-id = any, secret-access-key = ${?SRC_SECRET} } }
+            destination { type = s3, endpoint = "%2$s", bucket = web-identity, region = us-east-1, credentials.type = default-chain }
+            report.path = "%3$s"
+          }
+          """.formatted(s3.endpoint(), sniffer.endpoint(), work.resolve("reports")));
+      Path log = work.resolve("web-identity.log");
+      Map<String, String> env = new java.util.HashMap<>(Map.of("SRC_SECRET", "any", "AWS_WEB_IDENTITY_TOKEN_FILE", token.toString(),
+          "AWS_ROLE_ARN", "arn:aws:iam::123456789012:role/migration", "AWS_ROLE_SESSION_NAME", "ferry-pod",
+          "AWS_ENDPOINT_URL_STS", sts.url(), "AWS_REGION", "us-east-1"));
+      // nothing else of the chain's may answer first
+      env.putAll(Map.of("AWS_CONFIG_FILE", work.resolve("none").toString(), "AWS_SHARED_CREDENTIALS_FILE",
+          work.resolve("none").toString(), "AWS_EC2_METADATA_DISABLED", "true"));
+      Process p = io.ferry.support.FerryProcess.start(conf, log, env, "migrate");
+      assertThat(p.waitFor(180, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      assertThat(p.exitValue()).as(Files.readString(log)).isZero();
+      assertThat(sts.forms()).isNotEmpty().allSatisfy(f -> {
+        assertThat(f).containsEntry("Action", "AssumeRoleWithWebIdentity").containsEntry("RoleArn",
+            "arn:aws:iam::123456789012:role/migration").containsEntry("RoleSessionName", "ferry-pod");
+      });
+      assertThat(sniffer.requests()).contains("Credential=ASIATEMP").doesNotContain("Credential=any/");
+      for (var e : digests.entrySet()) {
+        assertThat(sha(client.getObjectAsBytes(b -> b.bucket("web-identity").key(e.getKey())).asByteArray())).as(e.getKey())
+            .isEqualTo(e.getValue());
+      }
+      assertThat(Files.readString(log)).doesNotContain(StsServer.SECRET_PREFIX).doesNotContain("session-token-");
+    }
+  }
+
   private RunSummary migrate(String bucket, String destinationEndpoint, String extra) throws Exception {
     var config = ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString("""
         ferry {

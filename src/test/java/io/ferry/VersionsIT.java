@@ -193,7 +193,8 @@ class VersionsIT {
    * and no upload is left open.
    */
   @ParameterizedTest(name = "seed {0}")
-  @CsvSource({"1", "4", "6", "12"}) // 1-20 passed (2-14 even, apart, again); these met a foreign-looking duplicate, a lost abort, a refused resume
+  // seeds 1-20 passed (2-14 even, apart, again); these met a foreign-looking duplicate, a lost abort, a refused resume
+  @CsvSource({"1", "4", "6", "12"})
   void randomHistoriesWithFaultsAndRerunsConverge(long seed) throws Exception {
     Random r = new Random(seed);
     String source = "vr-" + seed + "-src";

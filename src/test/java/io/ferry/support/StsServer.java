@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A local stand-in for AWS STS's AssumeRole (the Query protocol the SDK's own {@code sts} client speaks): issues
  * temporary keys "ASIATEMPN" with session token "session-token-N", lasting {@link #lasting} each, to callers signing
- * as the one access key id it accepts. The SDK's clients do the rest, as against AWS.
+ * as the one access key id it accepts, and for AssumeRoleWithWebIdentity (unsigned) to callers presenting the one
+ * token it accepts ({@link #webIdentityToken}). The SDK's clients do the rest, as against AWS.
  */
 public final class StsServer implements AutoCloseable {
   public static final String SECRET_PREFIX = "temporary-secret-";
@@ -26,6 +27,7 @@ public final class StsServer implements AutoCloseable {
   private final AtomicInteger issued = new AtomicInteger();
   private final List<Map<String, String>> forms = new CopyOnWriteArrayList<>();
   private volatile Duration lasting = Duration.ofHours(1);
+  private volatile String webIdentityToken;
 
   public StsServer(String callerKeyId) throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -37,11 +39,14 @@ public final class StsServer implements AutoCloseable {
       }
       forms.add(form);
       String auth = exchange.getRequestHeaders().getFirst("Authorization");
-      boolean ok = "AssumeRole".equals(form.get("Action")) && auth != null && auth.contains("Credential=" + callerKeyId + "/");
+      boolean web = "AssumeRoleWithWebIdentity".equals(form.get("Action"));
+      boolean ok = web ? webIdentityToken != null && webIdentityToken.equals(form.get("WebIdentityToken"))
+          : "AssumeRole".equals(form.get("Action")) && auth != null && auth.contains("Credential=" + callerKeyId + "/");
       int n = issued.incrementAndGet();
+      String action = web ? "AssumeRoleWithWebIdentity" : "AssumeRole";
       String body = ok ? """
-          <AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
-            <AssumeRoleResult>
+          <%5$sResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
+            <%5$sResult>
               <Credentials>
                 <AccessKeyId>ASIATEMP%1$d</AccessKeyId>
                 <SecretAccessKey>%2$s%1$d</SecretAccessKey>
@@ -52,11 +57,11 @@ public final class StsServer implements AutoCloseable {
                 <AssumedRoleId>AROATEST:%4$s</AssumedRoleId>
                 <Arn>arn:aws:sts::123456789012:assumed-role/test/%4$s</Arn>
               </AssumedRoleUser>
-            </AssumeRoleResult>
+            </%5$sResult>
             <ResponseMetadata><RequestId>sts-%1$d</RequestId></ResponseMetadata>
-          </AssumeRoleResponse>
+          </%5$sResponse>
           """.formatted(n, SECRET_PREFIX, Instant.now().plus(lasting).truncatedTo(java.time.temporal.ChronoUnit.SECONDS),
-              form.get("RoleSessionName"))
+              form.get("RoleSessionName"), action)
           : """
           <ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
             <Error><Type>Sender</Type><Code>InvalidClientTokenId</Code><Message>The security token included in the request is
@@ -85,6 +90,11 @@ public final class StsServer implements AutoCloseable {
   /** The forms callers posted (Action, RoleArn, RoleSessionName, ExternalId, DurationSeconds, ...). */
   public List<Map<String, String>> forms() {
     return forms;
+  }
+
+  /** Accepts AssumeRoleWithWebIdentity from callers presenting {@code token} (a Kubernetes service account's, say). */
+  public void webIdentityToken(String token) {
+    webIdentityToken = token;
   }
 
   /** How long the keys issued from now on last. */
