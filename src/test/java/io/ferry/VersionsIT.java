@@ -86,8 +86,11 @@ class VersionsIT {
     client.createBucket(b -> b.bucket(bucket));
     versioning(bucket);
     String extra = "destination.server-side-copy = " + serverSide;
-    RunSummary first = migrate(bucket, extra);
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    RunSummary first = migrate(bucket, extra, console);
     assertThat(first.objects().failed()).isZero();
+    assertThat(console.toString(StandardCharsets.UTF_8)).contains("VERSIONS 5 keys' histories written oldest first, in 3 generations"
+        + " (the longest), 2 delete markers among them");
     assertThat(first.objects().copied()).as("every version and delete marker").isEqualTo(11);
     for (String key : List.of("plain.txt", "doc/a.txt", "gone.txt", "back.txt", "video/big.bin")) {
       assertThat(history(bucket, key)).as(key).isEqualTo(history(SOURCE, key));

@@ -58,6 +58,8 @@ public final class Commands {
           planned.listing().listed(), planned.missingCount() == 0 ? "" : ", " + planned.missingCount() + " missing at the source");
       out.printf("  bytes     %s (%d)%n", Units.bytes(plan.bytes()), plan.bytes());
       out.printf("  ranges    %d in %d tasks; method %s%n", plan.ranges(), plan.tasks(), MigrationJob.methodName(method));
+      String versions = planned.replayLine();
+      if (versions != null) out.println("  " + versions.toLowerCase(java.util.Locale.ROOT).replaceFirst("versions ", "versions  "));
       printEstimate(config, jsc, method, plan, planned, out);
       out.printf("  listed    in %s%n", planned.listedIn());
       List<Decision> rejected = planned.setAside().filter(d -> d.kind() == Decision.Kind.REJECTED).takeOrdered(SAMPLE, new ByKey());

@@ -301,6 +301,8 @@ public final class MigrationJob {
         planned.missingCount() == 0 ? "" : ", " + planned.missingCount() + " named by the manifest and missing at the source");
     out.printf("PLAN  %d objects, %s in %d ranges (%d objects split), %d tasks; method %s%n", plan.objects(),
         Units.bytes(plan.bytes()), plan.ranges(), plan.splitObjects(), plan.tasks(), methodName(method));
+    String versions = planned.replayLine();
+    if (versions != null) out.println(versions);
   }
 
   /**

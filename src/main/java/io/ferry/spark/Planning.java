@@ -51,6 +51,18 @@ public final class Planning {
   record Planned(JavaRDD<CopyTask> tasks, JavaRDD<Decision> setAside, JavaRDD<StoreObject> missing, PlanTotals totals,
       ListCounts listing, ListCounts existing, long missingCount, List<StoreObject> strays, String listedIn, List<JavaRDD<?>> cached,
       JavaRDD<ObjectResult> restoring, JavaRDD<List<StoreObject>> histories) implements AutoCloseable {
+    /**
+     * A replay's line for the console ({@code source.versions = all} into a bucket), or null for none: the keys whose
+     * histories are written, in how many generations (the longest of them), and the delete markers among them.
+     */
+    String replayLine() {
+      if (histories == null) return null;
+      long[] t = histories.map(h -> new long[] {1, h.size(), h.stream().filter(StoreObject::isDeleteMarker).count()})
+          .fold(new long[3], (a, b) -> new long[] {a[0] + b[0], Math.max(a[1], b[1]), a[2] + b[2]});
+      return "VERSIONS " + t[0] + " keys' histories written oldest first, in " + t[1] + " generations (the longest), "
+          + t[2] + " delete markers among them";
+    }
+
     /** The same plan with other tasks and totals: a later generation of a replay. */
     Planned with(JavaRDD<CopyTask> tasks, PlanTotals totals) {
       return new Planned(tasks, setAside, missing, totals, listing, existing, missingCount, strays, listedIn, cached, restoring,
