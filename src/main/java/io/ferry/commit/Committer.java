@@ -96,9 +96,9 @@ public final class Committer {
               : "; the bytes of part(s) " + changed + " changed between two reads of the source");
         } else {
           PartTally done = tally;
-          retrier.run(() -> destination.complete(done.upload(), done.receipts()));
+          String notCarried = retrier.call(() -> destination.complete(done.upload(), done.receipts()));
           return new ObjectResult(tally.object(), tally.location(), tally.partCount(), tally.bytes(), ObjectResult.Status.COPIED, "",
-              verdict.how(), verdict.checksum());
+              verdict.how(), verdict.checksum(), notCarried);
         }
       } catch (Exception e) {
         error = "commit failed: " + Failures.describe(e);

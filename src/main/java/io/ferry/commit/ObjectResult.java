@@ -12,9 +12,11 @@ import java.util.Objects;
  *     bytes back ("read-back-crc32c"), copied inside the service ("server-side-copy"), or "none"; "" for an object not
  *     committed
  * @param checksum "algorithm:value" of the committed object's bytes as checked ("" when none)
+ * @param notCarried what of the source's told attributes the committed object does not carry, and why ("" when it carries
+ *     all): an owner a directory destination may not set
  */
 public record ObjectResult(StoreObject object, String destination, int parts, long bytes, Status status, String error,
-    String verified, String checksum) implements Serializable {
+    String verified, String checksum, String notCarried) implements Serializable {
 
   public enum Status {
     /** Complete at its final name. */
@@ -42,6 +44,11 @@ public record ObjectResult(StoreObject object, String destination, int parts, lo
     return new ObjectResult(object, destination, parts, bytes, Status.FAILED, error, "", "");
   }
 
+  public ObjectResult(StoreObject object, String destination, int parts, long bytes, Status status, String error,
+      String verified, String checksum) {
+    this(object, destination, parts, bytes, status, error, verified, checksum, "");
+  }
+
   public ObjectResult {
     Objects.requireNonNull(object, "object is null");
     Objects.requireNonNull(destination, "destination is null");
@@ -49,5 +56,6 @@ public record ObjectResult(StoreObject object, String destination, int parts, lo
     Objects.requireNonNull(error, "error is null");
     Objects.requireNonNull(verified, "verified is null");
     Objects.requireNonNull(checksum, "checksum is null");
+    Objects.requireNonNull(notCarried, "notCarried is null");
   }
 }

@@ -74,7 +74,8 @@ public final class Datasets {
         col("status", Type.STRING, o -> o.status().name()),
         col("error", Type.STRING, ObjectResult::error),
         col("verified", Type.STRING, ObjectResult::verified),
-        col("checksum", Type.STRING, ObjectResult::checksum)));
+        col("checksum", Type.STRING, ObjectResult::checksum),
+        col("not_carried", Type.STRING, ObjectResult::notCarried)));
   }
 
   /**

@@ -64,7 +64,7 @@ public final class ReportWriter {
         new RunSummary.Objects(info.listed(),
             s.objects - s.objectsMissing - s.objectsNotCopied - s.objectsRestoring, s.objectsCopied, info.skippedUnchanged(),
             s.objectsFailed, s.objectsMissing, info.deletions() == null ? 0 : info.deletions().deleted() + info.deletions().moved(),
-            s.objectsNotCopied, s.objectsArchived, s.objectsRestoring),
+            s.objectsNotCopied, s.objectsArchived, s.objectsRestoring, s.objectsCarriedInPart),
         new RunSummary.Bytes(s.objectBytes, s.objectBytesCopied, s.payloadBytes),
         new RunSummary.Ranges(s.ranges, s.rangesOk, s.ranges - s.rangesOk, s.retries, info.splitObjects()),
         new RunSummary.Throughput(copySeconds > 0 ? s.objectBytesCopied / 1e6 / copySeconds : 0, copySeconds,

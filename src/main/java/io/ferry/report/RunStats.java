@@ -58,6 +58,7 @@ public final class RunStats implements Serializable {
   long objectsFailed;
   long objectsMissing;
   long objectsNotCopied;
+  long objectsCarriedInPart;
   long objectsArchived;
   long objectsRestoring;
   /** Copied objects by how they were checked (ObjectResult.verified). */
@@ -109,6 +110,7 @@ public final class RunStats implements Serializable {
       objectsCopied++;
       objectBytesCopied += o.object().size();
       verifiedBy.merge(o.verified().isEmpty() ? "none" : o.verified(), 1L, Long::sum);
+      if (!o.notCarried().isEmpty()) objectsCarriedInPart++;
     } else if (o.status() == ObjectResult.Status.MISSING) {
       objectsMissing++;
     } else if (o.status() == ObjectResult.Status.NOT_COPIED) {
@@ -152,6 +154,7 @@ public final class RunStats implements Serializable {
     objectsFailed += other.objectsFailed;
     objectsMissing += other.objectsMissing;
     objectsNotCopied += other.objectsNotCopied;
+    objectsCarriedInPart += other.objectsCarriedInPart;
     objectsArchived += other.objectsArchived;
     objectsRestoring += other.objectsRestoring;
     other.verifiedBy.forEach((k, v) -> verifiedBy.merge(k, v, Long::sum));

@@ -41,9 +41,10 @@ public record RunSummary(
    *     archived objects skipped)
    * @param archived archived at the source and not copied by this run: skipped, failed, or restoring
    * @param restoring of those, the ones whose restore was requested and has not finished: a rerun copies them
+   * @param carriedInPart copied without some of what the source told of them (its {@code not_carried} column says what)
    */
   public record Objects(long listed, long planned, long copied, long skippedUnchanged, long failed, long missing, long deleted,
-      long notCopied, long archived, long restoring) {}
+      long notCopied, long archived, long restoring, long carriedInPart) {}
 
   /** @param throughExecutors payload that passed through Spark executors (less than copied when copies stayed server-side) */
   public record Bytes(long planned, long copied, long throughExecutors) {}

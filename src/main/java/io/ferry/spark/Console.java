@@ -110,6 +110,10 @@ final class Console {
         s.objects().skippedUnchanged(), s.objects().failed(), s.objects().listed(), s.objects().notCopied() == 0 ? ""
         : "; " + s.objects().notCopied() + " not copied by the job's settings (rows NOT_COPIED in the objects dataset: symbolic links,"
         + " archived objects skipped)");
+    if (s.objects().carriedInPart() > 0) {
+      out.format("  carried      %d copied without some of what the source tells of them (the objects dataset's not_carried"
+          + " column says what and why)%n", s.objects().carriedInPart());
+    }
     if (s.objects().archived() > 0) {
       out.format("  archived     %d archived at the source and not copied: %d restoring (a rerun copies them once restored), %d"
           + " skipped or failed (source.archived)%n", s.objects().archived(), s.objects().restoring(),

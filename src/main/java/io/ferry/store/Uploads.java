@@ -35,14 +35,17 @@ public interface Uploads {
    * object written whole), reading them from {@code body}, which delivers exactly those bytes. {@code from} is 0 unless
    * the destination has {@link Capabilities#resumableWrites()}. {@code metadata} is what an object written whole
    * carries (content headers, user metadata), read after {@code body} was opened; parts had theirs at {@link #open}. Returns
-   * the part's receipt for {@link #complete} (an ETag), or "".
+   * the part's receipt for {@link #complete} (an ETag; a file's mode and owner), or "".
    */
   @Retries.Once
   String write(Upload upload, int partNumber, ByteRange range, long from, Body body, ObjectMetadata.Lazy metadata) throws IOException;
 
-  /** Makes the object visible at its final name, from its parts' receipts in part order. */
+  /**
+   * Makes the object visible at its final name, from its parts' receipts in part order. Returns what the object did not
+   * carry that its source told of (for the objects dataset), "" when it carried all.
+   */
   @Retries.Once
-  void complete(Upload upload, SortedMap<Integer, String> receipts) throws IOException;
+  String complete(Upload upload, SortedMap<Integer, String> receipts) throws IOException;
 
   /** Removes every trace of an object that will not be completed; never touches its final name. */
   @Retries.Once

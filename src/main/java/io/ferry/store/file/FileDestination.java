@@ -59,6 +59,9 @@ final class FileDestination implements Destination {
    */
   static final long FLUSH_AT_LEAST = 8L << 20;
   private static final ThreadBuffers BUFFERS = new ThreadBuffers();
+  /** The block a hole is made of: ext4's, XFS's and NFS's usual one. */
+  static final int SPARSE_BLOCK = 4096;
+  private static final byte[] ZEROS = new byte[SPARSE_BLOCK];
   /**
    * Buffered writes to one file serialize on its inode lock anyway (ext4, XFS, NFS); the ranges of one object take a
    * lock of this JVM's first, so that its waiting writers park instead of spinning on the kernel's lock.
@@ -177,16 +180,22 @@ final class FileDestination implements Destination {
       byte[] buffer = BUFFERS.get(chunk);
       long position = range.offset() + from;
       Lock lock = upload.inParts() ? FILE_LOCKS[Math.floorMod(temp.hashCode(), FILE_LOCKS.length)] : null;
-      for (int n; (n = in.read(buffer, 0, chunk)) > 0; ) {
-        ByteBuffer bytes = ByteBuffer.wrap(buffer, 0, n);
+      for (int n; (n = in.readNBytes(buffer, 0, chunk)) > 0; ) {
         if (lock != null) lock.lock();
         try {
-          while (bytes.hasRemaining()) position += channel.write(bytes, position);
+          writeSparse(channel, buffer, n, position);
+          position += n;
         } catch (IOException e) {
           throw localWrite(e);
         } finally {
           if (lock != null) lock.unlock();
         }
+      }
+      try {
+        // a range that ends in a hole: the file reaches its end (one written in parts was created at its full size)
+        if (position > 0 && channel.size() < position) channel.write(ByteBuffer.wrap(new byte[1]), position - 1);
+      } catch (IOException e) {
+        throw localWrite(e);
       }
       if (upload.inParts() || range.length() >= FLUSH_AT_LEAST) {
         try {
@@ -196,15 +205,17 @@ final class FileDestination implements Destination {
         }
       }
     }
-    return "";
+    // the first range carries the file's mode and owner to the completion (read from its GET's answer: no request)
+    return range.offset() == 0 ? Ownership.of(metadata.get().userMetadata()).receipt() : "";
   }
 
   /**
-   * Checks the temp file's size, fsyncs it, sets its modification time, renames it into place; the directory's fsync
-   * is left to {@link #flush}.
+   * Checks the temp file's size, fsyncs it, restores the mode and owner the source tells of, sets its modification time,
+   * renames it into place; the directory's fsync is left to {@link #flush}. Returns what of the mode and owner was not
+   * restored (an owner other than the process's, where it is not root).
    */
   @Override
-  public void complete(Upload upload, SortedMap<Integer, String> receipts) throws IOException {
+  public String complete(Upload upload, SortedMap<Integer, String> receipts) throws IOException {
     StoreObject object = upload.object();
     Path target = finalPath(object);
     Path temp = tempPath(upload);
@@ -216,16 +227,18 @@ final class FileDestination implements Destination {
       if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS) && Files.size(target) == object.size()
           && Files.getLastModifiedTime(target, LinkOption.NOFOLLOW_LINKS).toMillis() == object.lastModifiedMillis()) {
         renamedInto.add(target.getParent());
-        return; // completed already (a recomputed commit after an executor loss)
+        return ""; // completed already (a recomputed commit after an executor loss)
       }
       throw new NoSuchFileException(temp.toString(), null, "temp file is missing: no range of this object was written");
     }
     if (!staged.isRegularFile()) throw new StoreFailure(StoreFailure.Kind.FATAL, temp + " is not a regular file: not committed");
-    try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+    // read-only: a completion retried after the mode was restored (0444, say) opens it again
+    try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
       long size = channel.size();
       if (size != object.size()) throw new IOException("temp file holds " + size + " bytes, the object has " + object.size());
       channel.force(true);
     }
+    String notRestored = Ownership.fromReceipts(receipts.values()).restore(temp);
     Files.getFileAttributeView(temp, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
         .setTimes(FileTime.fromMillis(object.lastModifiedMillis()), null, null);
     if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
@@ -237,6 +250,7 @@ final class FileDestination implements Destination {
       throw new IOException("the destination filesystem cannot rename atomically: " + e.getMessage(), e);
     }
     renamedInto.add(target.getParent());
+    return notRestored;
   }
 
   /** Removes the object's temp file, if any. Never touches the final name. */
@@ -437,6 +451,33 @@ final class FileDestination implements Destination {
     } catch (StoreFailure notAFolder) {
       return false;
     }
+  }
+
+  /**
+   * Writes {@code bytes[0, n)} at {@code position}, leaving each whole filesystem block of zeros unwritten: a hole,
+   * which reads as zeros and takes no space, so a sparse file (a disk image, a database file) lands sparse, as
+   * {@code cp --sparse=always} writes it. A zero block costs a vectorized compare, data a compare that stops at its
+   * first byte. The region must hold nothing yet (a new temp file's hole) or these same bytes (a part written again):
+   * a block left unwritten keeps what it held.
+   */
+  static void writeSparse(FileChannel channel, byte[] bytes, int n, long position) throws IOException {
+    int pending = 0; // start of the bytes not yet written
+    int i = 0;
+    while (i < n) {
+      int end = (int) Math.min(n, i + SPARSE_BLOCK - Math.floorMod(position + i, SPARSE_BLOCK));
+      if (end - i == SPARSE_BLOCK && java.util.Arrays.mismatch(bytes, i, end, ZEROS, 0, SPARSE_BLOCK) < 0) {
+        write(channel, bytes, pending, i, position);
+        pending = end;
+      }
+      i = end;
+    }
+    write(channel, bytes, pending, n, position);
+  }
+
+  private static void write(FileChannel channel, byte[] bytes, int from, int to, long position) throws IOException {
+    ByteBuffer b = ByteBuffer.wrap(bytes, from, to - from);
+    long at = position + from;
+    while (b.hasRemaining()) at += channel.write(b, at);
   }
 
   /** The destination filesystem refused a write (disk full, I/O error): not a network fault, never retried. */

@@ -226,8 +226,8 @@ final class S3Destination implements Destination {
    * upload fails when they run out.
    */
   @Override
-  public void complete(Upload upload, SortedMap<Integer, String> receipts) throws IOException {
-    if (!upload.inParts()) return; // its one PutObject or CopyObject made it visible
+  public String complete(Upload upload, SortedMap<Integer, String> receipts) throws IOException {
+    if (!upload.inParts()) return ""; // its one PutObject or CopyObject made it visible
     List<CompletedPart> parts = new ArrayList<>();
     receipts.forEach((number, etag) -> parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build()));
     try {
@@ -249,6 +249,7 @@ final class S3Destination implements Destination {
             + S3Errors.describe(e), e);
       }
     }
+    return "";
   }
 
   /**

@@ -213,4 +213,110 @@ class FileDestinationTest extends DestinationContract {
     assertThat(d.delete(d.existing().find("photo.jpg"))).isTrue();
     assertThat(root.resolve("photo.jpg")).doesNotExist();
   }
+
+  private static ObjectMetadata owned(String mode, String uid, String gid) {
+    return new ObjectMetadata(null, Map.of("mode", mode, "uid", uid, "gid", gid, "mtime", "1543622400.000000000"), null, "", null);
+  }
+
+  @Test
+  void theModeAndOwnerTheSourceTellsOfAreRestoredByTheCompletionEvenReadOnlyAndRetried() throws Exception {
+    Destination d = destination();
+    StoreObject o = object("ro/file.txt", 10);
+    Upload upload = d.open(o, () -> ObjectMetadata.NONE);
+    ObjectMetadata meta = owned("100444", "4321", "4322");
+    String second = d.write(upload, 2, new ByteRange(6, 4), 0, () -> new ByteArrayInputStream("6789".getBytes()), () -> meta);
+    String first = d.write(upload, 1, new ByteRange(0, 6), 0, () -> new ByteArrayInputStream("012345".getBytes()), () -> meta);
+    assertThat(second).as("only the first range carries them").isEmpty();
+    assertThat(first).isEqualTo("unix mode=444 uid=4321 gid=4322");
+    // a completion that restored the mode, then failed before its rename, is retried on a read-only temp file
+    Ownership.fromReceipts(java.util.List.of(first)).restore(root.resolve("ro").resolve(upload.id()));
+    String notCarried = d.complete(upload, new TreeMap<>(Map.of(1, first, 2, second)));
+    Path file = root.resolve("ro/file.txt");
+    assertThat(file).hasContent("0123456789");
+    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("r--r--r--");
+    assertThat(Files.getLastModifiedTime(file).toMillis()).isEqualTo(MTIME);
+    if (root()) {
+      assertThat(notCarried).isEmpty();
+      assertThat(Files.getAttribute(file, "unix:uid")).isEqualTo(4321);
+      assertThat(Files.getAttribute(file, "unix:gid")).isEqualTo(4322);
+    } else {
+      assertThat(notCarried).startsWith("owner 4321:4322 (").contains("not permitted");
+    }
+  }
+
+  @Test
+  void aWholeObjectWithoutModeOrOwnerKeepsTheProcesssDefaultsAndSetIdBitsAreNeverRestored() throws Exception {
+    Destination d = destination();
+    StoreObject plain = object("plain.txt", 3);
+    String receipt = d.write(Upload.whole(plain), 1, new ByteRange(0, 3), 0, () -> new ByteArrayInputStream("abc".getBytes()),
+        () -> ObjectMetadata.NONE);
+    assertThat(receipt).isEmpty();
+    assertThat(d.complete(Upload.whole(plain), new TreeMap<>(Map.of(1, receipt)))).isEmpty();
+    assertThat(root.resolve("plain.txt")).hasContent("abc");
+    StoreObject setuid = object("tool", 3);
+    long uid = ((Integer) Files.getAttribute(root, "unix:uid")).longValue();
+    long gid = ((Integer) Files.getAttribute(root, "unix:gid")).longValue();
+    ObjectMetadata meta = owned("104755", Long.toString(uid), Long.toString(gid));
+    receipt = d.write(Upload.whole(setuid), 1, new ByteRange(0, 3), 0, () -> new ByteArrayInputStream("xyz".getBytes()), () -> meta);
+    assertThat(d.complete(Upload.whole(setuid), new TreeMap<>(Map.of(1, receipt)))).as("its own owner: nothing to change").isEmpty();
+    assertThat(Integer.toOctalString((Integer) Files.getAttribute(root.resolve("tool"), "unix:mode"))).isEqualTo("100755");
+  }
+
+  private static boolean root() {
+    return "root".equals(System.getProperty("user.name"));
+  }
+
+  @Test
+  void zeroBlocksLandAsHolesAndTheBytesReadBackTheSameWholeOrInParts() throws Exception {
+    byte[] bytes = new byte[(1 << 20) + 3];
+    bytes[300_000] = 'a';
+    bytes[bytes.length - 1] = 0; // it ends in zeros: the file still reaches its size
+    Destination d = destination();
+    StoreObject whole = object("disk.img", bytes.length);
+    d.write(Upload.whole(whole), 1, new ByteRange(0, bytes.length), 0, () -> new ByteArrayInputStream(bytes), () -> ObjectMetadata.NONE);
+    d.complete(Upload.whole(whole), new TreeMap<>(Map.of(1, "")));
+    StoreObject parts = object("parts.img", bytes.length);
+    Upload upload = d.open(parts, () -> ObjectMetadata.NONE);
+    int half = 500_001; // not on a block's edge
+    d.write(upload, 2, new ByteRange(half, bytes.length - half), 0,
+        () -> new ByteArrayInputStream(bytes, half, bytes.length - half), () -> ObjectMetadata.NONE);
+    d.write(upload, 1, new ByteRange(0, half), 0, () -> new ByteArrayInputStream(bytes, 0, half), () -> ObjectMetadata.NONE);
+    d.complete(upload, new TreeMap<>(Map.of(1, "", 2, "")));
+    for (String name : new String[] {"disk.img", "parts.img"}) {
+      assertThat(Files.readAllBytes(root.resolve(name))).as(name).isEqualTo(bytes);
+      assertThat(allocated(root.resolve(name))).as(name + ": bytes allocated on disk").isLessThan(64 << 10);
+    }
+  }
+
+  @Test
+  void sparseWritesOfRandomBlocksAtRandomPlacesReadBackAsWritten() throws Exception {
+    java.util.Random random = new java.util.Random(7);
+    Path file = root.resolve("random.bin");
+    for (int round = 0; round < 200; round++) {
+      int n = 1 + random.nextInt(5 * FileDestination.SPARSE_BLOCK);
+      long position = random.nextInt(3 * FileDestination.SPARSE_BLOCK);
+      byte[] bytes = new byte[n];
+      for (int at = 0; at < n; at += 1 + random.nextInt(FileDestination.SPARSE_BLOCK)) {
+        if (random.nextBoolean()) bytes[at] = (byte) (1 + random.nextInt(255));
+      }
+      byte[] before = new byte[(int) position + n + 17];
+      random.nextBytes(before); // what the file holds before the write: its bytes up to where the write begins
+      Files.write(file, java.util.Arrays.copyOf(before, (int) position));
+      try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+        FileDestination.writeSparse(channel, bytes, n, position);
+        if (channel.size() < position + n) channel.write(java.nio.ByteBuffer.wrap(new byte[1]), position + n - 1);
+      }
+      byte[] want = java.util.Arrays.copyOf(java.util.Arrays.copyOf(before, (int) position), (int) position + n);
+      System.arraycopy(bytes, 0, want, (int) position, n);
+      assertThat(Files.readAllBytes(file)).as("round %d: %d bytes at %d", round, n, position).isEqualTo(want);
+    }
+  }
+
+  /** Bytes the file takes on disk ({@code stat}'s blocks of 512 bytes): Java has no attribute for it. */
+  private static long allocated(Path file) throws Exception {
+    Process p = new ProcessBuilder("stat", "-c", "%b", file.toString()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes()).trim();
+    assertThat(p.waitFor()).as(out).isZero();
+    return Long.parseLong(out) * 512;
+  }
 }
