@@ -99,7 +99,7 @@ class DatasetFilesTest {
     String run = dir.toUri().toString();
     DatasetFiles.writePart(Datasets.objects("job", "run-1"), List.<ObjectResult>of().iterator(), run, 0, "1", new Configuration(), o -> {});
     assertThat(Files.readAllLines(dir.resolve("objects.csv/part-00000.csv")))
-        .containsExactly("job,run,key,destination,size,etag,last_modified,parts,bytes,status,error,verified,checksum");
+        .containsExactly("job,run,key,destination,size,etag,last_modified,parts,bytes,status,error,verified,checksum,not_carried");
     try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(),
         new org.apache.hadoop.fs.Path(dir.resolve("objects.parquet/part-00000.snappy.parquet").toUri())).build()) {
       assertThat(reader.read()).isNull();
