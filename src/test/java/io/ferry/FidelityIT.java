@@ -482,6 +482,87 @@ class FidelityIT {
     assertThat(Files.readString(followed.resolve("sub/b.txt"))).isEqualTo("beta");
   }
 
+  /**
+   * {@code symlinks = copy}: into a directory each link is made again, with its target and time (a link only the
+   * destination holds goes with the cut-over, a rerun skips those it holds, verify compares them); into a bucket each
+   * is an object {@code name.rclonelink} holding its target, as rclone keeps them, which the cut-over keeps.
+   */
+  @Test
+  void symbolicLinksCopiedAreLinksInADirectoryAndRcloneLinkObjectsInABucket() throws Exception {
+    Path dir = Files.createDirectories(work.resolve("copied-links/source/sub"));
+    Path from = dir.getParent();
+    Files.writeString(from.resolve("a.txt"), "alpha");
+    Files.writeString(dir.resolve("b.txt"), "beta");
+    Map<String, String> links = Map.of("to-file", "a.txt", "sub/to-dir", "..", "dangling", "nowhere/ü");
+    for (var e : links.entrySet()) {
+      Path link = Files.createSymbolicLink(from.resolve(e.getKey()), Path.of(e.getValue()));
+      Files.getFileAttributeView(link, java.nio.file.attribute.BasicFileAttributeView.class, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+          .setTimes(java.nio.file.attribute.FileTime.fromMillis(1_500_000_000_250L), null, null);
+    }
+    Path to = Files.createDirectories(work.resolve("copied-links/destination"));
+    Files.createSymbolicLink(to.resolve("stale-link"), Path.of("elsewhere"));
+    String cutOver = "job.name = links-copied\nferry.destination.delete-extraneous = true";
+
+    RunSummary first = run(directoryJob(from, to, "copy", cutOver));
+    assertThat(first.succeeded()).as(first.failures().toString()).isTrue();
+    assertThat(first.objects().copied()).isEqualTo(5);
+    assertThat(first.objects().notCopied()).isZero();
+    assertThat(first.deletions().deleted()).as("a link only the destination holds").isEqualTo(1);
+    assertThat(Files.exists(to.resolve("stale-link"), java.nio.file.LinkOption.NOFOLLOW_LINKS)).isFalse();
+    for (var e : links.entrySet()) {
+      Path link = to.resolve(e.getKey());
+      assertThat(Files.isSymbolicLink(link)).as(e.getKey()).isTrue();
+      assertThat(Files.readSymbolicLink(link)).as(e.getKey()).isEqualTo(Path.of(e.getValue()));
+      assertThat(Files.getLastModifiedTime(link, java.nio.file.LinkOption.NOFOLLOW_LINKS).toMillis()).isEqualTo(1_500_000_000_250L);
+    }
+    assertThat(Files.readString(to.resolve("to-file"))).isEqualTo("alpha");
+    assertThat(Files.readString(to.resolve("sub/to-dir/sub/b.txt"))).isEqualTo("beta");
+
+    RunSummary again = run(directoryJob(from, to, "copy", cutOver));
+    assertThat(again.objects().copied()).isZero();
+    assertThat(again.objects().skippedUnchanged()).isEqualTo(5);
+    Files.delete(from.resolve("dangling"));
+    Files.createSymbolicLink(from.resolve("dangling"), Path.of("somewhere-else"));
+    RunSummary changed = run(directoryJob(from, to, "copy", cutOver));
+    assertThat(changed.objects().copied()).isEqualTo(1);
+    assertThat(Files.readSymbolicLink(to.resolve("dangling"))).isEqualTo(Path.of("somewhere-else"));
+    Path conf = Files.writeString(work.resolve("copied-links/verify.conf"), """
+        ferry {
+          job.name = links-copied
+          source { type = file, path = "%s", symlinks = copy }
+          destination.path = "%s"
+          report.path = "%s"
+        }
+        """.formatted(from, to, work.resolve("reports")));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
+    assertThat(io.ferry.Ferry.run(new String[] {"verify", conf.toString()}, print, print)).as(out.toString(StandardCharsets.UTF_8))
+        .isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).containsPattern("match +5");
+
+    client.createBucket(b -> b.bucket("copied-links"));
+    client.putObject(b -> b.bucket("copied-links").key("only-here.txt"), RequestBody.fromString("extraneous"));
+    var toBucket = ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString("""
+        ferry {
+          job.name = links-to-bucket
+          source { type = file, path = "%s", symlinks = copy }
+          destination { type = s3, endpoint = "%s", bucket = copied-links, credentials.access-key-id = any, delete-extraneous = true }
+          report.path = "%s"
+        }
+        """.formatted(from, s3.endpoint(), work.resolve("reports"))), Map.of("ferry.destination.credentials.secret-access-key", "any"));
+    for (int round = 0; round < 2; round++) {
+      RunSummary bucket = run(toBucket);
+      assertThat(bucket.succeeded()).as(bucket.failures().toString()).isTrue();
+      assertThat(bucket.objects().copied()).as("round " + round).isEqualTo(round == 0 ? 5 : 0);
+      assertThat(bucket.deletions() == null ? 0 : bucket.deletions().deleted()).as("round " + round).isEqualTo(round == 0 ? 1 : 0);
+    }
+    Map<String, String> held = new TreeMap<>();
+    client.listObjectsV2Paginator(b -> b.bucket("copied-links")).contents().forEach(o -> held.put(o.key(),
+        client.getObjectAsBytes(b -> b.bucket("copied-links").key(o.key())).asUtf8String()));
+    assertThat(held).containsExactlyInAnyOrderEntriesOf(Map.of("a.txt", "alpha", "sub/b.txt", "beta", "to-file.rclonelink", "a.txt",
+        "sub/to-dir.rclonelink", "..", "dangling.rclonelink", "somewhere-else"));
+  }
+
   private io.ferry.config.MigrationConfig directoryJob(Path from, Path to, String symlinks, String extra) {
     return ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString("""
         ferry {

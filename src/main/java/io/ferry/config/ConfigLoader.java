@@ -80,6 +80,17 @@ public final class ConfigLoader {
             + " not tell apart from older versions: run the cut-over with versions = current");
       }
     }
+    if (source != null && destination != null && source.store() instanceof DirectoryConfig d
+        && d.symlinks() == DirectoryConfig.Symlinks.COPY) {
+      if (destination.store() instanceof DirectoryConfig to) {
+        // the destination's listing lists its links too: a rerun compares them, verify reads them, the cut-over sees them
+        destination = new DestinationConfig(to.withSymlinks(DirectoryConfig.Symlinks.COPY), destination.serverSideCopy(),
+            destination.cutOver());
+      } else {
+        source = new SourceConfig(d.withSymlinks(DirectoryConfig.Symlinks.COPY_AS_FILES), source.selection(), source.manifest(),
+            source.checkManifest(), source.manifestComplete(), source.archived());
+      }
+    }
     PlanConfig plan = PlanSection.read(h, destination);
     CopyConfig copy = CopySection.read(h);
     ReportConfig report = report(h);

@@ -13,7 +13,20 @@ public record DirectoryConfig(String path, Symlinks symlinks) implements StoreCo
     /** Leaves it, and reports it: a row of the objects dataset and a count; not a failure. */
     REPORT,
     /** Copies the file it points to, at the link's path; a link to a folder, or to nothing, is reported. */
-    FOLLOW
+    FOLLOW,
+    /**
+     * Copies every link as a link: at a directory destination a link with the same target (whose listing then lists its
+     * links, to compare them); at a bucket, {@link #COPY_AS_FILES}.
+     */
+    COPY,
+    /**
+     * {@code copy} into a bucket: each link an object at its path with {@code .rclonelink} after it, holding its target,
+     * as rclone's {@code --links} keeps links (so rclone makes them links again).
+     */
+    COPY_AS_FILES;
+
+    /** The suffix of an object that keeps a link in a bucket (rclone's). */
+    public static final String LINK_SUFFIX = ".rclonelink";
   }
 
   public DirectoryConfig {

@@ -44,9 +44,9 @@ final class SourceSection {
       h.problem("source.manifest-complete", true, "declares source.manifest a complete inventory, and no manifest is set");
     }
     String links = h.string("source.symlinks");
-    if (!List.of("report", "follow").contains(links)) {
-      h.problem("source.symlinks", links,
-          "must be report (leave each symbolic link and report it) or follow (copy the file a link points to)");
+    if (!List.of("report", "follow", "copy").contains(links)) {
+      h.problem("source.symlinks", links, "must be report (leave each symbolic link and report it), follow (copy the file a link"
+          + " points to) or copy (copy each link as a link; into a bucket, as rclone keeps them: name.rclonelink holding the target)");
     } else if (store instanceof DirectoryConfig d) {
       store = d.withSymlinks(DirectoryConfig.Symlinks.valueOf(links.toUpperCase(java.util.Locale.ROOT)));
     }

@@ -44,7 +44,7 @@ public record CutOverPlan(Outcome outcome, String reason) {
     }
     if (linksLeft > 0) {
       return new CutOverPlan(Outcome.SKIPPED, linksLeft + " symbolic links were reported, not copied: a link may stand for files the"
-          + " destination holds, so nothing is deleted (source.symlinks = follow copies links to files)");
+          + " destination holds, so nothing is deleted (source.symlinks = follow copies links to files, copy every link as a link)");
     }
     if (archivedLeft > 0) {
       return new CutOverPlan(Outcome.SKIPPED, archivedLeft + " objects archived at the source were not copied: a run that did not"

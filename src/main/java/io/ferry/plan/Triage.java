@@ -67,7 +67,7 @@ public final class Triage {
     }
     if (source.isLink()) {
       return List.of(new Decision(Decision.Kind.NOT_COPIED, source, "a symbolic link to '" + source.linkTarget() + "': not copied"
-          + " (source.symlinks = follow copies a link to a file; links to folders, and to nothing, are reported)"));
+          + " (source.symlinks = copy copies it as a link; follow copies a link to a file as that file)"));
     }
     if (!filter.inRanges(source)) return List.of(Decision.of(Decision.Kind.FILTERED, source));
     String reason = rules.rejection(source);

@@ -40,9 +40,26 @@ public record StoreObject(String key, String relativeKey, long size, String etag
     return version.startsWith(LINK);
   }
 
+  /** What {@link #version} holds for a symbolic link the job copies as a link: this prefix and its target. */
+  private static final String SYMLINK = "symlink:";
+
+  /**
+   * A symbolic link the job copies ({@code source.symlinks = copy}): its bytes are its target's path (as rclone keeps a
+   * link in a bucket, in an object of its name with {@code .rclonelink} after it), and a directory destination makes it
+   * a link again.
+   */
+  public static StoreObject symlink(String key, String relativeKey, String target, long lastModifiedMillis) {
+    return new StoreObject(key, relativeKey, target.getBytes(java.nio.charset.StandardCharsets.UTF_8).length, "", lastModifiedMillis,
+        SYMLINK + target);
+  }
+
+  public boolean isSymlink() {
+    return version.startsWith(SYMLINK);
+  }
+
   /** A link's target, as the link names it ("" for an object that is no link). */
   public String linkTarget() {
-    return isLink() ? version.substring(LINK.length()) : "";
+    return isLink() ? version.substring(LINK.length()) : isSymlink() ? version.substring(SYMLINK.length()) : "";
   }
 
   /** What {@link #version} holds for an object archived at the source: this prefix, then its storage class. */

@@ -83,10 +83,18 @@ final class FileDestination implements Destination {
   /** Folders under the root already found to be real folders, by this instance (one task's). */
   private final Set<Path> checked = ConcurrentHashMap.newKeySet();
 
+  /** Whether the job copies links as links: its listing lists them, to compare, verify and cut over. */
+  private final boolean links;
+
   FileDestination(Path root, String tag, int bufferSize) {
+    this(root, tag, bufferSize, false);
+  }
+
+  FileDestination(Path root, String tag, int bufferSize, boolean links) {
     this.root = root;
     this.tag = tag;
     this.bufferSize = bufferSize;
+    this.links = links;
   }
 
   @Override
@@ -115,13 +123,14 @@ final class FileDestination implements Destination {
 
   @Override
   public Lister existing() {
-    return new FileLister(root);
+    return links ? new FileLister(root, io.ferry.config.DirectoryConfig.Symlinks.COPY) : new FileLister(root);
   }
 
-  /** The same size and modification time (the rule of rclone and {@code aws s3 sync}). */
+  /** The same size and modification time (the rule of rclone and {@code aws s3 sync}); a link, the same link. */
   @Override
   public boolean unchanged(StoreObject source, StoreObject existing) {
-    return existing.size() == source.size() && existing.lastModifiedMillis() == source.lastModifiedMillis();
+    return existing.size() == source.size() && existing.lastModifiedMillis() == source.lastModifiedMillis()
+        && existing.isSymlink() == source.isSymlink() && existing.linkTarget().equals(source.linkTarget());
   }
 
   /** The object's path; a key that has none is a fatal failure of its own (triage sets such keys aside first). */
@@ -224,7 +233,8 @@ final class FileDestination implements Destination {
     try {
       staged = Files.readAttributes(temp, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     } catch (NoSuchFileException e) {
-      if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS) && Files.size(target) == object.size()
+      if (object.isSymlink() ? isLinkAsListed(target, object) : Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)
+          && Files.size(target) == object.size()
           && Files.getLastModifiedTime(target, LinkOption.NOFOLLOW_LINKS).toMillis() == object.lastModifiedMillis()) {
         renamedInto.add(target.getParent());
         return ""; // completed already (a recomputed commit after an executor loss)
@@ -238,6 +248,7 @@ final class FileDestination implements Destination {
       if (size != object.size()) throw new IOException("temp file holds " + size + " bytes, the object has " + object.size());
       channel.force(true);
     }
+    if (object.isSymlink()) return completeLink(object, target, temp);
     String notRestored = Ownership.fromReceipts(receipts.values()).restore(temp);
     Files.getFileAttributeView(temp, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
         .setTimes(FileTime.fromMillis(object.lastModifiedMillis()), null, null);
@@ -251,6 +262,44 @@ final class FileDestination implements Destination {
     }
     renamedInto.add(target.getParent());
     return notRestored;
+  }
+
+  /**
+   * A link copied as a link: the temp file holds its target (checked like any object's bytes); a link to it is made at
+   * a temp name of its own, given the source's time and renamed into place, then the temp file goes (a completion
+   * retried before that makes the link again).
+   */
+  private String completeLink(StoreObject object, Path target, Path temp) throws IOException {
+    String to = Files.readString(temp, java.nio.charset.StandardCharsets.UTF_8);
+    Path link = KeyPaths.tempPath(target, tag, KeyPaths.nonce());
+    Files.createSymbolicLink(link, Path.of(to));
+    try {
+      Files.getFileAttributeView(link, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+          .setTimes(FileTime.fromMillis(object.lastModifiedMillis()), null, null);
+      if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+        throw new FileAlreadyExistsException(target.toString(), null, "a directory stands at the link's final name");
+      }
+      Files.move(link, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.deleteIfExists(link);
+      throw new IOException("the destination filesystem cannot rename atomically: " + e.getMessage(), e);
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(link);
+      throw e;
+    }
+    renamedInto.add(target.getParent());
+    Files.deleteIfExists(temp);
+    return "";
+  }
+
+  /** Whether a link stands at {@code path} with the listed target and time. */
+  private static boolean isLinkAsListed(Path path, StoreObject listed) throws IOException {
+    try {
+      FileRangeReader.linkAsListed(path, listed);
+      return true;
+    } catch (StoreFailure | NoSuchFileException e) {
+      return false;
+    }
   }
 
   /** Removes the object's temp file, if any. Never touches the final name. */
@@ -335,6 +384,7 @@ final class FileDestination implements Destination {
   private boolean asListed(Path target, StoreObject listed) throws IOException {
     try {
       folder(root, target, false);
+      if (listed.isSymlink()) return isLinkAsListed(target, listed);
       BasicFileAttributes now = Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
       return now.isRegularFile() && now.size() == listed.size() && now.lastModifiedTime().toMillis() == listed.lastModifiedMillis()
           && (listed.version().isEmpty() || FileLister.inode(now).equals(listed.version()));

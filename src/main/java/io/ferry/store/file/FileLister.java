@@ -36,21 +36,29 @@ final class FileLister implements Lister {
   private final boolean follow;
   /** Whether links not followed are handed on (a source reports them); a destination's listing leaves them out. */
   private final boolean report;
+  /** Whether every link is an object of the job's, as a {@link StoreObject#symlink} (source.symlinks = copy). */
+  private final boolean copy;
+  /** What a link's key gets after it ({@code .rclonelink} into a bucket), where links are copied. */
+  private final String linkSuffix;
 
   /** A destination's listing: its regular files only (its links are no objects of the job's, and never followed). */
   FileLister(Path root) {
-    this(root, false, false);
+    this(root, false, false, false, "");
   }
 
-  /** A source's listing: links to files followed where the job says so; every other link handed on, to report. */
+  /** A source's listing, or that of a destination whose links are the job's (copy): links as the job treats them. */
   FileLister(Path root, io.ferry.config.DirectoryConfig.Symlinks symlinks) {
-    this(root, symlinks == io.ferry.config.DirectoryConfig.Symlinks.FOLLOW, true);
+    this(root, symlinks == io.ferry.config.DirectoryConfig.Symlinks.FOLLOW, true,
+        symlinks == io.ferry.config.DirectoryConfig.Symlinks.COPY || symlinks == io.ferry.config.DirectoryConfig.Symlinks.COPY_AS_FILES,
+        symlinks == io.ferry.config.DirectoryConfig.Symlinks.COPY_AS_FILES ? io.ferry.config.DirectoryConfig.Symlinks.LINK_SUFFIX : "");
   }
 
-  private FileLister(Path root, boolean follow, boolean report) {
+  private FileLister(Path root, boolean follow, boolean report, boolean copy, String linkSuffix) {
     this.root = report ? real(root) : root;
     this.follow = follow;
     this.report = report;
+    this.copy = copy;
+    this.linkSuffix = linkSuffix;
   }
 
   @Override
@@ -85,7 +93,7 @@ final class FileLister implements Lister {
         @Override
         public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
           BasicFileAttributes seen = attributes.isSymbolicLink() ? followed(file, attributes) : attributes;
-          if (seen.isRegularFile() || report && seen.isSymbolicLink()) entries.add(new Entry(file, seen));
+          if (seen.isRegularFile() || (report || copy) && seen.isSymbolicLink()) entries.add(new Entry(file, seen));
           return FileVisitResult.CONTINUE;
         }
 
@@ -106,11 +114,21 @@ final class FileLister implements Lister {
 
   @Override
   public StoreObject find(String relativeKey) throws IOException {
-    Path file = path(relativeKey);
+    StoreObject found = findAt(relativeKey);
+    if (found != null && found.relativeKey().equals(relativeKey)) return found;
+    if (!linkSuffix.isEmpty() && relativeKey.endsWith(linkSuffix)) { // a link kept as name.rclonelink: the link at name
+      StoreObject link = findAt(relativeKey.substring(0, relativeKey.length() - linkSuffix.length()));
+      if (link != null && link.isSymlink()) return link;
+    }
+    return found != null && found.relativeKey().equals(relativeKey) ? found : null;
+  }
+
+  private StoreObject findAt(String relativePath) throws IOException {
+    Path file = path(relativePath);
     try {
       BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
       if (attributes.isSymbolicLink()) attributes = followed(file, attributes);
-      return attributes.isRegularFile() || report && attributes.isSymbolicLink() ? object(file, attributes) : null;
+      return attributes.isRegularFile() || (report || copy) && attributes.isSymbolicLink() ? object(file, attributes) : null;
     } catch (NoSuchFileException | NotDirectoryException e) {
       return null;
     }
@@ -150,7 +168,8 @@ final class FileLister implements Lister {
       } catch (IOException e) {
         target = "?";
       }
-      return StoreObject.link(key, key, target, attributes.lastModifiedTime().toMillis());
+      long time = attributes.lastModifiedTime().toMillis();
+      return copy ? StoreObject.symlink(key, key + linkSuffix, target, time) : StoreObject.link(key, key, target, time);
     }
     return new StoreObject(key, key, attributes.size(), "", attributes.lastModifiedTime().toMillis(), inode(attributes));
   }

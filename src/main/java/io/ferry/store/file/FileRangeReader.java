@@ -35,6 +35,10 @@ final class FileRangeReader implements RangeReader {
   @Override
   public InputStream open(StoreObject object, ByteRange range) throws IOException {
     Path file = root.resolve(object.key());
+    if (object.isSymlink()) {
+      byte[] target = linkAsListed(file, object).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      return new java.io.ByteArrayInputStream(target, (int) range.offset(), (int) range.length());
+    }
     FileChannel channel = links.length == 0 ? FileChannel.open(file, StandardOpenOption.READ)
         : FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
     try {
@@ -69,6 +73,18 @@ final class FileRangeReader implements RangeReader {
     };
   }
 
+  /** A link's target, once it is found still the link listed (its target and time), else a failure for good. */
+  static String linkAsListed(Path link, StoreObject listed) throws IOException {
+    BasicFileAttributes now = Files.readAttributes(link, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    String target = now.isSymbolicLink() ? Files.readSymbolicLink(link).toString() : null;
+    if (target == null || !target.equals(listed.linkTarget()) || now.lastModifiedTime().toMillis() != listed.lastModifiedMillis()) {
+      throw new StoreFailure(StoreFailure.Kind.FATAL, link + ": the symbolic link changed during the run: "
+          + (target == null ? "it is no link now" : target.equals(listed.linkTarget()) ? "it was modified since it was listed"
+          : "it points to '" + target + "', it pointed to '" + listed.linkTarget() + "'"));
+    }
+    return target;
+  }
+
   /** Fails (for good: the source changed) unless the file is still the version listed. */
   static void checkUnchanged(Path file, StoreObject listed, LinkOption... links) throws IOException {
     BasicFileAttributes now = Files.readAttributes(file, BasicFileAttributes.class, links);
@@ -91,6 +107,10 @@ final class FileRangeReader implements RangeReader {
   @Override
   public ObjectMetadata metadata(StoreObject object, boolean tags) {
     Path file = root.resolve(object.key());
+    if (object.isSymlink()) { // its time (rclone's .rclonelink objects carry it); a link's mode and owner are no file's
+      return new ObjectMetadata(Map.of(), Map.of(ObjectMetadata.MTIME, ObjectMetadata.mtime(object.lastModifiedMillis())), null, "",
+          null);
+    }
     String type = null;
     try {
       type = Files.probeContentType(file);

@@ -38,6 +38,6 @@ public final class FileStore implements Store {
 
   @Override
   public Destination destination() {
-    return new FileDestination(root, tag, bufferSize);
+    return new FileDestination(root, tag, bufferSize, symlinks == DirectoryConfig.Symlinks.COPY);
   }
 }

@@ -95,6 +95,35 @@ class FileListerTest {
     assertThat(new FileLister(root).find("to-file")).isNull();
   }
 
+  /** Links copied: each one an object whose bytes are its target, at its path, or at name.rclonelink into a bucket. */
+  @Test
+  void linksCopiedAreObjectsHoldingTheirTargetsUnderTheirNamesOrRclonesNames() throws Exception {
+    tree("a.txt", "sub/b.txt");
+    Files.createSymbolicLink(root.resolve("to-file"), Path.of("a.txt"));
+    Files.createSymbolicLink(root.resolve("sub/to-dir"), Path.of("../sub"));
+    Files.createSymbolicLink(root.resolve("dangling"), Path.of("nowhere/ü"));
+    for (DirectoryConfig.Symlinks how : List.of(DirectoryConfig.Symlinks.COPY, DirectoryConfig.Symlinks.COPY_AS_FILES)) {
+      String suffix = how == DirectoryConfig.Symlinks.COPY ? "" : ".rclonelink";
+      FileLister lister = new FileLister(root, how);
+      List<StoreObject> listed = new ArrayList<>();
+      for (Shard s : lister.shards(List.of(), 4)) lister.list(s, listed::add);
+      assertThat(listed).as(how.name()).extracting(StoreObject::key, StoreObject::relativeKey, StoreObject::linkTarget, StoreObject::size)
+          .containsExactlyInAnyOrder(tuple("a.txt", "a.txt", "", 5L), tuple("sub/b.txt", "sub/b.txt", "", 9L),
+              tuple("to-file", "to-file" + suffix, "a.txt", 5L), tuple("sub/to-dir", "sub/to-dir" + suffix, "../sub", 6L),
+              tuple("dangling", "dangling" + suffix, "nowhere/ü", 10L));
+      assertThat(listed).filteredOn(o -> !o.linkTarget().isEmpty()).allMatch(o -> o.isSymlink() && !o.isLink());
+      StoreObject found = lister.find("to-file" + suffix);
+      assertThat(found.relativeKey()).isEqualTo("to-file" + suffix);
+      assertThat(found.linkTarget()).isEqualTo("a.txt");
+      assertThat(lister.find("a.txt").isSymlink()).isFalse();
+    }
+    // a file whose own name ends so is that file, and a link's plain name is no key of a job that keeps it as name.rclonelink
+    Files.writeString(root.resolve("real.rclonelink"), "data");
+    FileLister asFiles = new FileLister(root, DirectoryConfig.Symlinks.COPY_AS_FILES);
+    assertThat(asFiles.find("real.rclonelink").isSymlink()).isFalse();
+    assertThat(asFiles.find("to-file")).isNull();
+  }
+
   /** A source directory named through a link (a mount point often is one) lists what is under it. */
   @Test
   void aSourceNamedThroughASymbolicLinkListsItsFiles() throws Exception {
