@@ -25,6 +25,11 @@ public record BucketConfig(S3EndpointConfig endpoint, String bucket, String pref
     this(endpoint, bucket, prefix, writes, false);
   }
 
+  /** The same bucket, written with {@code writes}. */
+  public BucketConfig withWrites(ObjectWrites how) {
+    return new BucketConfig(endpoint, bucket, prefix, how, versions);
+  }
+
   /** The same bucket, listed with every version of each key, or with its current versions only. */
   public BucketConfig withVersions(boolean all) {
     return new BucketConfig(endpoint, bucket, prefix, writes, all);

@@ -80,6 +80,12 @@ public final class ConfigLoader {
             + " not tell apart from older versions: run the cut-over with versions = current");
       }
     }
+    if (source != null && destination != null && source.store() instanceof BucketConfig from
+        && destination.store() instanceof BucketConfig to && to.writes().keepsStorageClass()) {
+      // the source's class names are its service's: the destination's nearest class is written
+      destination = new DestinationConfig(to.withWrites(to.writes().withClassesFrom(Provider.of(from.endpoint().endpoint()))),
+          destination.serverSideCopy(), destination.cutOver());
+    }
     if (source != null && destination != null && source.store() instanceof DirectoryConfig d
         && d.symlinks() == DirectoryConfig.Symlinks.COPY) {
       if (destination.store() instanceof DirectoryConfig to) {

@@ -226,6 +226,34 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void keptStorageClassesAreNamedFromTheSourcesKindOfServiceAndLinksCopiedTakeTheirFormFromTheDestination() {
+    MigrationConfig c = load("""
+        ferry {
+          source { endpoint = "https://oss-cn-hangzhou.aliyuncs.com", bucket = media, credentials.type = default-chain }
+          destination { type = s3, endpoint = "http://minio:9000", bucket = copy, storage-class = keep, credentials.type = default-chain }
+        }
+        """);
+    assertThat(bucket(c.destination().store()).writes().classesFrom()).isEqualTo(Provider.OSS);
+    assertThat(bucket(load(MINIMAL).source().store()).writes().classesFrom()).isNull();
+    MigrationConfig intoDirectory = load("""
+        ferry { source { type = file, path = "/mnt/in", symlinks = copy }, destination.path = "/mnt/out" }
+        """);
+    assertThat(((DirectoryConfig) intoDirectory.source().store()).symlinks()).isEqualTo(DirectoryConfig.Symlinks.COPY);
+    assertThat(((DirectoryConfig) intoDirectory.destination().store()).symlinks()).as("its links listed")
+        .isEqualTo(DirectoryConfig.Symlinks.COPY);
+    MigrationConfig intoBucket = load("""
+        ferry {
+          source { type = file, path = "/mnt/in", symlinks = copy }
+          destination { type = s3, bucket = copy, credentials.type = default-chain }
+        }
+        """);
+    assertThat(((DirectoryConfig) intoBucket.source().store()).symlinks()).isEqualTo(DirectoryConfig.Symlinks.COPY_AS_FILES);
+    assertThat(problems("""
+        ferry { source { type = file, path = "/mnt/in", symlinks = copy_as_files }, destination.path = "/mnt/out" }
+        """)).singleElement().asString().startsWith("ferry.source.symlinks = copy_as_files").contains("copy (copy each link as a link");
+  }
+
+  @Test
   void aBucketDestinationNeedsPartsOfAtLeastFiveMebibytes() {
     assertThat(problems(MINIMAL + """
         ferry.destination { type = s3, bucket = copy, credentials { access-key-id = a, secret-access-key = b } }

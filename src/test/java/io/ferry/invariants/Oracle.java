@@ -66,7 +66,7 @@ final class Oracle {
     // a source's symbolic link not followed to a file: reported, never copied; and the cut-over does not run past it
     Set<String> linksLeft = new TreeSet<>();
     for (String key : listed) {
-      if (source.digests().get(key).startsWith("link:")) linksLeft.add(key);
+      if (source.digests().get(key).startsWith("link:") && !job.copyLinks()) linksLeft.add(key);
       else if (job.inRanges(source.items().get(key))) selected.add(key);
     }
     Set<String> rejected = new TreeSet<>();
@@ -97,7 +97,8 @@ final class Oracle {
     for (Map.Entry<String, String> e : before.entrySet()) {
       String key = e.getKey();
       // a directory's symbolic links are not objects (a listing skips them), nor is staging
-      if (e.getValue().startsWith("link:") || isStaging(key) || !job.inScope(key) || listed.contains(key)) continue;
+      // (unless the job copies links: then its links are objects of the job's)
+      if (e.getValue().startsWith("link:") && !job.copyLinks() || isStaging(key) || !job.inScope(key) || listed.contains(key)) continue;
       extraneous.add(key);
     }
     long copied = selected.size() - rejected.size();

@@ -81,22 +81,28 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
    */
   record Job(long partSize, int streams, List<String> prefixes, int include, int exclude, long minSize, long maxSize,
       long modifiedAfter, Manifest manifest, boolean deleteExtraneous, String maxDelete, boolean deleteTo, boolean skipUnchanged,
-      boolean serverSideNever, boolean checksums, boolean followLinks, boolean copyTags, boolean keepClass) {
+      boolean serverSideNever, boolean checksums, boolean followLinks, boolean copyTags, boolean keepClass, boolean copyLinks) {
 
     Job withPartSize(long size) {
       return new Job(size, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous, maxDelete,
-          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass);
+          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks);
     }
 
     Job withStreams(int n) {
       return new Job(partSize, n, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous, maxDelete,
-          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass);
+          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks);
     }
 
     /** source.symlinks = follow, destination.copy-tags, destination.storage-class = keep. */
     Job withWrites(boolean follow, boolean tags, boolean keep) {
       return new Job(partSize, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous,
-          maxDelete, deleteTo, skipUnchanged, serverSideNever, checksums, follow, tags, keep);
+          maxDelete, deleteTo, skipUnchanged, serverSideNever, checksums, follow, tags, keep, copyLinks);
+    }
+
+    /** source.symlinks = copy (over follow). */
+    Job withCopiedLinks() {
+      return new Job(partSize, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous,
+          maxDelete, deleteTo, skipUnchanged, serverSideNever, checksums, false, copyTags, keepClass, true);
     }
 
     /** Whether the selection takes a key relative to the prefix, by folders and globs (sizes and times aside). */
@@ -220,7 +226,7 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
         || !destinationPrefix.isEmpty());
     Job job = new Job(partSize, 1 + r.nextInt(8), prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous,
         maxDelete, deleteTo, r.nextInt(5) > 0, destinationKind == DestinationKind.SAME_SERVICE && r.nextBoolean(), r.nextInt(3) == 0,
-        false, true, false);
+        false, true, false, false);
 
     // what the destination holds already: copies, stale versions (another size, so no rule takes them for unchanged),
     // objects only it has (in the selection or not), another job's temp file
@@ -275,6 +281,7 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
       }
       archived = new Archived(keys, List.of("fail", "skip", "restore").get(r.nextInt(3)), r.nextBoolean());
     }
+    if (!sourceLinks.equals(SourceLinks.NONE) && r.nextInt(3) == 0) job = job.withCopiedLinks();
     return new Scenario(seed, sourceKind, destinationKind, sourcePrefix, destinationPrefix, source, outside, existing, links, job, runs,
         sourceLinks, archived);
   }

@@ -153,12 +153,20 @@ final class Stage {
       for (Item i : scenario.source()) write(sourceDirectory, i.key(), i);
       Scenario.SourceLinks links = scenario.sourceLinks();
       if (links.toFile() != null) Files.createSymbolicLink(sourceDirectory.resolve(Scenario.SourceLinks.TO_FILE), Path.of(links.toFile()));
-      if (links.dangling()) Files.createSymbolicLink(sourceDirectory.resolve(Scenario.SourceLinks.DANGLING), Path.of("nowhere.bin"));
+      if (links.dangling()) Files.createSymbolicLink(sourceDirectory.resolve(Scenario.SourceLinks.DANGLING), Path.of(DANGLING_TARGET));
     }
     for (Item i : scenario.source()) versions.computeIfAbsent(i.key(), k -> ConcurrentHashMap.newKeySet()).add(digest(i.size(), i.seed()));
     String linked = scenario.sourceLinks().toFile();
-    if (linked != null) versions.computeIfAbsent(Scenario.SourceLinks.TO_FILE, k -> ConcurrentHashMap.newKeySet())
-        .addAll(versions.getOrDefault(linked, Set.of()));
+    if (scenario.job().copyLinks()) {
+      // a link copied is its target: a link again in a directory, an object name.rclonelink holding it in a bucket
+      if (linked != null) versions.computeIfAbsent(linkKey(Scenario.SourceLinks.TO_FILE), k -> ConcurrentHashMap.newKeySet())
+          .add(linkDigest(linked));
+      if (scenario.sourceLinks().dangling()) versions.computeIfAbsent(linkKey(Scenario.SourceLinks.DANGLING),
+          k -> ConcurrentHashMap.newKeySet()).add(linkDigest(DANGLING_TARGET));
+    } else if (linked != null) {
+      versions.computeIfAbsent(Scenario.SourceLinks.TO_FILE, k -> ConcurrentHashMap.newKeySet()).addAll(versions.getOrDefault(linked,
+          Set.of()));
+    }
     Map<String, Long> sourceTimes = sourceTimes();
     if (toBucket()) {
       destinationClient().createBucket(b -> b.bucket(destinationBucket));
@@ -266,6 +274,13 @@ final class Stage {
       tree(sourceDirectory).forEach((key, digest) -> {
         try {
           Path p = sourceDirectory.resolve(key);
+          if (digest.startsWith("link:") && job.copyLinks()) {
+            String target = digest.substring("link:".length());
+            long time = Files.getLastModifiedTime(p, java.nio.file.LinkOption.NOFOLLOW_LINKS).toMillis();
+            items.put(linkKey(key), new Item(linkKey(key), target.getBytes(StandardCharsets.UTF_8).length, 0, time, false));
+            digests.put(linkKey(key), linkDigest(target));
+            return;
+          }
           if (digest.startsWith("link:")) {
             // a link the job follows to a file is that file; any other stays the link it is (held, never copied)
             if (job.followLinks() && Files.isRegularFile(p)) digest = sha256(Files.readAllBytes(p));
@@ -311,6 +326,18 @@ final class Stage {
   }
 
   /** Files and links under a directory, by relative path: a file's SHA-256, a link's target. */
+  private static final String DANGLING_TARGET = "nowhere.bin";
+
+  /** Where a source's link copied lands: at its name in a directory, at name.rclonelink in a bucket (rclone's form). */
+  private String linkKey(String key) {
+    return toBucket() ? key + ".rclonelink" : key;
+  }
+
+  /** What a link copied to {@code target} reads as at the destination: the link (as {@link #tree} shows it), or its target's bytes. */
+  private String linkDigest(String target) {
+    return toBucket() ? sha256(target.getBytes(StandardCharsets.UTF_8)) : "link:" + target;
+  }
+
   static Map<String, String> tree(Path dir) throws IOException {
     Map<String, String> out = new TreeMap<>();
     if (!Files.isDirectory(dir)) return out;
@@ -370,7 +397,7 @@ final class Stage {
           .append("\", secret-access-key = ${?SRC_SECRET} } }\n");
     } else {
       h.append("  source { type = file, path = \"").append(sourceDirectory).append("\", symlinks = ")
-          .append(job.followLinks() ? "follow" : "report").append(" }\n");
+          .append(job.copyLinks() ? "copy" : job.followLinks() ? "follow" : "report").append(" }\n");
     }
     if (toBucket()) {
       boolean same = scenario.destinationKind() == DestinationKind.SAME_SERVICE;

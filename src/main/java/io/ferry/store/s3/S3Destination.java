@@ -4,6 +4,8 @@ import io.ferry.config.S3Limits;
 import io.ferry.store.ETags;
 import io.ferry.config.BucketConfig;
 import io.ferry.config.ObjectWrites;
+import io.ferry.config.Provider;
+import io.ferry.store.StorageClasses;
 import io.ferry.store.Body;
 import io.ferry.store.ByteRange;
 import io.ferry.store.Capabilities;
@@ -595,7 +597,9 @@ final class S3Destination implements Destination {
   /** The destination's storage class (the source's, {@code sourceClass}, where it keeps it) and encryption, as headers. */
   private void writeSettings(Map<String, String> headers, String sourceClass) {
     ObjectWrites writes = config.writes();
-    String storageClass = writes.keepsStorageClass() ? sourceClass : writes.storageClass();
+    Provider here = Provider.of(config.endpoint().endpoint());
+    String storageClass = !writes.keepsStorageClass() ? writes.storageClass()
+        : StorageClasses.keep(sourceClass, writes.classesFrom() == null ? here : writes.classesFrom(), here).storageClass();
     if (!storageClass.isEmpty()) headers.put("x-amz-storage-class", storageClass);
     if (!writes.acl().isEmpty()) headers.put("x-amz-acl", writes.acl());
     if (!writes.serverSideEncryption().isEmpty()) headers.put("x-amz-server-side-encryption", writes.serverSideEncryption());

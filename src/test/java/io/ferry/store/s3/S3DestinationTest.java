@@ -146,4 +146,17 @@ class S3DestinationTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> destination("", "", "", Map.of("migrated-by", "ferry")).putHeaders(OBJECT,
         source)).hasMessageContaining("make 11, over S3's 10").hasMessageContaining("copy-tags = false");
   }
+
+  @Test
+  void keptClassesAreNamedAsTheDestinationsKindOfServiceNamesThem() throws Exception {
+    ObjectWrites fromOss = new ObjectWrites(ObjectWrites.KEEP, "", "", Map.of(), true).withClassesFrom(io.ferry.config.Provider.OSS);
+    ObjectWrites fromAws = fromOss.withClassesFrom(io.ferry.config.Provider.AWS);
+    // the destination here (loopback) is neither AWS, IBM COS nor OSS: a MinIO or Ceph, whose classes are its operator's
+    ObjectMetadata archive = new ObjectMetadata(Map.of(), Map.of(), null, "Archive", null);
+    ObjectMetadata reduced = new ObjectMetadata(Map.of(), Map.of(), null, "REDUCED_REDUNDANCY", null);
+    assertThat(destination(fromOss).putHeaders(OBJECT, archive)).doesNotContainKey("x-amz-storage-class");
+    assertThat(destination(fromAws).putHeaders(OBJECT, reduced)).containsEntry("x-amz-storage-class", "REDUCED_REDUNDANCY");
+    assertThat(destination(new ObjectWrites(ObjectWrites.KEEP, "", "", Map.of(), true)).putHeaders(OBJECT, archive))
+        .as("a source of the destination's own kind").containsEntry("x-amz-storage-class", "Archive");
+  }
 }
