@@ -35,11 +35,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.AccessControlPolicy;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.Grant;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.Permission;
 import software.amazon.awssdk.services.s3.model.StorageClass;
 import software.amazon.awssdk.services.s3.model.Tag;
+import software.amazon.awssdk.services.s3.model.Type;
 
 /**
  * What travels around the bytes, on every write path (CopyObject, UploadPartCopy, PutObject, multipart), against
@@ -144,6 +148,47 @@ class FidelityIT {
     }
     assertThat(head(bucket, "rclone.txt").metadata()).containsEntry("mtime", "1500000000.250000000");
     assertThat(head(bucket, "site/page.html").expiresString()).isEqualTo(EXPIRES);
+  }
+
+  /**
+   * acl = copy: each object's grants, read with GetObjectAcl, are the grant headers of the write that makes its copy
+   * (PutObject, CreateMultipartUpload, CopyObject), so no copy stands at its name with other grants. S3Mock keeps an
+   * ACL set with PutObjectAcl but ignores a write's grant headers, so the requests are what is checked.
+   */
+  @ParameterizedTest(name = "server-side-copy = {0}")
+  @CsvSource({"always", "never"})
+  void theSourcesAclTravelsAsTheGrantHeadersOfTheWriteOnEveryPath(String serverSide) throws Exception {
+    for (String key : List.of("site/page.html", "video/big.bin")) {
+      String owner = client.getObjectAcl(b -> b.bucket("fidelity-src").key(key)).owner().id();
+      client.putObjectAcl(b -> b.bucket("fidelity-src").key(key).accessControlPolicy(AccessControlPolicy.builder()
+          .owner(o -> o.id(owner)).grants(
+              Grant.builder().grantee(g -> g.type(Type.CANONICAL_USER).id(owner)).permission(Permission.FULL_CONTROL).build(),
+              Grant.builder().grantee(g -> g.type(Type.CANONICAL_USER).id("reader-1")).permission(Permission.READ).build(),
+              Grant.builder().grantee(g -> g.type(Type.GROUP).uri("http://acs.amazonaws.com/groups/global/AllUsers"))
+                  .permission(Permission.READ).build()).build()));
+    }
+    String bucket = "acl-copy-" + serverSide;
+    client.createBucket(b -> b.bucket(bucket));
+    RunSummary summary;
+    String requests;
+    try (FaultProxy sniffer = FaultProxy.before(s3.endpoint())) {
+      summary = migrate(bucket, sniffer.endpoint(), "ferry.destination { acl = copy, server-side-copy = %s }".formatted(serverSide));
+      requests = sniffer.requests();
+    }
+    assertThat(summary.succeeded()).as(summary.failures().toString()).isTrue();
+    assertThat(Buckets.digests(client, bucket, "")).isEqualTo(digests);
+    String owner = client.getObjectAcl(b -> b.bucket("fidelity-src").key("plain.bin")).owner().id();
+    for (String key : digests.keySet()) {
+      String sent = key.equals("video/big.bin") ? request(requests, "POST", bucket, key + "?uploads") : request(requests, "PUT", bucket,
+          key);
+      assertThat(sent).as(key).contains("x-amz-grant-full-control: id=\"" + owner + "\"").doesNotContain("x-amz-acl:");
+      boolean granted = key.equals("site/page.html") || key.equals("video/big.bin");
+      if (granted) {
+        assertThat(sent).as(key).contains("x-amz-grant-read: id=\"reader-1\", uri=\"http://acs.amazonaws.com/groups/global/AllUsers\"");
+      } else {
+        assertThat(sent).as(key).doesNotContain("x-amz-grant-read:");
+      }
+    }
   }
 
   /** copy-tags = false: only the destination's tags, or none, on every path; a CopyObject replaces the source's. */
@@ -638,6 +683,13 @@ class FidelityIT {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     return MigrationJob.run(config, JavaSparkContext.fromSparkContext(spark.sparkContext()),
         new PrintStream(out, true, StandardCharsets.UTF_8));
+  }
+
+  /** The head of the first request {@code method} of {@code key} (with its query), as the proxy saw it. */
+  private static String request(String requests, String method, String bucket, String keyAndQuery) {
+    int at = requests.indexOf(method + " /" + bucket + "/" + keyAndQuery + (keyAndQuery.contains("?") ? "" : " "));
+    assertThat(at).as(method + " " + keyAndQuery).isNotNegative();
+    return requests.substring(at, requests.indexOf("\r\n\r\n", at));
   }
 
   /** The head of the request that wrote {@code key} whole (its PUT), as the proxy saw it. */

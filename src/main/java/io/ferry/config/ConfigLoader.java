@@ -86,6 +86,11 @@ public final class ConfigLoader {
       destination = new DestinationConfig(to.withWrites(to.writes().withClassesFrom(Provider.of(from.endpoint().endpoint()))),
           destination.serverSideCopy(), destination.cutOver());
     }
+    if (source != null && destination != null && !(source.store() instanceof BucketConfig)
+        && destination.store() instanceof BucketConfig to && to.writes().copiesAcl()) {
+      h.problem("destination.acl", ObjectWrites.COPY, "copies each object's ACL from a bucket, and the source is a directory: set"
+          + " a canned ACL (or none)");
+    }
     if (source != null && destination != null && source.store() instanceof DirectoryConfig d
         && d.symlinks() == DirectoryConfig.Symlinks.COPY) {
       if (destination.store() instanceof DirectoryConfig to) {

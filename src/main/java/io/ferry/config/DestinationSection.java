@@ -53,9 +53,10 @@ final class DestinationSection {
       h.problem("destination.server-side-encryption", sse, "must be empty (the bucket's default), AES256 or aws:kms");
     }
     String acl = h.string("destination.acl").trim();
-    if (!acl.isEmpty() && !ObjectWrites.CANNED_ACLS.contains(acl)) {
-      h.problem("destination.acl", acl, "must be empty (none: the bucket's rules) or a canned ACL: " + String.join(", ",
-          ObjectWrites.CANNED_ACLS) + " (bucket-owner-full-control for a bucket of another account)");
+    if (!acl.isEmpty() && !ObjectWrites.CANNED_ACLS.contains(acl) && !acl.equals(ObjectWrites.COPY)) {
+      h.problem("destination.acl", acl, "must be empty (none: the bucket's rules), copy (each object's grants at the source) or a"
+          + " canned ACL: " + String.join(", ", ObjectWrites.CANNED_ACLS) + " (bucket-owner-full-control for a bucket of another"
+          + " account)");
     }
     return new ObjectWrites(h.string("destination.storage-class").trim(), sse, h.string("destination.kms-key-id"),
         h.strings("destination.tags", "an object of tag names and values, e.g. tags { project = \"archive\" }"),

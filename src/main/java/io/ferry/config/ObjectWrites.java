@@ -10,13 +10,15 @@ import java.util.TreeMap;
  *
  * @param storageClass a storage class, {@link #KEEP} (the source's), or "" (the bucket's default)
  * @param copyTags whether the source's tags are carried (the destination's {@code tags} set over them)
- * @param acl a canned ACL set on every object written ({@code x-amz-acl}), "" for none (the bucket's rules)
+ * @param acl a canned ACL set on every object written ({@code x-amz-acl}), {@link #COPY} (each object's grants at the
+ *     source, as grant headers), or "" for none (the bucket's rules)
  * @param classesFrom the kind of service the source is, whose class names {@link #KEEP} maps; null for the destination's
  *     own kind (a class keeps its name)
  */
 public record ObjectWrites(String storageClass, String serverSideEncryption, String kmsKeyId, Map<String, String> tags,
     boolean copyTags, String acl, Provider classesFrom) implements Serializable {
   public static final String KEEP = "keep";
+  public static final String COPY = "copy";
   public static final ObjectWrites NONE = new ObjectWrites("", "", "", Map.of(), true, "", null);
 
   /** The canned ACLs S3 defines for objects. */
@@ -47,6 +49,10 @@ public record ObjectWrites(String storageClass, String serverSideEncryption, Str
   /** The same writes, keeping classes named by a source of the kind {@code source}. */
   public ObjectWrites withClassesFrom(Provider source) {
     return new ObjectWrites(storageClass, serverSideEncryption, kmsKeyId, tags, copyTags, acl, source);
+  }
+
+  public boolean copiesAcl() {
+    return acl.equals(COPY);
   }
 
   public boolean keepsStorageClass() {

@@ -52,7 +52,7 @@ public final class Opening {
       opened = retrier.call(() -> {
         attempts[0]++;
         ObjectMetadata[] read = {null}; // one request for both, at most
-        ObjectMetadata.Lazy metadata = () -> read[0] != null ? read[0] : (read[0] = source.metadata(object, destination.keepsTags()));
+        ObjectMetadata.Lazy metadata = () -> read[0] != null ? read[0] : (read[0] = Carried.read(source, destination, object, null));
         Upload upload = destination.open(object, metadata);
         return new Opened(object, upload, source.keepsChecksums() ? metadata.get().checksum() : null, "");
       });

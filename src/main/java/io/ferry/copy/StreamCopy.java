@@ -66,9 +66,8 @@ public final class StreamCopy implements RangeTransfer {
       return metered;
     };
     // An object written whole carries its metadata: from the answer of its GET, or (empty) a request of its own.
-    ObjectMetadata.Lazy metadata = () -> task.range().length() == 0 || opened.get() == null
-        ? source.metadata(task.object(), destination.keepsTags())
-        : source.metadataOf(opened.get().source(), task.object(), destination.keepsTags());
+    ObjectMetadata.Lazy metadata = () -> Carried.read(source, destination, task.object(),
+        task.range().length() == 0 || opened.get() == null ? null : opened.get().source());
     try {
       return destination.write(upload, task.partNumber(), task.range(), from, body, metadata);
     } finally {

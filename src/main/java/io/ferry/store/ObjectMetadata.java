@@ -35,6 +35,15 @@ public record ObjectMetadata(Map<String, String> headers, Map<String, String> us
   public static final List<String> LOCK_HEADERS = List.of(LOCK_MODE, LOCK_UNTIL, LEGAL_HOLD);
 
   /**
+   * An ACL's grants, as a write sets them ({@code destination.acl = copy}): each the grantees of one permission. Kept in
+   * {@link #headers} where read.
+   */
+  public static final String GRANT_READ = "x-amz-grant-read";
+  public static final String GRANT_READ_ACP = "x-amz-grant-read-acp";
+  public static final String GRANT_WRITE_ACP = "x-amz-grant-write-acp";
+  public static final String GRANT_FULL_CONTROL = "x-amz-grant-full-control";
+
+  /**
    * rclone's user-metadata names for a file's modification time (seconds since the epoch, with nine decimals), mode
    * (octal) and owner, so an rclone user's objects and Ferry's read alike.
    */
@@ -78,6 +87,13 @@ public record ObjectMetadata(Map<String, String> headers, Map<String, String> us
 
   public String contentType() {
     return headers.get("Content-Type");
+  }
+
+  /** With the grant headers of an ACL read. */
+  public ObjectMetadata withGrants(Map<String, String> grants) {
+    Map<String, String> all = new TreeMap<>(headers);
+    all.putAll(grants);
+    return new ObjectMetadata(all, userMetadata, tags, storageClass, checksum);
   }
 
   public ObjectMetadata withTags(Map<String, String> read) {

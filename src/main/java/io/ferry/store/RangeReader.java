@@ -3,6 +3,7 @@ package io.ferry.store;
 import io.ferry.store.checksums.Checksum;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Map;
 
 /** Where a range's bytes come from (a bucket, a directory). Reads try once ({@link Retries.Once}): the copy retries them. */
 public interface RangeReader {
@@ -26,6 +27,15 @@ public interface RangeReader {
    */
   @Retries.Once
   ObjectMetadata metadata(StoreObject object, boolean tags) throws IOException;
+
+  /**
+   * The object's ACL as grant headers ({@link ObjectMetadata#GRANT_READ}...), a request of its own; only a bucket keeps
+   * one (a job copies ACLs only from a bucket).
+   */
+  @Retries.Once
+  default Map<String, String> grants(StoreObject object) throws IOException {
+    return Map.of();
+  }
 
   /**
    * What the bytes of a whole object opened by {@link #open} must check against: the source's stored checksum, or

@@ -23,6 +23,11 @@ public interface Uploads {
     return false;
   }
 
+  /** Whether the objects written here carry the source's ACL: the metadata handed to a write must include its grants. */
+  default boolean keepsAcl() {
+    return false;
+  }
+
   /** Where the object lands, for the datasets: a path, or s3://bucket/key. */
   String location(StoreObject object);
 

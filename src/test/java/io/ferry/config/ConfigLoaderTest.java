@@ -249,6 +249,12 @@ class ConfigLoaderTest {
         """);
     assertThat(((DirectoryConfig) intoBucket.source().store()).symlinks()).isEqualTo(DirectoryConfig.Symlinks.COPY_AS_FILES);
     assertThat(problems("""
+        ferry {
+          source { type = file, path = "/mnt/in" }
+          destination { type = s3, bucket = copy, credentials.type = default-chain, acl = copy }
+        }
+        """)).singleElement().asString().startsWith("ferry.destination.acl = copy").contains("the source is a directory");
+    assertThat(problems("""
         ferry { source { type = file, path = "/mnt/in", symlinks = copy_as_files }, destination.path = "/mnt/out" }
         """)).singleElement().asString().startsWith("ferry.source.symlinks = copy_as_files").contains("copy (copy each link as a link");
   }

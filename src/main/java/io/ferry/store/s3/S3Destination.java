@@ -196,6 +196,11 @@ final class S3Destination implements Destination {
   }
 
   @Override
+  public boolean keepsAcl() {
+    return config.writes().copiesAcl();
+  }
+
+  @Override
   public Upload open(StoreObject object, ObjectMetadata.Lazy lazy) throws IOException {
     Map<String, String> headers = putHeaders(object, lazy.get());
     CreateMultipartUploadRequest request = CreateMultipartUploadRequest.builder().bucket(config.bucket()).key(key(object))
@@ -398,12 +403,13 @@ final class S3Destination implements Destination {
   InServiceCopy copyingFrom(BucketConfig source) {
     boolean payer = source.endpoint().requesterPays();
     SourceTags sourceTags = new SourceTags(client, source.endpoint().endpoint(), source.bucket(), payer);
+    SourceGrants sourceGrants = new SourceGrants(client, source.bucket(), payer);
     return (upload, partNumber, range) -> S3Errors.translated(() -> upload.inParts()
         ? requests.copy(config.bucket(), key(upload.object()), part(upload.id(), partNumber), payer(payer,
         copyPartHeaders(upload.object(), source.bucket(), range)))
         : copyWhole(upload.object(), payer(payer, copyHeaders(upload.object(), source.bucket(),
         () -> sourceTags.of(upload.object(), java.util.Optional.empty(), false), new SourceHead(source.bucket(), upload.object(),
-        payer)))));
+        payer), () -> sourceGrants.of(upload.object())))));
   }
 
   /** Buckets (endpoint and name) whose store refused a copy's tagging directive as not implemented (it keeps no tags). */
@@ -529,10 +535,17 @@ final class S3Destination implements Destination {
    */
   Map<String, String> copyHeaders(StoreObject object, String sourceBucket, SourceRead<Map<String, String>> sourceTags,
       SourceRead<HeadObjectResponse> sourceHead) throws IOException {
+    return copyHeaders(object, sourceBucket, sourceTags, sourceHead, Map::of);
+  }
+
+  /** ... with the source's grants (a CopyObject does not copy an ACL), read only where the ACL is copied. */
+  Map<String, String> copyHeaders(StoreObject object, String sourceBucket, SourceRead<Map<String, String>> sourceTags,
+      SourceRead<HeadObjectResponse> sourceHead, SourceRead<Map<String, String>> sourceGrants) throws IOException {
     Map<String, String> headers = copySource(object, sourceBucket);
     headers.put("x-amz-metadata-directive", "COPY");
     ObjectWrites writes = config.writes();
     writeSettings(headers, writes.keepsStorageClass() ? storageClassOf(sourceHead.read()) : "");
+    if (writes.copiesAcl()) headers.putAll(sourceGrants.read());
     // a copy keeps the source's metadata, not its Object Lock: a bucket with Object Lock is given it
     if (lock.locked()) {
       HeadObjectResponse head = sourceHead.read();
@@ -601,7 +614,7 @@ final class S3Destination implements Destination {
     String storageClass = !writes.keepsStorageClass() ? writes.storageClass()
         : StorageClasses.keep(sourceClass, writes.classesFrom() == null ? here : writes.classesFrom(), here).storageClass();
     if (!storageClass.isEmpty()) headers.put("x-amz-storage-class", storageClass);
-    if (!writes.acl().isEmpty()) headers.put("x-amz-acl", writes.acl());
+    if (!writes.acl().isEmpty() && !writes.copiesAcl()) headers.put("x-amz-acl", writes.acl());
     if (!writes.serverSideEncryption().isEmpty()) headers.put("x-amz-server-side-encryption", writes.serverSideEncryption());
     if (!writes.kmsKeyId().isEmpty()) headers.put("x-amz-server-side-encryption-aws-kms-key-id", writes.kmsKeyId());
   }

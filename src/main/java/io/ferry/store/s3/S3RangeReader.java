@@ -23,12 +23,19 @@ final class S3RangeReader implements RangeReader {
   private final String bucket;
 
   private final SourceTags tags;
+  private final SourceGrants grants;
 
   S3RangeReader(SignedRequests gets, S3Client client, String endpoint, String bucket) {
     this.gets = gets;
     this.client = client;
     this.bucket = bucket;
     this.tags = new SourceTags(client, endpoint, bucket);
+    this.grants = new SourceGrants(client, bucket, false);
+  }
+
+  @Override
+  public java.util.Map<String, String> grants(StoreObject object) throws IOException {
+    return grants.of(object);
   }
 
   @Override
