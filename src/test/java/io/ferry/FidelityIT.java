@@ -608,6 +608,64 @@ class FidelityIT {
         "sub/to-dir.rclonelink", "..", "dangling.rclonelink", "somewhere-else"));
   }
 
+  /**
+   * empty-directories = copy: a directory's empty folders are made again in a directory (a rerun finds them) and are
+   * markers 'name/' in a bucket, whose markers a bucket's copy into a directory makes folders again.
+   */
+  @Test
+  void emptyFoldersTravelAsFoldersAndAsFolderMarkers() throws Exception {
+    Path from = Files.createDirectories(work.resolve("folders/source"));
+    Files.writeString(Files.createDirectories(from.resolve("full")).resolve("a.txt"), "alpha");
+    for (String dir : List.of("empty", "full/hollow/deeper")) Files.createDirectories(from.resolve(dir));
+    Files.setLastModifiedTime(from.resolve("empty"), java.nio.file.attribute.FileTime.fromMillis(1_500_000_000_000L));
+    Path to = work.resolve("folders/destination");
+    String job = "job.name = folders\nferry.source.empty-directories = copy\nferry.destination.delete-extraneous = true";
+    for (int round = 0; round < 2; round++) {
+      RunSummary s = run(directoryJob(from, to, "report", job));
+      assertThat(s.succeeded()).as(s.failures().toString()).isTrue();
+      assertThat(s.objects().copied()).as("round " + round).isEqualTo(round == 0 ? 3 : 0);
+      assertThat(s.deletions() == null ? 0 : s.deletions().deleted()).isZero();
+    }
+    assertThat(to.resolve("empty")).isEmptyDirectory();
+    assertThat(Files.getLastModifiedTime(to.resolve("empty")).toMillis()).isEqualTo(1_500_000_000_000L);
+    assertThat(to.resolve("full/hollow/deeper")).isEmptyDirectory();
+    assertThat(to.resolve("full/a.txt")).hasContent("alpha");
+
+    client.createBucket(b -> b.bucket("folders"));
+    var toBucket = ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString("""
+        ferry {
+          job.name = folders-to-bucket
+          source { type = file, path = "%s", empty-directories = copy }
+          destination { type = s3, endpoint = "%s", bucket = folders, credentials.access-key-id = any }
+          report.path = "%s"
+        }
+        """.formatted(from, s3.endpoint(), work.resolve("reports"))), Map.of("ferry.destination.credentials.secret-access-key", "any"));
+    for (int round = 0; round < 2; round++) {
+      RunSummary s = run(toBucket);
+      assertThat(s.succeeded()).as(s.failures().toString()).isTrue();
+      assertThat(s.objects().copied()).as("round " + round).isEqualTo(round == 0 ? 3 : 0);
+    }
+    Map<String, Long> held = new TreeMap<>();
+    client.listObjectsV2Paginator(b -> b.bucket("folders")).contents().forEach(o -> held.put(o.key(), o.size()));
+    assertThat(held).containsExactlyInAnyOrderEntriesOf(Map.of("empty/", 0L, "full/a.txt", 5L, "full/hollow/deeper/", 0L));
+
+    Path back = work.resolve("folders/back");
+    var fromBucket = ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString("""
+        ferry {
+          job.name = folders-from-bucket
+          source { endpoint = "%s", bucket = folders, credentials.access-key-id = any, empty-directories = copy }
+          destination.path = "%s"
+          report.path = "%s"
+        }
+        """.formatted(s3.endpoint(), back, work.resolve("reports"))), Map.of("ferry.source.credentials.secret-access-key", "any"));
+    RunSummary s = run(fromBucket);
+    assertThat(s.succeeded()).as(s.failures().toString()).isTrue();
+    assertThat(s.objects().copied()).isEqualTo(3);
+    assertThat(back.resolve("empty")).isEmptyDirectory();
+    assertThat(back.resolve("full/hollow/deeper")).isEmptyDirectory();
+    assertThat(back.resolve("full/a.txt")).hasContent("alpha");
+  }
+
   private io.ferry.config.MigrationConfig directoryJob(Path from, Path to, String symlinks, String extra) {
     return ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString("""
         ferry {

@@ -7,9 +7,11 @@ import java.util.Objects;
  *
  * @param writes how objects are written here when the bucket is a destination ({@link ObjectWrites#NONE} for a source)
  * @param versions every version of each key is listed, delete markers too ({@code source.versions = all}), not only the current
+ * @param folders folder markers (empty objects whose keys end in '/') are objects of the job's ({@code
+ *     source.empty-directories = copy}), not left out
  */
-public record BucketConfig(S3EndpointConfig endpoint, String bucket, String prefix, ObjectWrites writes, boolean versions)
-    implements StoreConfig {
+public record BucketConfig(S3EndpointConfig endpoint, String bucket, String prefix, ObjectWrites writes, boolean versions,
+    boolean folders) implements StoreConfig {
   public BucketConfig {
     Objects.requireNonNull(endpoint, "endpoint is null");
     Objects.requireNonNull(bucket, "bucket is null");
@@ -22,17 +24,26 @@ public record BucketConfig(S3EndpointConfig endpoint, String bucket, String pref
   }
 
   public BucketConfig(S3EndpointConfig endpoint, String bucket, String prefix, ObjectWrites writes) {
-    this(endpoint, bucket, prefix, writes, false);
+    this(endpoint, bucket, prefix, writes, false, false);
+  }
+
+  public BucketConfig(S3EndpointConfig endpoint, String bucket, String prefix, ObjectWrites writes, boolean versions) {
+    this(endpoint, bucket, prefix, writes, versions, false);
+  }
+
+  /** The same bucket, its folder markers objects of the job's or not. */
+  public BucketConfig withFolders(boolean kept) {
+    return new BucketConfig(endpoint, bucket, prefix, writes, versions, kept);
   }
 
   /** The same bucket, written with {@code writes}. */
   public BucketConfig withWrites(ObjectWrites how) {
-    return new BucketConfig(endpoint, bucket, prefix, how, versions);
+    return new BucketConfig(endpoint, bucket, prefix, how, versions, folders);
   }
 
   /** The same bucket, listed with every version of each key, or with its current versions only. */
   public BucketConfig withVersions(boolean all) {
-    return new BucketConfig(endpoint, bucket, prefix, writes, all);
+    return new BucketConfig(endpoint, bucket, prefix, writes, all, folders);
   }
 
   @Override

@@ -86,6 +86,14 @@ public final class ConfigLoader {
       destination = new DestinationConfig(to.withWrites(to.writes().withClassesFrom(Provider.of(from.endpoint().endpoint()))),
           destination.serverSideCopy(), destination.cutOver());
     }
+    boolean folders = source != null && (source.store() instanceof DirectoryConfig d && d.folders()
+        || source.store() instanceof BucketConfig b && b.folders());
+    if (folders && destination != null) {
+      // the destination's folders are listed too, so that a rerun finds those it made
+      StoreConfig to = destination.store() instanceof DirectoryConfig d ? d.withFolders(true)
+          : destination.store() instanceof BucketConfig b ? b.withFolders(true) : destination.store();
+      destination = new DestinationConfig(to, destination.serverSideCopy(), destination.cutOver());
+    }
     if (source != null && destination != null && !(source.store() instanceof BucketConfig)
         && destination.store() instanceof BucketConfig to && to.writes().copiesAcl()) {
       h.problem("destination.acl", ObjectWrites.COPY, "copies each object's ACL from a bucket, and the source is a directory: set"

@@ -7,7 +7,7 @@ import java.util.Objects;
  * Files under a directory: a local disk, an NFS mount or a mounted block volume. The path is absolute, as the driver
  * resolved it, so executors never depend on their working directory.
  */
-public record DirectoryConfig(String path, Symlinks symlinks) implements StoreConfig {
+public record DirectoryConfig(String path, Symlinks symlinks, boolean folders) implements StoreConfig {
   /** What a listing of the directory does with a symbolic link (source.symlinks). */
   public enum Symlinks {
     /** Leaves it, and reports it: a row of the objects dataset and a count; not a failure. */
@@ -36,7 +36,19 @@ public record DirectoryConfig(String path, Symlinks symlinks) implements StoreCo
   }
 
   public DirectoryConfig(String path) {
-    this(path, Symlinks.REPORT);
+    this(path, Symlinks.REPORT, false);
+  }
+
+  public DirectoryConfig(String path, Symlinks symlinks) {
+    this(path, symlinks, false);
+  }
+
+  /**
+   * The same directory, its folders objects of the job's ({@code source.empty-directories = copy}): a source's empty
+   * ones, each as its path with '/' after it; all of a destination's, so a rerun finds those it made.
+   */
+  public DirectoryConfig withFolders(boolean kept) {
+    return new DirectoryConfig(path, symlinks, kept);
   }
 
   /** A directory config for {@code path}, made absolute against the working directory. */
@@ -45,7 +57,7 @@ public record DirectoryConfig(String path, Symlinks symlinks) implements StoreCo
   }
 
   public DirectoryConfig withSymlinks(Symlinks how) {
-    return new DirectoryConfig(path, how);
+    return new DirectoryConfig(path, how, folders);
   }
 
   @Override

@@ -50,6 +50,15 @@ final class SourceSection {
     } else if (store instanceof DirectoryConfig d) {
       store = d.withSymlinks(DirectoryConfig.Symlinks.valueOf(links.toUpperCase(java.util.Locale.ROOT)));
     }
+    String folders = h.string("source.empty-directories");
+    if (!List.of("skip", "copy").contains(folders)) {
+      h.problem("source.empty-directories", folders, "must be skip (a directory's empty folders, a bucket's folder markers, are left)"
+          + " or copy (made again: a folder in a directory, a marker 'name/' in a bucket)");
+    } else if (folders.equals("copy") && store instanceof DirectoryConfig d) {
+      store = d.withFolders(true);
+    } else if (folders.equals("copy") && store instanceof BucketConfig b) {
+      store = b.withFolders(true);
+    }
     ArchivedConfig archived = archived(h);
     if (archived != null && archived.policy() != ArchivedConfig.Policy.FAIL && !manifest.isEmpty() && !h.bool("source.manifest-check")) {
       h.problem("source.archived", archived.policy().word(), "needs to know which objects are archived, and a trusted manifest"

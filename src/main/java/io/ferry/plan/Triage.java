@@ -62,8 +62,9 @@ public final class Triage {
     }
     StoreObject source = k.source();
     if (source == null) {
-      return k.existing() != null && filter.selectsKey(k.existing()) ? List.of(Decision.of(Decision.Kind.EXTRANEOUS, k.existing()))
-          : List.of();
+      // a folder only the destination holds is never extraneous: the files in it are objects of their own
+      return k.existing() != null && !k.existing().isFolder() && filter.selectsKey(k.existing())
+          ? List.of(Decision.of(Decision.Kind.EXTRANEOUS, k.existing())) : List.of();
     }
     if (source.isLink()) {
       return List.of(new Decision(Decision.Kind.NOT_COPIED, source, "a symbolic link to '" + source.linkTarget() + "': not copied"

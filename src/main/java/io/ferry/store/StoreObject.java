@@ -40,6 +40,14 @@ public record StoreObject(String key, String relativeKey, long size, String etag
     return version.startsWith(LINK);
   }
 
+  /**
+   * A folder as an object ({@code source.empty-directories = copy}): a directory's empty folder, or a bucket's folder
+   * marker, its key ending in '/' and no bytes. A directory destination makes it a folder; a bucket, a marker.
+   */
+  public boolean isFolder() {
+    return size == 0 && relativeKey.endsWith("/");
+  }
+
   /** What {@link #version} holds for a symbolic link the job copies as a link: this prefix and its target. */
   private static final String SYMLINK = "symlink:";
 

@@ -86,15 +86,19 @@ final class FileDestination implements Destination {
   /** Whether the job copies links as links: its listing lists them, to compare, verify and cut over. */
   private final boolean links;
 
+  /** Whether folders are objects of the job's (source.empty-directories = copy): its listing lists them all. */
+  private final boolean folders;
+
   FileDestination(Path root, String tag, int bufferSize) {
-    this(root, tag, bufferSize, false);
+    this(root, tag, bufferSize, false, false);
   }
 
-  FileDestination(Path root, String tag, int bufferSize, boolean links) {
+  FileDestination(Path root, String tag, int bufferSize, boolean links, boolean folders) {
     this.root = root;
     this.tag = tag;
     this.bufferSize = bufferSize;
     this.links = links;
+    this.folders = folders;
   }
 
   @Override
@@ -105,7 +109,7 @@ final class FileDestination implements Destination {
   @Override
   public String location(StoreObject object) {
     try {
-      return KeyPaths.resolve(root, object.relativeKey()).toString();
+      return KeyPaths.resolve(root, pathKey(object)).toString();
     } catch (UnsafeKeyException e) {
       return root + "/" + object.relativeKey();
     }
@@ -114,7 +118,7 @@ final class FileDestination implements Destination {
   @Override
   public String rejection(StoreObject object) {
     try {
-      KeyPaths.resolve(root, object.relativeKey());
+      KeyPaths.resolve(root, pathKey(object));
       return null;
     } catch (UnsafeKeyException e) {
       return "unsafe key, not copied: " + e.getMessage();
@@ -123,19 +127,28 @@ final class FileDestination implements Destination {
 
   @Override
   public Lister existing() {
-    return links ? new FileLister(root, io.ferry.config.DirectoryConfig.Symlinks.COPY) : new FileLister(root);
+    if (!links && !folders) return new FileLister(root);
+    return new FileLister(root, links ? io.ferry.config.DirectoryConfig.Symlinks.COPY : null,
+        folders ? FileLister.Folders.ALL : FileLister.Folders.NONE);
   }
 
   /** The same size and modification time (the rule of rclone and {@code aws s3 sync}); a link, the same link. */
   @Override
   public boolean unchanged(StoreObject source, StoreObject existing) {
+    if (source.isFolder() || existing.isFolder()) return source.isFolder() && existing.isFolder(); // its time is its files'
     return existing.size() == source.size() && existing.lastModifiedMillis() == source.lastModifiedMillis()
         && existing.isSymlink() == source.isSymlink() && existing.linkTarget().equals(source.linkTarget());
   }
 
   /** The object's path; a key that has none is a fatal failure of its own (triage sets such keys aside first). */
   Path finalPath(StoreObject object) throws StoreFailure {
-    return resolve(root, object.relativeKey());
+    return resolve(root, pathKey(object));
+  }
+
+  /** The path an object's key names: a folder's without its '/'. */
+  private static String pathKey(StoreObject object) {
+    String key = object.relativeKey();
+    return object.isFolder() ? key.substring(0, key.length() - 1) : key;
   }
 
   private static Path resolve(Path under, String relativeKey) throws StoreFailure {
@@ -176,6 +189,7 @@ final class FileDestination implements Destination {
   @Override
   public String write(Upload upload, int partNumber, ByteRange range, long from, Body body, ObjectMetadata.Lazy metadata)
       throws IOException {
+    if (upload.object().isFolder()) return Ownership.of(metadata.get().userMetadata()).receipt(); // made by its completion
     Path temp = tempPath(upload);
     folder(root, temp, !upload.inParts());
     // An object written whole starts a fresh file of its own (a planted link at its name is removed, not followed);
@@ -227,6 +241,7 @@ final class FileDestination implements Destination {
   public String complete(Upload upload, SortedMap<Integer, String> receipts) throws IOException {
     StoreObject object = upload.object();
     Path target = finalPath(object);
+    if (object.isFolder()) return completeFolder(object, target, receipts);
     Path temp = tempPath(upload);
     folder(root, target, false);
     BasicFileAttributes staged;
@@ -292,6 +307,19 @@ final class FileDestination implements Destination {
     return "";
   }
 
+  /**
+   * A folder: made, with its parents, through real folders only (a file or a link at its name fails it), given its
+   * mode, owner and the source's time; one there already is kept as it is, files and all.
+   */
+  private String completeFolder(StoreObject object, Path target, SortedMap<Integer, String> receipts) throws IOException {
+    folder(root, target.resolve("-"), true);
+    String notRestored = Ownership.fromReceipts(receipts.values()).restore(target);
+    Files.getFileAttributeView(target, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+        .setTimes(FileTime.fromMillis(object.lastModifiedMillis()), null, null);
+    renamedInto.add(target.getParent());
+    return notRestored;
+  }
+
   /** Whether a link stands at {@code path} with the listed target and time. */
   private static boolean isLinkAsListed(Path path, StoreObject listed) throws IOException {
     try {
@@ -305,7 +333,7 @@ final class FileDestination implements Destination {
   /** Removes the object's temp file, if any. Never touches the final name. */
   @Override
   public void abort(Upload upload) throws IOException {
-    if (rejection(upload.object()) != null) return; // nothing was ever written for a key that has no path
+    if (rejection(upload.object()) != null || upload.object().isFolder()) return; // nothing was ever written for it
     Path temp = tempPath(upload);
     if (folderExists(root, temp)) Files.deleteIfExists(temp);
   }
@@ -359,6 +387,7 @@ final class FileDestination implements Destination {
    */
   @Override
   public boolean delete(StoreObject existing) throws IOException {
+    if (existing.isFolder()) return false; // never: its files are objects of their own
     Path target = finalPath(existing);
     if (!asListed(target, existing)) return false;
     Files.deleteIfExists(target);
@@ -371,6 +400,7 @@ final class FileDestination implements Destination {
    */
   @Override
   public boolean moveAside(StoreObject existing, String to) throws IOException {
+    if (existing.isFolder()) return false;
     Path target = finalPath(existing);
     if (!asListed(target, existing)) return false;
     Path base = Files.createDirectories(Path.of(to));
@@ -417,6 +447,7 @@ final class FileDestination implements Destination {
   @Override
   public String readBack(Upload upload, Checksum.Algorithm algorithm) throws IOException {
     Checksum.Digest digest = Checksum.digest(algorithm);
+    if (upload.object().isFolder()) return digest.value(); // no bytes
     byte[] buffer = BUFFERS.get(bufferSize);
     Path temp = tempPath(upload);
     folder(root, temp, false);

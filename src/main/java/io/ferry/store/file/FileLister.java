@@ -40,25 +40,41 @@ final class FileLister implements Lister {
   private final boolean copy;
   /** What a link's key gets after it ({@code .rclonelink} into a bucket), where links are copied. */
   private final String linkSuffix;
+  private final Folders folders;
+
+  /** Which folders are objects of the job's, each as its path with '/' after it (source.empty-directories = copy). */
+  enum Folders {
+    NONE,
+    /** A source's empty ones. */
+    EMPTY,
+    /** All of a destination's: a folder made for an empty one may hold files since, and is still the job's. */
+    ALL
+  }
 
   /** A destination's listing: its regular files only (its links are no objects of the job's, and never followed). */
   FileLister(Path root) {
-    this(root, false, false, false, "");
+    this(root, false, false, false, "", Folders.NONE);
   }
 
   /** A source's listing, or that of a destination whose links are the job's (copy): links as the job treats them. */
   FileLister(Path root, io.ferry.config.DirectoryConfig.Symlinks symlinks) {
-    this(root, symlinks == io.ferry.config.DirectoryConfig.Symlinks.FOLLOW, true,
-        symlinks == io.ferry.config.DirectoryConfig.Symlinks.COPY || symlinks == io.ferry.config.DirectoryConfig.Symlinks.COPY_AS_FILES,
-        symlinks == io.ferry.config.DirectoryConfig.Symlinks.COPY_AS_FILES ? io.ferry.config.DirectoryConfig.Symlinks.LINK_SUFFIX : "");
+    this(root, symlinks, Folders.NONE);
   }
 
-  private FileLister(Path root, boolean follow, boolean report, boolean copy, String linkSuffix) {
+  FileLister(Path root, io.ferry.config.DirectoryConfig.Symlinks symlinks, Folders folders) {
+    this(root, symlinks == io.ferry.config.DirectoryConfig.Symlinks.FOLLOW, symlinks != null,
+        symlinks == io.ferry.config.DirectoryConfig.Symlinks.COPY || symlinks == io.ferry.config.DirectoryConfig.Symlinks.COPY_AS_FILES,
+        symlinks == io.ferry.config.DirectoryConfig.Symlinks.COPY_AS_FILES ? io.ferry.config.DirectoryConfig.Symlinks.LINK_SUFFIX : "",
+        folders);
+  }
+
+  private FileLister(Path root, boolean follow, boolean report, boolean copy, String linkSuffix, Folders folders) {
     this.root = report ? real(root) : root;
     this.follow = follow;
     this.report = report;
     this.copy = copy;
     this.linkSuffix = linkSuffix;
+    this.folders = folders;
   }
 
   @Override
@@ -90,6 +106,15 @@ final class FileLister implements Lister {
     List<Entry> entries = new ArrayList<>();
     try {
       Files.walkFileTree(path(shard.prefix()), java.util.Set.of(), shard.recursive() ? Integer.MAX_VALUE : 1, new SimpleFileVisitor<>() {
+        @Override
+        public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) throws IOException {
+          // each folder is the start of one shard or inside one recursive shard: listed there, once
+          if (folders != Folders.NONE && !dir.equals(root) && (folders == Folders.ALL || isEmpty(dir))) {
+            entries.add(new Entry(dir, attributes));
+          }
+          return FileVisitResult.CONTINUE;
+        }
+
         @Override
         public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
           BasicFileAttributes seen = attributes.isSymbolicLink() ? followed(file, attributes) : attributes;
@@ -127,6 +152,10 @@ final class FileLister implements Lister {
     Path file = path(relativePath);
     try {
       BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      if (relativePath.endsWith("/")) {
+        boolean listed = folders == Folders.ALL || folders == Folders.EMPTY && isEmpty(file);
+        return attributes.isDirectory() && listed ? object(file, attributes) : null;
+      }
       if (attributes.isSymbolicLink()) attributes = followed(file, attributes);
       return attributes.isRegularFile() || (report || copy) && attributes.isSymbolicLink() ? object(file, attributes) : null;
     } catch (NoSuchFileException | NotDirectoryException e) {
@@ -135,6 +164,14 @@ final class FileLister implements Lister {
   }
 
   private record Entry(Path path, BasicFileAttributes attributes) {}
+
+  private static boolean isEmpty(Path dir) throws IOException {
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      return !entries.iterator().hasNext();
+    } catch (NoSuchFileException gone) {
+      return false;
+    }
+  }
 
   /**
    * A source's directory as the user named it, through any links on its way (a mount point is often one): a listing
@@ -161,6 +198,7 @@ final class FileLister implements Lister {
 
   private StoreObject object(Path file, BasicFileAttributes attributes) {
     String key = root.relativize(file).toString().replace(file.getFileSystem().getSeparator(), "/");
+    if (attributes.isDirectory()) return new StoreObject(key + "/", key + "/", 0, "", attributes.lastModifiedTime().toMillis());
     if (attributes.isSymbolicLink()) {
       String target;
       try {

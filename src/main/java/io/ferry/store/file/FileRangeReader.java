@@ -35,6 +35,7 @@ final class FileRangeReader implements RangeReader {
   @Override
   public InputStream open(StoreObject object, ByteRange range) throws IOException {
     Path file = root.resolve(object.key());
+    if (object.isFolder()) return InputStream.nullInputStream();
     if (object.isSymlink()) {
       byte[] target = linkAsListed(file, object).getBytes(java.nio.charset.StandardCharsets.UTF_8);
       return new java.io.ByteArrayInputStream(target, (int) range.offset(), (int) range.length());
@@ -113,7 +114,7 @@ final class FileRangeReader implements RangeReader {
     }
     String type = null;
     try {
-      type = Files.probeContentType(file);
+      if (!object.isFolder()) type = Files.probeContentType(file);
     } catch (IOException e) {
       // no guess
     }

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 public final class FileStore implements Store {
   private final Path root;
   private final DirectoryConfig.Symlinks symlinks;
+  private final boolean folders;
   private final String tag;
   private final int bufferSize;
 
@@ -22,13 +23,14 @@ public final class FileStore implements Store {
   public FileStore(DirectoryConfig config, String tag, int bufferSize) {
     this.root = Path.of(config.path());
     this.symlinks = config.symlinks();
+    this.folders = config.folders();
     this.tag = tag;
     this.bufferSize = bufferSize;
   }
 
   @Override
   public Lister lister() {
-    return new FileLister(root, symlinks);
+    return new FileLister(root, symlinks, folders ? FileLister.Folders.EMPTY : FileLister.Folders.NONE);
   }
 
   @Override
@@ -38,6 +40,6 @@ public final class FileStore implements Store {
 
   @Override
   public Destination destination() {
-    return new FileDestination(root, tag, bufferSize, symlinks == DirectoryConfig.Symlinks.COPY);
+    return new FileDestination(root, tag, bufferSize, symlinks == DirectoryConfig.Symlinks.COPY, folders);
   }
 }

@@ -37,6 +37,7 @@ final class S3Lister implements Lister {
 
   private final boolean archiveStates;
   private final boolean versions;
+  private final boolean folders;
 
   /**
    * @param archiveStates whether objects that may be archived are asked a HEAD (a source's are; a destination's need not be)
@@ -45,6 +46,12 @@ final class S3Lister implements Lister {
    */
   S3Lister(S3Client client, SignedRequests requests, String bucket, String prefix, Retrier retrier, boolean archiveStates,
       boolean versions) {
+    this(client, requests, bucket, prefix, retrier, archiveStates, versions, false);
+  }
+
+  /** @param folders folder markers (empty, their keys ending in '/') are listed as objects, not left out */
+  S3Lister(S3Client client, SignedRequests requests, String bucket, String prefix, Retrier retrier, boolean archiveStates,
+      boolean versions, boolean folders) {
     this.client = client;
     this.requests = requests;
     this.bucket = bucket;
@@ -52,6 +59,7 @@ final class S3Lister implements Lister {
     this.retrier = retrier;
     this.archiveStates = archiveStates && !versions;
     this.versions = versions;
+    this.folders = folders;
   }
 
   /** A shard per prefix: the listing splits them where they prove large ({@link KeySpace}), in its rounds. */
@@ -98,7 +106,7 @@ final class S3Lister implements Lister {
       throws IOException {
     return KeySpace.list(shard, pages, store, o -> {
       counts[0]++;
-      if (o.key().endsWith("/") && o.size() == 0) {
+      if (o.key().endsWith("/") && o.size() == 0 && (!folders || o.key().length() <= prefix.length())) {
         counts[1]++;
         return;
       }

@@ -11,6 +11,7 @@ import io.ferry.store.ObjectMetadata;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
 import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -318,5 +319,38 @@ class FileDestinationTest extends DestinationContract {
     String out = new String(p.getInputStream().readAllBytes()).trim();
     assertThat(p.waitFor()).as(out).isZero();
     return Long.parseLong(out) * 512;
+  }
+
+  @Test
+  void aFolderIsMadeWithItsParentsModeAndTimeAndNeverThroughALinkOrOverAFile() throws Exception {
+    Destination d = new FileStore(new DirectoryConfig(root.toString()).withFolders(true), "R1", 64 << 10).destination();
+    StoreObject folder = new StoreObject("a/b/empty/", "a/b/empty/", 0, "", MTIME);
+    assertThat(d.rejection(folder)).isNull();
+    assertThat(d.location(folder)).isEqualTo(root.resolve("a/b/empty").toString());
+    ObjectMetadata meta = owned("40750", String.valueOf(Files.getAttribute(root, "unix:uid")), String.valueOf(Files.getAttribute(root,
+        "unix:gid")));
+    String receipt = d.write(Upload.whole(folder), 1, new ByteRange(0, 0), 0, () -> InputStream.nullInputStream(), () -> meta);
+    assertThat(root.resolve("a")).as("nothing before its completion").doesNotExist();
+    assertThat(d.complete(Upload.whole(folder), new TreeMap<>(Map.of(1, receipt)))).isEmpty();
+    Path made = root.resolve("a/b/empty");
+    assertThat(made).isEmptyDirectory();
+    assertThat(Files.getLastModifiedTime(made).toMillis()).isEqualTo(MTIME);
+    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(made))).isEqualTo("rwxr-x---");
+    assertThat(d.existing().find("a/b/empty/").isFolder()).isTrue();
+    assertThat(d.unchanged(folder, d.existing().find("a/b/empty/"))).isTrue();
+    Files.writeString(made.resolve("later.txt"), "a file since");
+    assertThat(d.complete(Upload.whole(folder), new TreeMap<>())).as("made again: kept as it is").isEmpty();
+    assertThat(made.resolve("later.txt")).hasContent("a file since");
+    assertThat(d.delete(d.existing().find("a/b/empty/"))).as("never deleted").isFalse();
+    assertThat(made).exists();
+
+    Files.writeString(root.resolve("plain"), "a file");
+    StoreObject overFile = new StoreObject("plain/", "plain/", 0, "", MTIME);
+    assertThatThrownBy(() -> d.complete(Upload.whole(overFile), new TreeMap<>())).hasMessageContaining("is a file where the key needs");
+    Path outside = Files.createDirectories(root.resolveSibling(root.getFileName() + "-out"));
+    Files.createSymbolicLink(root.resolve("link"), outside);
+    StoreObject through = new StoreObject("link/x/", "link/x/", 0, "", MTIME);
+    assertThatThrownBy(() -> d.complete(Upload.whole(through), new TreeMap<>())).hasMessageContaining("is a symbolic link");
+    assertThat(outside).isEmptyDirectory();
   }
 }

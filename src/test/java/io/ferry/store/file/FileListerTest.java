@@ -124,6 +124,30 @@ class FileListerTest {
     assertThat(asFiles.find("to-file")).isNull();
   }
 
+  /** Folders: a source's empty ones at every depth and shard count, a destination's all; each once, as 'path/'. */
+  @Test
+  void emptyFoldersAreObjectsOfASourceAndEveryFolderOneOfADestination() throws Exception {
+    tree("a.txt", "full/b.txt", "full/deep/c.txt");
+    for (String dir : List.of("empty", "full/hollow", "full/deep/er/est", "nested/only")) Files.createDirectories(root.resolve(dir));
+    for (int target : List.of(1, 3, 100)) {
+      FileLister source = new FileLister(root, DirectoryConfig.Symlinks.REPORT, FileLister.Folders.EMPTY);
+      assertThat(listAll(source, source.shards(List.of(), target))).as("target " + target).containsExactlyInAnyOrder("a.txt",
+          "full/b.txt", "full/deep/c.txt", "empty/", "full/hollow/", "full/deep/er/est/", "nested/only/");
+      FileLister destination = new FileLister(root, null, FileLister.Folders.ALL);
+      assertThat(listAll(destination, destination.shards(List.of(), target))).as("target " + target).containsExactlyInAnyOrder(
+          "a.txt", "full/b.txt", "full/deep/c.txt", "empty/", "full/", "full/hollow/", "full/deep/", "full/deep/er/",
+          "full/deep/er/est/", "nested/", "nested/only/");
+    }
+    FileLister source = new FileLister(root, DirectoryConfig.Symlinks.REPORT, FileLister.Folders.EMPTY);
+    StoreObject empty = source.find("empty/");
+    assertThat(empty.isFolder()).isTrue();
+    assertThat(empty.lastModifiedMillis()).isEqualTo(Files.getLastModifiedTime(root.resolve("empty")).toMillis());
+    assertThat(source.find("full/")).as("not empty").isNull();
+    assertThat(new FileLister(root, null, FileLister.Folders.ALL).find("full/").isFolder()).isTrue();
+    assertThat(listAll(new FileLister(root), new FileLister(root).shards(List.of(), 4))).as("without folders")
+        .containsExactlyInAnyOrder("a.txt", "full/b.txt", "full/deep/c.txt");
+  }
+
   /** A source directory named through a link (a mount point often is one) lists what is under it. */
   @Test
   void aSourceNamedThroughASymbolicLinkListsItsFiles() throws Exception {
