@@ -666,6 +666,38 @@ class FidelityIT {
     assertThat(back.resolve("full/a.txt")).hasContent("alpha");
   }
 
+  /**
+   * hard-links = keep: a file's names are one file at the destination, its first name copied and the others linked to
+   * the copy; a rerun finds them unchanged and links a name added since; another file stays a file of its own.
+   */
+  @Test
+  void namesOfOneFileStayOneFile() throws Exception {
+    Path from = Files.createDirectories(work.resolve("hard-links/source/b"));
+    from = from.getParent();
+    Files.writeString(from.resolve("a.txt"), "one file, three names");
+    Files.createLink(from.resolve("b/a-again.txt"), from.resolve("a.txt"));
+    Files.createLink(from.resolve("c.txt"), from.resolve("a.txt"));
+    Files.writeString(from.resolve("d.txt"), "one file, three names"); // the same bytes, another file
+    Path to = work.resolve("hard-links/destination");
+    String job = "job.name = hard-links\nferry.source.hard-links = keep";
+    RunSummary first = run(directoryJob(from, to, "report", job));
+    assertThat(first.succeeded()).as(first.failures().toString()).isTrue();
+    assertThat(first.objects().copied()).isEqualTo(4);
+    assertThat(first.bytes().throughExecutors()).as("the file's bytes once, and the other file's").isEqualTo(2L * "one file, three names".length());
+    for (String name : List.of("b/a-again.txt", "c.txt")) {
+      assertThat(Files.isSameFile(to.resolve("a.txt"), to.resolve(name))).as(name).isTrue();
+      assertThat(to.resolve(name)).hasContent("one file, three names");
+    }
+    assertThat(Files.isSameFile(to.resolve("a.txt"), to.resolve("d.txt"))).isFalse();
+    assertThat(Files.getAttribute(to.resolve("a.txt"), "unix:nlink")).isEqualTo(3);
+
+    assertThat(run(directoryJob(from, to, "report", job)).objects().copied()).isZero();
+    Files.createLink(from.resolve("e.txt"), from.resolve("a.txt"));
+    RunSummary added = run(directoryJob(from, to, "report", job));
+    assertThat(added.objects().copied()).isEqualTo(1);
+    assertThat(Files.isSameFile(to.resolve("a.txt"), to.resolve("e.txt"))).isTrue();
+  }
+
   private io.ferry.config.MigrationConfig directoryJob(Path from, Path to, String symlinks, String extra) {
     return ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString("""
         ferry {

@@ -86,6 +86,11 @@ public final class ConfigLoader {
       destination = new DestinationConfig(to.withWrites(to.writes().withClassesFrom(Provider.of(from.endpoint().endpoint()))),
           destination.serverSideCopy(), destination.cutOver());
     }
+    if (source != null && destination != null && source.store() instanceof DirectoryConfig d && d.hardLinks()
+        && !(destination.store() instanceof DirectoryConfig)) {
+      h.problem("source.hard-links", "keep", "makes a file's other names hard links at a directory destination, and this one is a"
+          + " bucket (which holds each name as an object of its own): set hard-links = separate");
+    }
     boolean folders = source != null && (source.store() instanceof DirectoryConfig d && d.folders()
         || source.store() instanceof BucketConfig b && b.folders());
     if (folders && destination != null) {

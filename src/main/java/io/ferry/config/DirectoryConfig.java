@@ -7,7 +7,7 @@ import java.util.Objects;
  * Files under a directory: a local disk, an NFS mount or a mounted block volume. The path is absolute, as the driver
  * resolved it, so executors never depend on their working directory.
  */
-public record DirectoryConfig(String path, Symlinks symlinks, boolean folders) implements StoreConfig {
+public record DirectoryConfig(String path, Symlinks symlinks, boolean folders, boolean hardLinks) implements StoreConfig {
   /** What a listing of the directory does with a symbolic link (source.symlinks). */
   public enum Symlinks {
     /** Leaves it, and reports it: a row of the objects dataset and a count; not a failure. */
@@ -36,11 +36,16 @@ public record DirectoryConfig(String path, Symlinks symlinks, boolean folders) i
   }
 
   public DirectoryConfig(String path) {
-    this(path, Symlinks.REPORT, false);
+    this(path, Symlinks.REPORT, false, false);
   }
 
   public DirectoryConfig(String path, Symlinks symlinks) {
-    this(path, symlinks, false);
+    this(path, symlinks, false, false);
+  }
+
+  /** The same directory, its files' other names (hard links) kept as such into a directory ({@code source.hard-links = keep}). */
+  public DirectoryConfig withHardLinks(boolean kept) {
+    return new DirectoryConfig(path, symlinks, folders, kept);
   }
 
   /**
@@ -48,7 +53,7 @@ public record DirectoryConfig(String path, Symlinks symlinks, boolean folders) i
    * ones, each as its path with '/' after it; all of a destination's, so a rerun finds those it made.
    */
   public DirectoryConfig withFolders(boolean kept) {
-    return new DirectoryConfig(path, symlinks, kept);
+    return new DirectoryConfig(path, symlinks, kept, hardLinks);
   }
 
   /** A directory config for {@code path}, made absolute against the working directory. */
@@ -57,7 +62,7 @@ public record DirectoryConfig(String path, Symlinks symlinks, boolean folders) i
   }
 
   public DirectoryConfig withSymlinks(Symlinks how) {
-    return new DirectoryConfig(path, how, folders);
+    return new DirectoryConfig(path, how, folders, hardLinks);
   }
 
   @Override

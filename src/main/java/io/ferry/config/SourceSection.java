@@ -59,6 +59,15 @@ final class SourceSection {
     } else if (folders.equals("copy") && store instanceof BucketConfig b) {
       store = b.withFolders(true);
     }
+    String hardLinks = h.string("source.hard-links");
+    if (!List.of("separate", "keep").contains(hardLinks)) {
+      h.problem("source.hard-links", hardLinks, "must be separate (each name of a file copied as a file of its own) or keep (its"
+          + " other names made hard links to its copy, into a directory)");
+    } else if (hardLinks.equals("keep") && store instanceof DirectoryConfig d) {
+      store = d.withHardLinks(true);
+    } else if (hardLinks.equals("keep")) {
+      h.problem("source.hard-links", hardLinks, "keeps a directory's hard links, and the source is a bucket (which has none)");
+    }
     ArchivedConfig archived = archived(h);
     if (archived != null && archived.policy() != ArchivedConfig.Policy.FAIL && !manifest.isEmpty() && !h.bool("source.manifest-check")) {
       h.problem("source.archived", archived.policy().word(), "needs to know which objects are archived, and a trusted manifest"

@@ -175,6 +175,10 @@ public final class MigrationJob {
         copied = replayed.copied();
         objects = replayed.objects();
       }
+      if (planned.hardLinks() != null) {
+        jsc.setJobGroup("LINK", "LINK: each file's other names made hard links to its copy", true);
+        objects = held.persist(objects.union(HardLinks.link(planned.hardLinks(), objects, settings)));
+      }
       long failed = objects.filter(o -> o.status() == ObjectResult.Status.FAILED).count();
       committed = true;
       stillHeld(lock, config.jobName());

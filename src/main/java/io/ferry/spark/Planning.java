@@ -50,7 +50,8 @@ public final class Planning {
    */
   record Planned(JavaRDD<CopyTask> tasks, JavaRDD<Decision> setAside, JavaRDD<StoreObject> missing, PlanTotals totals,
       ListCounts listing, ListCounts existing, long missingCount, List<StoreObject> strays, String listedIn, List<JavaRDD<?>> cached,
-      JavaRDD<ObjectResult> restoring, JavaRDD<List<StoreObject>> histories) implements AutoCloseable {
+      JavaRDD<ObjectResult> restoring, JavaRDD<List<StoreObject>> histories, JavaRDD<HardLinks.Link> hardLinks)
+      implements AutoCloseable {
     /**
      * A replay's line for the console ({@code source.versions = all} into a bucket), or null for none: the keys whose
      * histories are written, in how many generations (the longest of them), and the delete markers among them.
@@ -66,7 +67,7 @@ public final class Planning {
     /** The same plan with other tasks and totals: a later generation of a replay. */
     Planned with(JavaRDD<CopyTask> tasks, PlanTotals totals) {
       return new Planned(tasks, setAside, missing, totals, listing, existing, missingCount, strays, listedIn, cached, restoring,
-          histories);
+          histories, hardLinks);
     }
 
     @Override
@@ -163,6 +164,12 @@ public final class Planning {
     JavaRDD<Decision> decisions = cache(keyed.reduceByKey(Keyed::merge, partitions)
         .mapPartitions(new TriageFunction(settings, hierarchical, config.copy().skipUnchanged())), cached);
     JavaRDD<StoreObject> toCopy = decisions.filter(d -> d.kind() == Decision.Kind.COPY).map(Decision::object);
+    JavaRDD<HardLinks.Link> hardLinks = null;
+    if (config.source().store() instanceof io.ferry.config.DirectoryConfig d && d.hardLinks()) {
+      JavaRDD<HardLinks.Named> named = cache(HardLinks.plan(decisions, settings, partitions), cached);
+      toCopy = named.filter(n -> n.copy() != null).map(HardLinks.Named::copy);
+      hardLinks = named.filter(n -> n.link() != null).map(HardLinks.Named::link);
+    }
     JavaRDD<ObjectResult> restoring = jsc.emptyRDD();
     if (restore != null) {
       // cached: each archived object is asked once (a recomputed partition would send its restores again)
@@ -178,7 +185,7 @@ public final class Planning {
     JavaRDD<Decision> setAside = decisions.filter(d -> d.kind() != Decision.Kind.COPY && d.kind() != Decision.Kind.UNCHANGED
         && d.kind() != Decision.Kind.FILTERED);
     return new Planned(tasks, setAside, missing, totals, sourceCounts.counts(), existingCounts.counts(), missingCount, strays, what,
-        cached, restoring, null);
+        cached, restoring, null, hardLinks);
   }
 
   /**
@@ -210,7 +217,7 @@ public final class Planning {
             .map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus));
     JavaRDD<Decision> setAside = decisions.filter(d -> d.kind() != Decision.Kind.UNCHANGED && d.kind() != Decision.Kind.FILTERED);
     return new Planned(tasks, setAside, missing, totals, sourceCounts.counts(), existingCounts.counts(), missingCount, strays, what,
-        cached, jsc.emptyRDD(), histories);
+        cached, jsc.emptyRDD(), histories, null);
   }
 
   /** Where a replay keeps its histories while it runs (deleted at its end). */

@@ -73,6 +73,15 @@ public interface Destination extends Uploads {
   boolean delete(StoreObject existing) throws IOException;
 
   /**
+   * Makes {@code name} another name of the file the destination holds for {@code first} (a hard link), atomically,
+   * once that file is there as {@code first} was listed ({@code source.hard-links = keep}); only a directory can.
+   */
+  @Retries.Once
+  default void hardLink(StoreObject first, StoreObject name) throws IOException {
+    throw new StoreFailure(StoreFailure.Kind.FATAL, "this destination keeps no hard links");
+  }
+
+  /**
    * Moves an object listed by {@link #existing} aside instead of deleting it (a cut-over pass with
    * {@code destination.delete-to}): to the same relative key under {@code to}, a place outside this destination of
    * its own kind (a directory; a key prefix of the same bucket). Returns false, moving nothing, when it is not there

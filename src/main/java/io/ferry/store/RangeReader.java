@@ -38,6 +38,14 @@ public interface RangeReader {
   }
 
   /**
+   * Whether two objects are one file under two names (hard links of a directory: one device and inode, neither a
+   * symbolic link followed); false where the store has no such thing.
+   */
+  default boolean sameFile(StoreObject a, StoreObject b) throws IOException {
+    return false;
+  }
+
+  /**
    * What the bytes of a whole object opened by {@link #open} must check against: the source's stored checksum, or
    * its ETag where that is the MD5 of the bytes; null when the source keeps neither.
    */

@@ -255,6 +255,15 @@ class ConfigLoaderTest {
         }
         """)).singleElement().asString().startsWith("ferry.destination.acl = copy").contains("the source is a directory");
     assertThat(problems("""
+        ferry {
+          source { type = file, path = "/mnt/in", hard-links = keep }
+          destination { type = s3, bucket = copy, credentials.type = default-chain }
+        }
+        """)).singleElement().asString().startsWith("ferry.source.hard-links = keep").contains("set hard-links = separate");
+    assertThat(((DirectoryConfig) load("""
+        ferry { source { type = file, path = "/mnt/in", hard-links = keep }, destination.path = "/mnt/out" }
+        """).source().store()).hardLinks()).isTrue();
+    assertThat(problems("""
         ferry { source { type = file, path = "/mnt/in", symlinks = copy_as_files }, destination.path = "/mnt/out" }
         """)).singleElement().asString().startsWith("ferry.source.symlinks = copy_as_files").contains("copy (copy each link as a link");
   }

@@ -320,6 +320,35 @@ final class FileDestination implements Destination {
     return notRestored;
   }
 
+  /**
+   * A hard link: {@code first}'s file, there as listed (its size and time; a file changed or replaced since is not
+   * linked to), gets {@code name} as another name: linked at a temp name beside it, renamed into place.
+   */
+  @Override
+  public void hardLink(StoreObject first, StoreObject name) throws IOException {
+    Path existing = finalPath(first);
+    Path target = finalPath(name);
+    folder(root, existing, false);
+    BasicFileAttributes a = Files.readAttributes(existing, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    if (!a.isRegularFile() || a.size() != first.size() || a.lastModifiedTime().toMillis() != first.lastModifiedMillis()) {
+      throw new StoreFailure(StoreFailure.Kind.FATAL, existing + " is not the copy of " + first.relativeKey() + " (changed since):"
+          + " " + name.relativeKey() + ", its other name, was not linked to it");
+    }
+    folder(root, target, true);
+    if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+      throw new FileAlreadyExistsException(target.toString(), null, "a directory stands at the object's final name");
+    }
+    Path temp = KeyPaths.tempPath(target, tag, KeyPaths.nonce());
+    Files.createLink(temp, existing);
+    try {
+      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(temp);
+      throw e;
+    }
+    renamedInto.add(target.getParent());
+  }
+
   /** Whether a link stands at {@code path} with the listed target and time. */
   private static boolean isLinkAsListed(Path path, StoreObject listed) throws IOException {
     try {

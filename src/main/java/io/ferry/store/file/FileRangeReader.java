@@ -74,6 +74,20 @@ final class FileRangeReader implements RangeReader {
     };
   }
 
+  /** One device and inode, on this host (where both paths resolve alike), and neither name a symbolic link. */
+  @Override
+  public boolean sameFile(StoreObject a, StoreObject b) throws IOException {
+    if (a.isSymlink() || b.isSymlink() || a.isFolder() || b.isFolder()) return false;
+    Path one = root.resolve(a.key());
+    Path other = root.resolve(b.key());
+    if (Files.isSymbolicLink(one) || Files.isSymbolicLink(other)) return false;
+    try {
+      return Files.isSameFile(one, other);
+    } catch (java.nio.file.NoSuchFileException gone) {
+      return false; // one of them was removed since it was listed: it is copied (or fails) as a file of its own
+    }
+  }
+
   /** A link's target, once it is found still the link listed (its target and time), else a failure for good. */
   static String linkAsListed(Path link, StoreObject listed) throws IOException {
     BasicFileAttributes now = Files.readAttributes(link, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
