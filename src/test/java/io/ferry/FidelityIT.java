@@ -683,7 +683,8 @@ class FidelityIT {
     RunSummary first = run(directoryJob(from, to, "report", job));
     assertThat(first.succeeded()).as(first.failures().toString()).isTrue();
     assertThat(first.objects().copied()).isEqualTo(4);
-    assertThat(first.bytes().throughExecutors()).as("the file's bytes once, and the other file's").isEqualTo(2L * "one file, three names".length());
+    assertThat(first.bytes().throughExecutors()).as("the file's bytes once, and the other file's")
+        .isEqualTo(2L * "one file, three names".length());
     for (String name : List.of("b/a-again.txt", "c.txt")) {
       assertThat(Files.isSameFile(to.resolve("a.txt"), to.resolve(name))).as(name).isTrue();
       assertThat(to.resolve(name)).hasContent("one file, three names");
