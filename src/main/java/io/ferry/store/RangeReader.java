@@ -41,6 +41,7 @@ public interface RangeReader {
    * Whether two objects are one file under two names (hard links of a directory: one device and inode, neither a
    * symbolic link followed); false where the store has no such thing.
    */
+  @Retries.Once
   default boolean sameFile(StoreObject a, StoreObject b) throws IOException {
     return false;
   }
