@@ -196,23 +196,16 @@ final class FileDestination implements Destination {
     // its retry continues that file; the parts of one write into the file its opening created.
     if (!upload.inParts() && from == 0) Files.deleteIfExists(temp);
     java.nio.file.OpenOption[] options = !upload.inParts() && from == 0
-        ? new java.nio.file.OpenOption[] {StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE}
-        : new java.nio.file.OpenOption[] {StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS};
+        ? new java.nio.file.OpenOption[] {StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE}
+        : new java.nio.file.OpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS};
     try (FileChannel channel = FileChannel.open(temp, options); InputStream in = body.open()) {
       int chunk = (int) Math.min(bufferSize, Math.max(1, range.length()));
       byte[] buffer = BUFFERS.get(chunk);
       long position = range.offset() + from;
       Lock lock = upload.inParts() ? FILE_LOCKS[Math.floorMod(temp.hashCode(), FILE_LOCKS.length)] : null;
-      for (int n; (n = in.readNBytes(buffer, 0, chunk)) > 0; ) {
-        if (lock != null) lock.lock();
-        try {
-          writeSparse(channel, buffer, n, position);
-          position += n;
-        } catch (IOException e) {
-          throw localWrite(e);
-        } finally {
-          if (lock != null) lock.unlock();
-        }
+      for (int n; (n = fill(in, buffer, chunk, channel, position, lock)) > 0; ) {
+        write(channel, buffer, n, position, lock);
+        position += n;
       }
       try {
         // a range that ends in a hole: the file reaches its end (one written in parts was created at its full size)
@@ -564,24 +557,64 @@ final class FileDestination implements Destination {
   }
 
   /**
+   * Reads up to {@code chunk} bytes (whole blocks make holes); where the source fails part-way, the bytes it gave are
+   * written before the failure goes on, so a retry that resumes after the bytes counted finds them all written.
+   */
+  private static int fill(InputStream in, byte[] buffer, int chunk, FileChannel channel, long position, Lock lock) throws IOException {
+    int n = 0;
+    try {
+      for (int r; n < chunk && (r = in.read(buffer, n, chunk - n)) > 0; ) n += r;
+    } catch (IOException | RuntimeException failed) {
+      if (n > 0) write(channel, buffer, n, position, lock);
+      throw failed;
+    }
+    return n;
+  }
+
+  private static void write(FileChannel channel, byte[] buffer, int n, long position, Lock lock) throws StoreFailure {
+    if (lock != null) lock.lock();
+    try {
+      writeSparse(channel, buffer, n, position);
+    } catch (IOException e) {
+      throw localWrite(e);
+    } finally {
+      if (lock != null) lock.unlock();
+    }
+  }
+
+  /**
    * Writes {@code bytes[0, n)} at {@code position}, leaving each whole filesystem block of zeros unwritten: a hole,
    * which reads as zeros and takes no space, so a sparse file (a disk image, a database file) lands sparse, as
    * {@code cp --sparse=always} writes it. A zero block costs a vectorized compare, data a compare that stops at its
-   * first byte. The region must hold nothing yet (a new temp file's hole) or these same bytes (a part written again):
-   * a block left unwritten keeps what it held.
+   * first byte. A zero block is left unwritten only where the file reads zeros already (a hole, or past its end): a
+   * part written again over other bytes (a repair of a part that failed its check) writes its zeros. The channel must
+   * be readable.
    */
   static void writeSparse(FileChannel channel, byte[] bytes, int n, long position) throws IOException {
     int pending = 0; // start of the bytes not yet written
     int i = 0;
+    byte[] held = null;
     while (i < n) {
       int end = (int) Math.min(n, i + SPARSE_BLOCK - Math.floorMod(position + i, SPARSE_BLOCK));
       if (end - i == SPARSE_BLOCK && java.util.Arrays.mismatch(bytes, i, end, ZEROS, 0, SPARSE_BLOCK) < 0) {
-        write(channel, bytes, pending, i, position);
-        pending = end;
+        if (held == null) held = new byte[SPARSE_BLOCK];
+        if (readsZeros(channel, position + i, held)) {
+          write(channel, bytes, pending, i, position);
+          pending = end;
+        }
       }
       i = end;
     }
     write(channel, bytes, pending, n, position);
+  }
+
+  /** Whether the file's block at {@code at} reads as zeros (a hole reads so without a disk read; past the end, too). */
+  private static boolean readsZeros(FileChannel channel, long at, byte[] held) throws IOException {
+    ByteBuffer b = ByteBuffer.wrap(held);
+    for (int r; b.hasRemaining() && (r = channel.read(b, at + b.position())) >= 0; ) {
+      if (r == 0) break;
+    }
+    return java.util.Arrays.mismatch(held, 0, b.position(), ZEROS, 0, b.position()) < 0;
   }
 
   private static void write(FileChannel channel, byte[] bytes, int from, int to, long position) throws IOException {

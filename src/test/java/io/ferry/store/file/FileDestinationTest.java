@@ -297,20 +297,60 @@ class FileDestinationTest extends DestinationContract {
       int n = 1 + random.nextInt(5 * FileDestination.SPARSE_BLOCK);
       long position = random.nextInt(3 * FileDestination.SPARSE_BLOCK);
       byte[] bytes = new byte[n];
-      for (int at = 0; at < n; at += 1 + random.nextInt(FileDestination.SPARSE_BLOCK)) {
+      for (int at = 0; at < n; at += 1 + random.nextInt(3 * FileDestination.SPARSE_BLOCK)) {
         if (random.nextBoolean()) bytes[at] = (byte) (1 + random.nextInt(255));
       }
       byte[] before = new byte[(int) position + n + 17];
-      random.nextBytes(before); // what the file holds before the write: its bytes up to where the write begins
-      Files.write(file, java.util.Arrays.copyOf(before, (int) position));
-      try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      random.nextBytes(before);
+      // what the file holds: bytes up to where the write begins (a fresh region after), or other bytes where it writes
+      // (a part written again by a repair), which every zero block written must replace
+      boolean overwrite = round % 2 == 1;
+      byte[] held = overwrite ? before : java.util.Arrays.copyOf(before, (int) position);
+      Files.write(file, held);
+      try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
         FileDestination.writeSparse(channel, bytes, n, position);
         if (channel.size() < position + n) channel.write(java.nio.ByteBuffer.wrap(new byte[1]), position + n - 1);
       }
-      byte[] want = java.util.Arrays.copyOf(java.util.Arrays.copyOf(before, (int) position), (int) position + n);
+      byte[] want = java.util.Arrays.copyOf(held, Math.max(held.length, (int) position + n));
       System.arraycopy(bytes, 0, want, (int) position, n);
-      assertThat(Files.readAllBytes(file)).as("round %d: %d bytes at %d", round, n, position).isEqualTo(want);
+      assertThat(Files.readAllBytes(file)).as("round %d: %d bytes at %d over %s", round, n, position, overwrite ? "other bytes" : "a hole")
+          .isEqualTo(want);
     }
+  }
+
+  /**
+   * A source that fails part-way through a buffer: the bytes it gave were counted, and a retry resumes after them, so
+   * they must be on disk (a buffer filled before its write would lose them, and the part would hold zeros there).
+   */
+  @Test
+  void theBytesASourceGaveBeforeItFailedAreWrittenForTheRetryThatResumesAfterThem() throws Exception {
+    byte[] bytes = new byte[10_000];
+    new java.util.Random(3).nextBytes(bytes);
+    Destination d = destination();
+    StoreObject o = object("resumed.bin", bytes.length);
+    Upload upload = d.open(o, () -> ObjectMetadata.NONE);
+    int[] given = {0};
+    InputStream failing = new InputStream() {
+      @Override
+      public int read() {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) throws java.io.IOException {
+        if (given[0] >= 5_000) throw new java.io.IOException("connection reset");
+        int n = Math.min(len, 1_000);
+        System.arraycopy(bytes, given[0], b, off, n);
+        given[0] += n;
+        return n;
+      }
+    };
+    assertThatThrownBy(() -> d.write(upload, 1, new ByteRange(0, bytes.length), 0, () -> failing, () -> ObjectMetadata.NONE))
+        .hasMessageContaining("connection reset");
+    d.write(upload, 1, new ByteRange(0, bytes.length), given[0], () -> new ByteArrayInputStream(bytes, given[0], bytes.length - given[0]),
+        () -> ObjectMetadata.NONE);
+    d.complete(upload, new TreeMap<>(Map.of(1, "")));
+    assertThat(Files.readAllBytes(root.resolve("resumed.bin"))).isEqualTo(bytes);
   }
 
   /** Bytes the file takes on disk ({@code stat}'s blocks of 512 bytes): Java has no attribute for it. */
