@@ -245,7 +245,8 @@ final class FileDestination implements Destination {
           && Files.size(target) == object.size()
           && Files.getLastModifiedTime(target, LinkOption.NOFOLLOW_LINKS).toMillis() == object.lastModifiedMillis()) {
         renamedInto.add(target.getParent());
-        return ""; // completed already (a recomputed commit after an executor loss)
+        // completed already (a recomputed commit after an executor loss, or a completion retried past its rename)
+        return object.isSymlink() ? "" : Ownership.fromReceipts(receipts.values()).exact(target, OWNER_RW);
       }
       throw new NoSuchFileException(temp.toString(), null, "temp file is missing: no range of this object was written");
     }
@@ -257,9 +258,10 @@ final class FileDestination implements Destination {
       channel.force(true);
     }
     if (object.isSymlink()) return completeLink(object, target, temp);
-    String notRestored = Ownership.fromReceipts(receipts.values()).restore(temp);
     Files.getFileAttributeView(temp, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
         .setTimes(FileTime.fromMillis(object.lastModifiedMillis()), null, null);
+    Ownership ownership = Ownership.fromReceipts(receipts.values());
+    String notRestored = ownership.restore(temp, OWNER_RW);
     if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
       throw new FileAlreadyExistsException(target.toString(), null, "a directory stands at the object's final name");
     }
@@ -269,8 +271,14 @@ final class FileDestination implements Destination {
       throw new IOException("the destination filesystem cannot rename atomically: " + e.getMessage(), e);
     }
     renamedInto.add(target.getParent());
-    return notRestored;
+    String notExact = ownership.exact(target, OWNER_RW);
+    return notRestored.isEmpty() ? notExact : notExact.isEmpty() ? notRestored : notRestored + ", " + notExact;
   }
+
+  /** The bits a file keeps until its completion is done, so that a completion retried may open it (not root). */
+  private static final int OWNER_RW = 0600;
+  /** ... and a folder, until the files in it are written. */
+  private static final int OWNER_RWX = 0700;
 
   /**
    * A link copied as a link: the temp file holds its target (checked like any object's bytes); a link to it is made at
@@ -305,11 +313,20 @@ final class FileDestination implements Destination {
    * mode, owner and the source's time; one there already is kept as it is, files and all.
    */
   private String completeFolder(StoreObject object, Path target, SortedMap<Integer, String> receipts) throws IOException {
+    boolean existed = Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS);
     folder(root, target.resolve("-"), true);
-    String notRestored = Ownership.fromReceipts(receipts.values()).restore(target);
+    if (existed) return ""; // a folder there already is left as it is: its mode, owner and special bits are the destination's
     Files.getFileAttributeView(target, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
         .setTimes(FileTime.fromMillis(object.lastModifiedMillis()), null, null);
+    Ownership ownership = Ownership.fromReceipts(receipts.values());
+    boolean root = Integer.valueOf(0).equals(Files.getAttribute(target, "unix:uid", LinkOption.NOFOLLOW_LINKS));
+    String notRestored = ownership.restore(target, root ? 0 : OWNER_RWX); // root writes into any folder; others keep rwx
     renamedInto.add(target.getParent());
+    if (!root && ownership.mode() >= 0 && (ownership.mode() & OWNER_RWX) != OWNER_RWX) {
+      String kept = "mode " + Integer.toOctalString(ownership.mode()) + " (kept as " + Integer.toOctalString(ownership.mode() | OWNER_RWX)
+          + ": files are written into it, and the process is not root)";
+      notRestored = notRestored.isEmpty() ? kept : notRestored + ", " + kept;
+    }
     return notRestored;
   }
 

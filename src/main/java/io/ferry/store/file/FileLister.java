@@ -207,7 +207,9 @@ final class FileLister implements Lister {
         target = "?";
       }
       long time = attributes.lastModifiedTime().toMillis();
-      return copy ? StoreObject.symlink(key, key + linkSuffix, target, time) : StoreObject.link(key, key, target, time);
+      // a target this JVM cannot decode whole (not UTF-8) would be made again otherwise: reported, not copied
+      boolean whole = target.indexOf('\uFFFD') < 0;
+      return copy && whole ? StoreObject.symlink(key, key + linkSuffix, target, time) : StoreObject.link(key, key, target, time);
     }
     return new StoreObject(key, key, attributes.size(), "", attributes.lastModifiedTime().toMillis(), inode(attributes));
   }

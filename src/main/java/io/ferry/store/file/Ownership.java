@@ -97,11 +97,24 @@ record Ownership(int mode, long uid, long gid) {
   }
 
   /**
-   * Sets the owner, then the mode, of {@code file} (a link is never followed). The owner is changed only where it
-   * differs; where the system does not permit it (not root), it is left and said. Returns what was not restored, "" when
-   * all was.
+   * Sets the owner, then the mode, of {@code file} (a link is never followed), with {@code ownerBits} (0600 for a file
+   * still to be completed, 0700 for a folder still to be written into) kept for now, so that the process may open it
+   * again (a completion retried); {@link #exact} sets the mode itself, once nothing more is to be done to it. The owner
+   * is changed only where it differs; where the system does not permit it (not root), it is left and said. Returns what
+   * was not restored, "" when all was.
    */
-  String restore(Path file) throws IOException {
+  String restore(Path file, int ownerBits) throws IOException {
+    return apply(file, mode < 0 ? -1 : mode | ownerBits, true);
+  }
+
+  /** The mode itself, where it lacks bits {@link #restore} kept; "" or what was not set. */
+  String exact(Path file, int ownerBits) throws IOException {
+    return mode < 0 || (mode & ownerBits) == ownerBits ? "" : apply(file, mode, false);
+  }
+
+  private String apply(Path file, int mode, boolean owner) throws IOException {
+    long uid = owner ? this.uid : -1;
+    long gid = owner ? this.gid : -1;
     List<String> not = new ArrayList<>();
     if (uid >= 0 || gid >= 0) {
       try {

@@ -229,8 +229,10 @@ class FileDestinationTest extends DestinationContract {
     String first = d.write(upload, 1, new ByteRange(0, 6), 0, () -> new ByteArrayInputStream("012345".getBytes()), () -> meta);
     assertThat(second).as("only the first range carries them").isEmpty();
     assertThat(first).isEqualTo("unix mode=444 uid=4321 gid=4322");
-    // a completion that restored the mode, then failed before its rename, is retried on a read-only temp file
-    Ownership.fromReceipts(java.util.List.of(first)).restore(root.resolve("ro").resolve(upload.id()));
+    // a completion that restored the mode (the owner's rw kept until the rename), then failed before its rename, is retried
+    Ownership.fromReceipts(java.util.List.of(first)).restore(root.resolve("ro").resolve(upload.id()), 0600);
+    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(root.resolve("ro")
+        .resolve(upload.id())))).isEqualTo("rw-r--r--");
     String notCarried = d.complete(upload, new TreeMap<>(Map.of(1, first, 2, second)));
     Path file = root.resolve("ro/file.txt");
     assertThat(file).hasContent("0123456789");
