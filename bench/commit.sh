@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# What a durable commit costs per file on this disk (issue 25, item 3): each file fsynced before its rename (Ferry's
+# commit) against one `sync -f` of the filesystem per batch of 100 files, and no fsync at all (the floor).
+# Usage: bench/commit.sh [FILES] [SIZE] [THREADS] [ROUNDS]; appends to bench/results/commit.csv.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+files=${1:-10000}; size=${2:-65536}; threads=${3:-16}; rounds=${4:-3}
+out=bench/results/commit.csv
+[ -f "$out" ] || echo "when,mode,files,size,threads,wall_s,us_per_file,cpu_s" > "$out"
+work=$(mktemp -d "${TMPDIR:-/tmp}/ferry-commit.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+for round in $(seq "$rounds"); do
+  for mode in fsync syncfs none; do
+    rm -rf "$work/d"; sync
+    line=$(java bench/commit/CommitCost.java "$work/d" "$mode" "$files" "$size" "$threads")
+    echo "$(date -u +%FT%TZ),$line" | tee -a "$out"
+  done
+done
