@@ -30,12 +30,23 @@ import org.apache.spark.util.SerializableConfiguration;
 final class CutOverStep {
   private CutOverStep() {}
 
+  /**
+   * The objects archived at the source that this run did not copy: failed or skipped as archived, or still restoring;
+   * one found restored was copied with the rest (counted only where a cut-over would otherwise run).
+   */
+  private static long archivedLeft(CutOver cutOver, long extraneous, Planning.Planned planned) {
+    if (!cutOver.enabled() || extraneous == 0 || planned.totals().archived() == 0) return planned.totals().archived();
+    long setAside = planned.setAside().filter(d -> d.kind() == Decision.Kind.ARCHIVED
+        || d.kind() == Decision.Kind.NOT_COPIED && d.object().isArchived()).count();
+    return setAside + planned.restoring().count();
+  }
+
   static RunSummary.Deletions run(JavaSparkContext jsc, CopySettings settings, Planning.Planned planned, long failed, String runDirectory,
       PrintStream out) throws IOException {
     CutOver cutOver = settings.destination().cutOver();
     long extraneous = planned.totals().extraneous();
     CutOverPlan decision = CutOverPlan.decide(cutOver, extraneous, planned.totals().objects() + planned.totals().unchanged(), failed,
-        planned.totals().rejected(), planned.totals().notCopied(), planned.totals().archived());
+        planned.totals().rejected(), planned.totals().notCopied(), archivedLeft(cutOver, extraneous, planned));
     switch (decision.outcome()) {
       case NONE -> {
         return null;
