@@ -128,8 +128,7 @@ final class FileDestination implements Destination {
   @Override
   public Lister existing() {
     if (!links && !folders) return new FileLister(root);
-    return new FileLister(root, links ? io.ferry.config.DirectoryConfig.Symlinks.COPY : null,
-        folders ? FileLister.Folders.ALL : FileLister.Folders.NONE);
+    return FileLister.destination(root, links, folders ? FileLister.Folders.ALL : FileLister.Folders.NONE);
   }
 
   /** The same size and modification time (the rule of rclone and {@code aws s3 sync}); a link, the same link. */

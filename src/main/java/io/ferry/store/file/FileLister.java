@@ -61,8 +61,16 @@ final class FileLister implements Lister {
     this(root, symlinks, Folders.NONE);
   }
 
+  /**
+   * A destination's listing where its links or folders are the job's ({@code symlinks = copy}, {@code
+   * empty-directories = copy}): links listed as links (never followed), folders all; its root taken as named.
+   */
+  static FileLister destination(Path root, boolean links, Folders folders) {
+    return new FileLister(root, false, false, links, "", folders);
+  }
+
   FileLister(Path root, io.ferry.config.DirectoryConfig.Symlinks symlinks, Folders folders) {
-    this(root, symlinks == io.ferry.config.DirectoryConfig.Symlinks.FOLLOW, symlinks != null,
+    this(root, symlinks == io.ferry.config.DirectoryConfig.Symlinks.FOLLOW, true,
         symlinks == io.ferry.config.DirectoryConfig.Symlinks.COPY || symlinks == io.ferry.config.DirectoryConfig.Symlinks.COPY_AS_FILES,
         symlinks == io.ferry.config.DirectoryConfig.Symlinks.COPY_AS_FILES ? io.ferry.config.DirectoryConfig.Symlinks.LINK_SUFFIX : "",
         folders);
@@ -145,7 +153,7 @@ final class FileLister implements Lister {
       StoreObject link = findAt(relativeKey.substring(0, relativeKey.length() - linkSuffix.length()));
       if (link != null && link.isSymlink()) return link;
     }
-    return found != null && found.relativeKey().equals(relativeKey) ? found : null;
+    return null; // a link found at the plain name is kept under name.rclonelink: no object of this key
   }
 
   private StoreObject findAt(String relativePath) throws IOException {

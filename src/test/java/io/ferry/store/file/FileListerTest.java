@@ -133,7 +133,7 @@ class FileListerTest {
       FileLister source = new FileLister(root, DirectoryConfig.Symlinks.REPORT, FileLister.Folders.EMPTY);
       assertThat(listAll(source, source.shards(List.of(), target))).as("target " + target).containsExactlyInAnyOrder("a.txt",
           "full/b.txt", "full/deep/c.txt", "empty/", "full/hollow/", "full/deep/er/est/", "nested/only/");
-      FileLister destination = new FileLister(root, null, FileLister.Folders.ALL);
+      FileLister destination = FileLister.destination(root, false, FileLister.Folders.ALL);
       assertThat(listAll(destination, destination.shards(List.of(), target))).as("target " + target).containsExactlyInAnyOrder(
           "a.txt", "full/b.txt", "full/deep/c.txt", "empty/", "full/", "full/hollow/", "full/deep/", "full/deep/er/",
           "full/deep/er/est/", "nested/", "nested/only/");
@@ -143,7 +143,7 @@ class FileListerTest {
     assertThat(empty.isFolder()).isTrue();
     assertThat(empty.lastModifiedMillis()).isEqualTo(Files.getLastModifiedTime(root.resolve("empty")).toMillis());
     assertThat(source.find("full/")).as("not empty").isNull();
-    assertThat(new FileLister(root, null, FileLister.Folders.ALL).find("full/").isFolder()).isTrue();
+    assertThat(FileLister.destination(root, false, FileLister.Folders.ALL).find("full/").isFolder()).isTrue();
     assertThat(listAll(new FileLister(root), new FileLister(root).shards(List.of(), 4))).as("without folders")
         .containsExactlyInAnyOrder("a.txt", "full/b.txt", "full/deep/c.txt");
   }
