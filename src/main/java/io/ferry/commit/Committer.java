@@ -1,6 +1,7 @@
 package io.ferry.commit;
 
 import io.ferry.copy.Concurrently;
+import io.ferry.copy.InOrderDigests;
 import io.ferry.store.checksums.Checksum;
 import io.ferry.store.Uploads;
 import io.ferry.store.retry.Failures;
@@ -16,7 +17,8 @@ import java.util.Map;
  * AbortMultipartUpload), leaving nothing at its final name and its previous version intact. The check, before the
  * completion (none for a copy inside the service, whose bytes never left it): the source's stored checksum, from the parts' digests
  * combined (an object copied whole was checked as
- * it was read); else the source's MD5 ETag, against the bytes read back from the destination; else the CRC32C of the
+ * it was read); else the source's MD5 ETag, against the bytes read back from the destination (in order as the parts
+ * landed, where they landed in one JVM: {@link InOrderDigests}; else after the last one); else the CRC32C of the
  * bytes read from the source, against the bytes read back. An object that fails its check is copied again ({@link
  * Repair}), and fails for good, with the parts whose bytes changed between the two reads named, if it still does not
  * match. A batch (one Spark task's objects) is committed on {@code threads} threads, so fsyncs and completions
@@ -138,7 +140,9 @@ public final class Committer {
           tally.parts().firstEntry().getValue().checksum()); // checked against it as the object was read
     }
     if (expected != null && expected.algorithm() == Checksum.Algorithm.MD5) {
-      String back = destination.readBack(tally.upload(), Checksum.Algorithm.MD5);
+      // digested in order as the parts landed, from the bytes these parts' CRC32Cs describe; else read back now
+      String inOrder = InOrderDigests.md5(tally.objectDigest(), crc32cOfParts(tally));
+      String back = inOrder != null ? inOrder : destination.readBack(tally.upload(), Checksum.Algorithm.MD5);
       if (back != null) {
         return back.equals(expected.value()) ? Verdict.passed("source-md5-etag", "md5:" + back)
             : Verdict.failed("source-md5-etag", "the copy's MD5 " + back + " does not match the source's ETag " + expected.value());

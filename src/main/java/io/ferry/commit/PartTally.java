@@ -14,9 +14,12 @@ import java.util.TreeMap;
  *
  * @param expected "algorithm:value" of the source's checksum of the object ("" when none)
  * @param method how the parts were copied (the ranges dataset's method)
+ * @param objectDigest the object's digest read back in order as its parts landed (a range result's), "" when none came;
+ *     two that differ merge to {@link #CONFLICTING}, which the commit does not trust
  */
 public record PartTally(StoreObject object, String location, int partCount, String uploadId, String expected, String method,
-    TreeMap<Integer, Part> parts, long bytes, String firstError) implements Serializable {
+    TreeMap<Integer, Part> parts, long bytes, String firstError, String objectDigest) implements Serializable {
+  static final String CONFLICTING = "conflicting";
 
   /**
    * A part that arrived: its receipt (ETag), its place in the object, the CRC32C (hex) of its bytes, and their digest
@@ -29,7 +32,8 @@ public record PartTally(StoreObject object, String location, int partCount, Stri
     boolean ok = r.status() == RangeResult.Status.OK;
     if (ok) parts.put(r.partNumber(), new Part(r.etag(), r.offset(), r.length(), r.crc32c(), r.checksum()));
     String error = ok ? "" : "part " + r.partNumber() + " of " + r.partCount() + ": " + r.error();
-    return new PartTally(r.object(), r.destination(), r.partCount(), r.uploadId(), r.expected(), r.method(), parts, r.bytes(), error);
+    return new PartTally(r.object(), r.destination(), r.partCount(), r.uploadId(), r.expected(), r.method(), parts, r.bytes(), error,
+        ok ? r.objectDigest() : "");
   }
 
   public PartTally merge(PartTally other) {
@@ -46,7 +50,8 @@ public record PartTally(StoreObject object, String location, int partCount, Stri
     return new PartTally(object, location.isEmpty() ? other.location : location, partCount,
         uploadId.isEmpty() ? other.uploadId : other.uploadId.isEmpty() ? uploadId : min(uploadId, other.uploadId), expected.isEmpty()
             ? other.expected : expected,
-        mergeMethods(method, other.method), merged, bytes + other.bytes, error);
+        mergeMethods(method, other.method), merged, bytes + other.bytes, error, objectDigest.isEmpty() ? other.objectDigest
+            : other.objectDigest.isEmpty() || other.objectDigest.equals(objectDigest) ? objectDigest : CONFLICTING);
   }
 
   private static String min(String a, String b) {

@@ -19,13 +19,26 @@ public final class RangeCopier {
   private final Retrier retrier;
   private final String executorId;
   private final String host;
+  private final InOrderDigests inOrder;
+  private final InOrderDigests.Reader readBack;
 
   /** @param policy the job's retries and backoff, which this applies to ranges (resuming them) */
   public RangeCopier(RangeTransfer transfer, Retrier policy, String executorId, String host) {
+    this(transfer, policy, executorId, host, null, null);
+  }
+
+  /**
+   * @param inOrder where the parts of objects whose source keeps only an MD5 are digested as they land (null: none)
+   * @param readBack reads landed bytes back from the destination, for {@code inOrder}
+   */
+  public RangeCopier(RangeTransfer transfer, Retrier policy, String executorId, String host, InOrderDigests inOrder,
+      InOrderDigests.Reader readBack) {
     this.transfer = transfer;
     this.retrier = policy;
     this.executorId = executorId;
     this.host = host;
+    this.inOrder = inOrder;
+    this.readBack = readBack;
   }
 
   /** A range written whole, or a part whose object has no source checksum to keep a digest for. */
@@ -57,12 +70,23 @@ public final class RangeCopier {
         if (!transfer.resumable(task)) progress.restart();
         return transfer.attempt(task, upload, progress);
       });
-      return result(taskId, task, upload, location, startedAt, start, progress, attempts[0], receipt, "", expected);
+      RangeResult result = result(taskId, task, upload, location, startedAt, start, progress, attempts[0], receipt, "", expected);
+      return inOrder(task, upload, expected, result);
     } catch (IOException | RuntimeException e) {
       boolean gaveUp = Failures.isRetryable(e) && attempts[0] > retrier.retries();
       String error = (gaveUp ? "gave up after " + attempts[0] + " attempts: " : "") + Failures.describe(e);
       return result(taskId, task, upload, location, startedAt, start, progress, attempts[0], "", error, expected);
     }
+  }
+
+  /** A part of an object whose source keeps only its MD5 adds to the object's digest in order, after its timing was taken. */
+  private RangeResult inOrder(RangeTask task, Upload upload, Checksum expected, RangeResult landed) {
+    if (inOrder == null || task.wholeObject() || transfer.serverSide() || expected == null || !expected.checkable()
+        || expected.algorithm() != Checksum.Algorithm.MD5) {
+      return landed;
+    }
+    String digest = inOrder.landed(readBack, upload, task.range(), landed.crc32c());
+    return digest.isEmpty() ? landed : landed.withObjectDigest(digest);
   }
 
   private RangeResult result(long taskId, RangeTask task, Upload upload, String location, long startedAt, long start,

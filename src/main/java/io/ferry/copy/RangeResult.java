@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param expected "algorithm:value" of the source's checksum of the whole object, "" when there is none to check
  * @param uploadId the multipart upload ("" for a whole object or a file)
  * @param etag the part's (or whole object's) ETag at a bucket destination, "" for a file
+ * @param objectDigest the whole object's digest read back in order as its parts landed, where this range's landing
+ *     completed it ({@link InOrderDigests#text}); "" otherwise
  */
 public record RangeResult(
     StoreObject object,
@@ -41,7 +43,8 @@ public record RangeResult(
     String checksum,
     String expected,
     String uploadId,
-    String etag)
+    String etag,
+    String objectDigest)
     implements Serializable {
 
   public enum Status { OK, FAILED }
@@ -59,6 +62,7 @@ public record RangeResult(
     Objects.requireNonNull(expected, "expected is null");
     Objects.requireNonNull(uploadId, "uploadId is null");
     Objects.requireNonNull(etag, "etag is null");
+    Objects.requireNonNull(objectDigest, "objectDigest is null");
   }
 
   /** A result built by name: the object's range and where it goes, then what happened ({@link Builder}). */
@@ -92,6 +96,7 @@ public record RangeResult(
     private String expected = "";
     private String uploadId = "";
     private String etag = "";
+    private String objectDigest = "";
 
     private Builder(StoreObject object, String destination) {
       this.object = object;
@@ -159,11 +164,23 @@ public record RangeResult(
       return this;
     }
 
+    public Builder objectDigest(String digest) {
+      objectDigest = digest;
+      return this;
+    }
+
     public RangeResult build() {
       return new RangeResult(object, destination, taskId, partNumber, partCount, offset, length, bytes, payloadBytes, startedAtMillis,
           finishedAtMillis, firstByteNanos, durationNanos, attempts, method, executorId, host, status, error, crc32c, checksum, expected,
-          uploadId, etag);
+          uploadId, etag, objectDigest);
     }
+  }
+
+  /** This result, carrying the whole object's digest. */
+  public RangeResult withObjectDigest(String digest) {
+    return new RangeResult(object, destination, taskId, partNumber, partCount, offset, length, bytes, payloadBytes, startedAtMillis,
+        finishedAtMillis, firstByteNanos, durationNanos, attempts, method, executorId, host, status, error, crc32c, checksum, expected,
+        uploadId, etag, digest);
   }
 
   /** Megabytes (10^6 bytes) per second delivered over the range's duration; 0 for an empty range. */

@@ -5,6 +5,7 @@ import io.ferry.config.DirectoryConfig;
 import io.ferry.config.StoreConfig;
 import io.ferry.copy.CopyMethod;
 import io.ferry.copy.InServiceTransfer;
+import io.ferry.copy.InOrderDigests;
 import io.ferry.copy.RangeCopier;
 import io.ferry.copy.RangeTransfer;
 import io.ferry.copy.StreamCopy;
@@ -96,8 +97,11 @@ final class ExecutorContext {
     RangeTransfer transfer = CopyMethod.choose(s.source(), s.destination()) == CopyMethod.SERVER_SIDE_COPY
         ? new InServiceTransfer(store(s.destination().store(), s).copyingFrom(s.source().store()).orElseThrow(), destination)
         : new StreamCopy(source(s).reader(), destination);
-    return new RangeCopier(transfer, retrier(s), executorId(), host());
+    return new RangeCopier(transfer, retrier(s), executorId(), host(), IN_ORDER, destination::readBack);
   }
+
+  /** The executor's in-order digests, shared by its tasks: an object's parts copied by two tasks here meet in it. */
+  private static final InOrderDigests IN_ORDER = new InOrderDigests(4096);
 
   /** The job's one retry policy. */
   static Retrier retrier(CopySettings s) {

@@ -73,6 +73,15 @@ public interface Uploads {
   }
 
   /**
+   * Feeds bytes {@code range} of what an upload holds before its completion to {@code digests}, read back from the
+   * destination; false where staged bytes cannot be read back.
+   */
+  @Retries.Once
+  default boolean readBack(Upload upload, ByteRange range, Checksum.Digest... digests) throws IOException {
+    return false;
+  }
+
+  /**
    * Aborts the other uploads of {@code kept}'s object that were opened within {@code withinMillis} before it (by the
    * destination's own clock): what an opening retried after its answers were lost left open. Returns how many.
    */

@@ -3,6 +3,7 @@ package io.ferry.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ferry.config.DirectoryConfig;
+import io.ferry.copy.InOrderDigests;
 import io.ferry.copy.RangeResult;
 import io.ferry.store.ByteRange;
 import io.ferry.store.checksums.Checksum;
@@ -11,11 +12,15 @@ import io.ferry.store.ObjectMetadata;
 import io.ferry.store.retry.Retrier;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
+import io.ferry.store.Uploads;
 import io.ferry.store.file.FileStore;
 import java.io.ByteArrayInputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +29,8 @@ import java.util.stream.Collectors;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The commit path on a real directory: check, complete what arrived whole, abort the rest, say why. */
 class CommitterTest {
@@ -142,6 +149,57 @@ class CommitterTest {
     assertThat(root.resolve("bad.txt")).hasContent("previous");
     try (var files = Files.list(root)) {
       assertThat(files).as("the temp file is gone").hasSize(1);
+    }
+  }
+
+  /** The destination, counting the commit's reads of staged bytes. */
+  private static Uploads countingReadBacks(Destination d, AtomicInteger readBacks) {
+    return (Uploads) Proxy.newProxyInstance(Uploads.class.getClassLoader(), new Class<?>[] {Uploads.class}, (proxy, method, args) -> {
+      if (method.getName().equals("readBack")) readBacks.incrementAndGet();
+      try {
+        return method.invoke(d, args);
+      } catch (InvocationTargetException e) {
+        throw e.getCause();
+      }
+    });
+  }
+
+  /**
+   * An object whose source keeps only an MD5, copied in parts: the digest taken in order as its parts landed stands
+   * for the read-back, where it was taken from the bytes the committed parts' CRC32Cs describe; a wrong one fails the
+   * object, and one of other bytes is not trusted.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+      "digested in order,         abcdefgh, abcdefgh, 0, COPIED",
+      "digest of other bytes,     abcdXfgh, abcdefgh, 1, COPIED",
+      "digested wrong,            abcdefgh, abcdXfgh, 0, FAILED",
+      "none,                      '',       abcdefgh, 1, COPIED"})
+  void anInOrderDigestSparesTheReadBackWhereItIsOfTheCommittedParts(String name, String digestedBytes, String digestedMd5,
+      int expectedReadBacks, ObjectResult.Status status) throws Exception {
+    Destination d = destination();
+    StoreObject o = object("md5.bin", 8);
+    String md5 = HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest("abcdefgh".getBytes(StandardCharsets.US_ASCII)));
+    String expected = "md5:" + md5;
+    Upload upload = d.open(o, () -> ObjectMetadata.NONE);
+    write(d, upload, 1, new ByteRange(0, 4), "abcdefgh");
+    write(d, upload, 2, new ByteRange(4, 4), "abcdefgh");
+    String digest = digestedBytes.isEmpty() ? "" : InOrderDigests.text(HexFormat.of().formatHex(MessageDigest.getInstance("MD5")
+        .digest(digestedMd5.getBytes(StandardCharsets.US_ASCII))), Integer.toUnsignedLong(HexFormat.fromHexDigits(crc32c(digestedBytes))));
+    PartTally tally = range(o, 1, 2, new ByteRange(0, 4), true, upload.id(), "abcd", expected)
+        .merge(PartTally.of(RangeResult.of(o, "dest/" + o.key()).task(0).part(2, 2, 4, 4).bytes(4, 4).times(0, 0, 0, 0).attempts(1)
+            .by("m", "0", "h").digests(crc32c("efgh"), "", expected).upload(upload.id(), "").objectDigest(digest).build()));
+    AtomicInteger readBacks = new AtomicInteger();
+    ObjectResult result = new Committer(countingReadBacks(d, readBacks), 1, Retrier.once()).commit(List.of(tally)).get(0);
+    assertThat(result.status()).as(result.error()).isEqualTo(status);
+    assertThat(readBacks).hasValue(expectedReadBacks);
+    if (status == ObjectResult.Status.COPIED) {
+      assertThat(result.verified()).isEqualTo("source-md5-etag");
+      assertThat(root.resolve("md5.bin")).hasContent("abcdefgh");
+    } else {
+      assertThat(result.error()).isEqualTo("not committed: the copy's MD5 " + HexFormat.of().formatHex(MessageDigest.getInstance("MD5")
+          .digest("abcdXfgh".getBytes(StandardCharsets.US_ASCII))) + " does not match the source's ETag " + md5);
+      assertThat(root.resolve("md5.bin")).doesNotExist();
     }
   }
 

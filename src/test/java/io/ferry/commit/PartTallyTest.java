@@ -63,6 +63,29 @@ class PartTallyTest {
     assertThat(expected.complete()).isFalse();
   }
 
+  private static PartTally digested(int part, String digest) {
+    PartTally t = range(part, true, "");
+    return new PartTally(t.object(), t.location(), t.partCount(), t.uploadId(), t.expected(), t.method(), t.parts(), t.bytes(),
+        t.firstError(), digest);
+  }
+
+  @Test
+  void theObjectsInOrderDigestIsTheOneAnyRangeCarriedAndTwoThatDifferAreNotTrusted() {
+    List<PartTally> one = List.of(range(1, true, ""), digested(2, "md5:a crc32c:1"), range(3, true, ""),
+        digested(4, "md5:a crc32c:1"));
+    List<PartTally> two = List.of(range(1, true, ""), digested(2, "md5:a crc32c:1"),
+        digested(3, "md5:b crc32c:2"), range(4, true, ""));
+    Random random = new Random(3);
+    for (int trial = 0; trial < 100; trial++) {
+      for (List<PartTally> ranges : List.of(one, two)) {
+        List<PartTally> shuffled = new ArrayList<>(ranges);
+        java.util.Collections.shuffle(shuffled, random);
+        assertThat(reduceRandomly(shuffled, PartTally::merge, random).objectDigest())
+            .isEqualTo(ranges == one ? "md5:a crc32c:1" : PartTally.CONFLICTING);
+      }
+    }
+  }
+
   /** Merges a list as a random tree of partial merges, as partitions and a shuffle would. */
   private static PartTally reduceRandomly(List<PartTally> items, BinaryOperator<PartTally> merge, Random random) {
     if (items.size() == 1) return items.get(0);

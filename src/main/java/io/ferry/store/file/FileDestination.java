@@ -15,7 +15,6 @@ import io.ferry.store.Upload;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
@@ -485,14 +484,31 @@ final class FileDestination implements Destination {
   @Override
   public String readBack(Upload upload, Checksum.Algorithm algorithm) throws IOException {
     Checksum.Digest digest = Checksum.digest(algorithm);
-    if (upload.object().isFolder()) return digest.value(); // no bytes
+    if (!upload.object().isFolder()) readBack(upload, -1, -1, digest); // a folder has no bytes
+    return digest.value();
+  }
+
+  @Override
+  public boolean readBack(Upload upload, ByteRange range, Checksum.Digest... digests) throws IOException {
+    if (upload.object().isFolder()) return range.length() == 0;
+    return readBack(upload, range.offset(), range.length(), digests);
+  }
+
+  /** Bytes [offset, +length) of the upload's temp file into digests (offset -1: the whole file); false if it is shorter. */
+  private boolean readBack(Upload upload, long offset, long length, Checksum.Digest... digests) throws IOException {
     byte[] buffer = BUFFERS.get(bufferSize);
     Path temp = tempPath(upload);
     folder(root, temp, false);
-    try (InputStream in = Channels.newInputStream(FileChannel.open(temp, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
-      for (int n; (n = in.read(buffer, 0, bufferSize)) > 0; ) digest.update(buffer, 0, n);
+    try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+      long position = Math.max(0, offset);
+      long end = offset < 0 ? channel.size() : offset + length;
+      for (int n; position < end; position += n) {
+        n = channel.read(ByteBuffer.wrap(buffer, 0, (int) Math.min(bufferSize, end - position)), position);
+        if (n < 0) return false;
+        for (Checksum.Digest d : digests) d.update(buffer, 0, n);
+      }
+      return true;
     }
-    return digest.value();
   }
 
   /**
