@@ -32,7 +32,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * task, timed by {@code /usr/bin/time} (wall, CPU, peak RSS), every copy verified by SHA-256; results appended to
  * a CSV and a markdown table.
  *
- * <p>Selection by environment: FERRY_BENCH_WORKLOADS (large,small,mixed; also many: 100,000 objects of 16-64 KiB,
+ * <p>Selection by environment: FERRY_BENCH_WORKLOADS (large,small,mixed; also large-md5: large, each put whole;
+ * many: 100,000 objects of 16-64 KiB,
  * flat: 20,000 of 64 KiB in one folder, huge, one), FERRY_BENCH_TASKS (files,other,same),
  * FERRY_BENCH_MODES (direct,wan; link: the WAN with every connection to an endpoint sharing one link of
  * FERRY_BENCH_LINK_MBPS, 125 = 1 Gbit/s, each way), FERRY_BENCH_TOOLS (raw,ferry,rclone,rclone-tuned,aws,aws-tuned,s3cmd,distcp,
@@ -90,6 +91,8 @@ public final class Bench {
     Map<String, List<SeedData.Spec>> w = new LinkedHashMap<>();
     long gib = (long) (1024 * MIB * scale);
     w.put("large", List.of(new SeedData.Spec("large/a.bin", gib, 1), new SeedData.Spec("large/b.bin", gib, 2)));
+    // issue 25's verification without a second pass: the same sizes, each one PutObject (an MD5 ETag, copied in parts)
+    w.put("large-md5", List.of(new SeedData.Spec("large-md5/a.bin", gib, 1, true), new SeedData.Spec("large-md5/b.bin", gib, 2, true)));
     List<SeedData.Spec> small = new ArrayList<>();
     for (int i = 0; i < (int) (2000 * scale); i++) small.add(new SeedData.Spec(String.format("small/%02d/o-%05d", i % 20, i), 256 * 1024,
         10 + i));

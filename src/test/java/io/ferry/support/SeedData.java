@@ -43,8 +43,15 @@ public final class SeedData {
     }
   }
 
-  /** An object to create: its key, its size and the seed of its bytes. */
-  public record Spec(String key, long size, long seed) {}
+  /**
+   * An object to create: its key, its size and the seed of its bytes; {@code whole}: one PutObject whatever its size (an
+   * ETag that is the MD5 of its bytes), else parts above 16 MiB.
+   */
+  public record Spec(String key, long size, long seed, boolean whole) {
+    public Spec(String key, long size, long seed) {
+      this(key, size, seed, false);
+    }
+  }
 
   /** The demo's mix: one object of {@code largeBytes}, an empty one, {@code smallCount} small ones, awkward names. */
   public static List<Spec> mix(long largeBytes, int smallCount) {
@@ -114,6 +121,27 @@ public final class SeedData {
 
   static String upload(S3Client s3, String bucket, Spec spec) {
     MessageDigest sha = sha256();
+    if (spec.whole() && spec.size() > UPLOAD_PART) { // streamed from a file of its bytes: one request, no object in memory
+      java.nio.file.Path staged;
+      try {
+        staged = java.nio.file.Files.createTempFile("ferry-seed", ".bin");
+        try (java.io.OutputStream out = java.nio.file.Files.newOutputStream(staged)) {
+          chunks(spec, bytes -> {
+            sha.update(bytes);
+            try {
+              out.write(bytes);
+            } catch (java.io.IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          });
+        }
+        s3.putObject(b -> b.bucket(bucket).key(spec.key()), RequestBody.fromFile(staged));
+        java.nio.file.Files.delete(staged);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      return HexFormat.of().formatHex(sha.digest());
+    }
     if (spec.size() <= UPLOAD_PART) {
       chunks(spec, bytes -> {
         sha.update(bytes);
