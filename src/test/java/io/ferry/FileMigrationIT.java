@@ -114,6 +114,10 @@ class FileMigrationIT {
     assertThat(big.getLong(3)).isEqualTo(40 * MIB);
     assertThat(ranges.filter("bytes > 0 and (mb_per_s <= 0 or first_byte_ms is null or duration_ms <= 0)").count()).isZero();
     assertThat(ranges.filter("crc32c rlike '^[0-9a-f]{8}$'").count()).isEqualTo(expectedRanges);
+    // a fixed count: every range started under the executor's 16 streams per slot
+    assertThat(ranges.select("streams").distinct().collectAsList()).singleElement()
+        .satisfies(r -> assertThat(r.getInt(0)).isPositive().isEqualTo(16 * (r.getInt(0) / 16)));
+    assertThat(console).doesNotContain("STREAMS").doesNotContain("  streams      tuned");
 
     Dataset<Row> csv = spark.read().option("header", "true").csv(run.resolve("ranges.csv").toString());
     assertThat(csv.count()).isEqualTo(expectedRanges);
@@ -341,11 +345,14 @@ class FileMigrationIT {
 
   @Test
   @Order(7)
-  void aBandwidthLimitHoldsTheWholeCopyUnderIt() throws Exception {
+  void aBandwidthLimitHoldsTheWholeCopyUnderItWhateverTheStreams() throws Exception {
     Path destination = work.resolve("limited");
     long cap = 16L << 20; // bytes per second: the copy takes about 3 s
     RunSummary summary = migrate(Jobs.config(s3, s3.endpoint(), "source", destination, work.resolve("reports"),
-        "ferry.limits.bandwidth = 16MiB"));
+        "ferry { limits.bandwidth = 16MiB, copy.streams-per-task = auto }"));
+    assertThat(console).contains("STREAMS auto: each executor starts at 16 streams per task slot");
+    assertThat(spark.read().parquet(work.resolve("reports/test").resolve(summary.run()).resolve("ranges.parquet").toString())
+        .filter("streams < 2 or streams > 64 * 16").count()).as("the tuned streams stay within their bounds").isZero();
     assertThat(Trees.digests(destination)).isEqualTo(Trees.digests(work.resolve("out"))); // the source as the second test left it
     Row span = spark.read().parquet(work.resolve("reports/test").resolve(summary.run()).resolve("ranges.parquet").toString())
         .agg(functions.sum("bytes"), functions.min("started_at").cast("double"), functions.max("finished_at").cast("double")).first();

@@ -18,7 +18,8 @@ import java.util.Map;
  * completion (none for a copy inside the service, whose bytes never left it): the source's stored checksum, from the parts' digests
  * combined (an object copied whole was checked as
  * it was read); else the source's MD5 ETag, against the bytes read back from the destination (in order as the parts
- * landed, where they landed in one JVM: {@link InOrderDigests}; else after the last one); else the CRC32C of the
+ * landed, where they landed in one JVM and nothing wrote the file since: {@link InOrderDigests}; else after the last
+ * one); else the CRC32C of the
  * bytes read from the source, against the bytes read back. An object that fails its check is copied again ({@link
  * Repair}), and fails for good, with the parts whose bytes changed between the two reads named, if it still does not
  * match. A batch (one Spark task's objects) is committed on {@code threads} threads, so fsyncs and completions
@@ -141,7 +142,8 @@ public final class Committer {
     }
     if (expected != null && expected.algorithm() == Checksum.Algorithm.MD5) {
       // digested in order as the parts landed, from the bytes these parts' CRC32Cs describe; else read back now
-      String inOrder = InOrderDigests.md5(tally.objectDigest(), crc32cOfParts(tally));
+      String inOrder = tally.objectDigest().isEmpty() ? null
+          : InOrderDigests.md5(tally.objectDigest(), crc32cOfParts(tally), destination.staged(tally.upload()));
       String back = inOrder != null ? inOrder : destination.readBack(tally.upload(), Checksum.Algorithm.MD5);
       if (back != null) {
         return back.equals(expected.value()) ? Verdict.passed("source-md5-etag", "md5:" + back)

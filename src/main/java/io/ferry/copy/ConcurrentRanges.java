@@ -21,15 +21,34 @@ public final class ConcurrentRanges {
    */
   public static List<RangeResult> copy(List<Assignment> assignments, int streams, RangeCopier copier, LongConsumer moving,
       Consumer<RangeResult> done) throws InterruptedException {
+    return copy(assignments, streams, StreamGate.fixed(streams), copier, moving, done);
+  }
+
+  /**
+   * @param streams the task's threads: its most streams
+   * @param gate the executor's streams, which each range takes before it starts (a tuned gate: fewer than the threads)
+   */
+  public static List<RangeResult> copy(List<Assignment> assignments, int streams, StreamGate gate, RangeCopier copier,
+      LongConsumer moving, Consumer<RangeResult> done) throws InterruptedException {
     record Job(long taskId, RangeTask range, Upload upload, Checksum expected) {}
     List<Job> jobs = new ArrayList<>();
     for (Assignment a : assignments) {
       for (RangeTask range : a.task().ranges()) jobs.add(new Job(a.task().id(), range, a.uploadOf(range), a.expected()));
     }
+    LongConsumer watched = delta -> {
+      moving.accept(delta);
+      gate.moving(delta);
+    };
     return Concurrently.map(jobs, streams, "ferry-stream", job -> {
-      RangeResult result = copier.copy(job.taskId(), job.range(), job.upload(), job.expected(), moving);
+      int allowed = gate.acquire();
+      RangeResult result = null;
+      try {
+        result = copier.copy(job.taskId(), job.range(), job.upload(), job.expected(), watched).withStreams(allowed);
+      } finally {
+        gate.release(result == null ? 0 : result.payloadBytes(), result != null && result.attempts() > 1);
+      }
       done.accept(result);
-      return result;
+      return copier.inOrder(job.range(), job.upload(), job.expected(), result); // after the ledger has the part
     });
   }
 }

@@ -70,8 +70,7 @@ public final class RangeCopier {
         if (!transfer.resumable(task)) progress.restart();
         return transfer.attempt(task, upload, progress);
       });
-      RangeResult result = result(taskId, task, upload, location, startedAt, start, progress, attempts[0], receipt, "", expected);
-      return inOrder(task, upload, expected, result);
+      return result(taskId, task, upload, location, startedAt, start, progress, attempts[0], receipt, "", expected);
     } catch (IOException | RuntimeException e) {
       boolean gaveUp = Failures.isRetryable(e) && attempts[0] > retrier.retries();
       String error = (gaveUp ? "gave up after " + attempts[0] + " attempts: " : "") + Failures.describe(e);
@@ -79,10 +78,14 @@ public final class RangeCopier {
     }
   }
 
-  /** A part of an object whose source keeps only its MD5 adds to the object's digest in order, after its timing was taken. */
-  private RangeResult inOrder(RangeTask task, Upload upload, Checksum expected, RangeResult landed) {
-    if (inOrder == null || task.wholeObject() || transfer.serverSide() || expected == null || !expected.checkable()
-        || expected.algorithm() != Checksum.Algorithm.MD5) {
+  /**
+   * A part of an object whose source keeps only its MD5, once landed (and recorded), adds to the object's digest in
+   * order ({@link InOrderDigests}); the result carries the object's digest where it completed it. Any other result is
+   * returned as it is.
+   */
+  public RangeResult inOrder(RangeTask task, Upload upload, Checksum expected, RangeResult landed) {
+    if (inOrder == null || landed.status() != RangeResult.Status.OK || task.wholeObject() || transfer.serverSide() || expected == null
+        || !expected.checkable() || expected.algorithm() != Checksum.Algorithm.MD5) {
       return landed;
     }
     String digest = inOrder.landed(readBack, upload, task.range(), landed.crc32c());

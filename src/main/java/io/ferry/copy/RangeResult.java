@@ -16,6 +16,7 @@ import java.util.Objects;
  * @param expected "algorithm:value" of the source's checksum of the whole object, "" when there is none to check
  * @param uploadId the multipart upload ("" for a whole object or a file)
  * @param etag the part's (or whole object's) ETag at a bucket destination, "" for a file
+ * @param streams the streams its executor allowed at once when the range started (tuned, or the tasks' fixed count)
  * @param objectDigest the whole object's digest read back in order as its parts landed, where this range's landing
  *     completed it ({@link InOrderDigests#text}); "" otherwise
  */
@@ -44,6 +45,7 @@ public record RangeResult(
     String expected,
     String uploadId,
     String etag,
+    int streams,
     String objectDigest)
     implements Serializable {
 
@@ -96,6 +98,7 @@ public record RangeResult(
     private String expected = "";
     private String uploadId = "";
     private String etag = "";
+    private int streams;
     private String objectDigest = "";
 
     private Builder(StoreObject object, String destination) {
@@ -164,6 +167,11 @@ public record RangeResult(
       return this;
     }
 
+    public Builder streams(int allowed) {
+      streams = allowed;
+      return this;
+    }
+
     public Builder objectDigest(String digest) {
       objectDigest = digest;
       return this;
@@ -172,7 +180,7 @@ public record RangeResult(
     public RangeResult build() {
       return new RangeResult(object, destination, taskId, partNumber, partCount, offset, length, bytes, payloadBytes, startedAtMillis,
           finishedAtMillis, firstByteNanos, durationNanos, attempts, method, executorId, host, status, error, crc32c, checksum, expected,
-          uploadId, etag, objectDigest);
+          uploadId, etag, streams, objectDigest);
     }
   }
 
@@ -180,7 +188,14 @@ public record RangeResult(
   public RangeResult withObjectDigest(String digest) {
     return new RangeResult(object, destination, taskId, partNumber, partCount, offset, length, bytes, payloadBytes, startedAtMillis,
         finishedAtMillis, firstByteNanos, durationNanos, attempts, method, executorId, host, status, error, crc32c, checksum, expected,
-        uploadId, etag, digest);
+        uploadId, etag, streams, digest);
+  }
+
+  /** This result, with the streams its executor allowed when it started. */
+  public RangeResult withStreams(int allowed) {
+    return new RangeResult(object, destination, taskId, partNumber, partCount, offset, length, bytes, payloadBytes, startedAtMillis,
+        finishedAtMillis, firstByteNanos, durationNanos, attempts, method, executorId, host, status, error, crc32c, checksum, expected,
+        uploadId, etag, allowed, objectDigest);
   }
 
   /** Megabytes (10^6 bytes) per second delivered over the range's duration; 0 for an empty range. */

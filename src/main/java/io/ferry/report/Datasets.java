@@ -51,6 +51,7 @@ public final class Datasets {
         col("method", Type.STRING, RangeResult::method),
         col("executor", Type.STRING, RangeResult::executorId),
         col("host", Type.STRING, RangeResult::host),
+        col("streams", Type.INT, RangeResult::streams),
         col("status", Type.STRING, r -> r.status().name()),
         col("error", Type.STRING, RangeResult::error),
         col("crc32c", Type.STRING, RangeResult::crc32c),

@@ -71,6 +71,6 @@ public final class ReportWriter {
             s.rateQuantile(0.5), s.rateQuantile(0.9), s.rateQuantile(0.99), s.maxMbps, s.firstByteQuantile(0.5),
             info.copyStartMillis()),
         requests, s.verifiedBy, info.stages().laps(), stragglers, failures, folder.directory(), info.deletions(),
-        Verdict.of(s.evidence(wall, info.stages().laps(), copySeconds, info.limitMBps())));
+        Verdict.of(s.evidence(wall, info.stages().laps(), copySeconds, info.limitMBps())), s.tunedStreams());
   }
 }

@@ -71,7 +71,8 @@ public final class RunReader {
             (long) (r.getDouble("duration_ms", 0) * 1e6))
         .attempts(r.getInteger("attempts", 0)).by(r.getString("method", 0), r.getString("executor", 0), r.getString("host", 0))
         .error(r.getString("error", 0)).digests(r.getString("crc32c", 0), r.getString("checksum", 0), r.getString("expected", 0))
-        .upload("", r.getString("etag", 0)).build();
+        .upload("", r.getString("etag", 0))
+        .streams(r.getType().containsField("streams") ? r.getInteger("streams", 0) : 0).build(); // older runs have none
   }
 
   /** Every row of a dataset's Parquet parts; none when the run has no such dataset (older runs have no partitions). */

@@ -31,6 +31,27 @@ public final class RunStats implements Serializable {
     long ranges;
     long bytes;
     long busyNanos;
+    // the streams it allowed: at its first and last range's start, and the fewest and most (0: none recorded)
+    long firstStart = Long.MAX_VALUE;
+    int firstStreams;
+    long lastStart = Long.MIN_VALUE;
+    int lastStreams;
+    int leastStreams;
+    int mostStreams;
+
+    void streams(long startedAt, int streams, int least, int most) {
+      if (streams <= 0) return;
+      if (startedAt < firstStart) {
+        firstStart = startedAt;
+        firstStreams = streams;
+      }
+      if (startedAt >= lastStart) {
+        lastStart = startedAt;
+        lastStreams = streams;
+      }
+      leastStreams = leastStreams == 0 ? least : Math.min(leastStreams, least);
+      mostStreams = Math.max(mostStreams, most);
+    }
   }
 
   // ranges
@@ -88,6 +109,7 @@ public final class RunStats implements Serializable {
     e.ranges++;
     e.bytes += r.bytes();
     e.busyNanos += r.durationNanos();
+    e.streams(r.startedAtMillis(), r.streams(), r.streams(), r.streams());
     streamNanos += r.durationNanos();
     if (r.firstByteNanos() > 0) firstByteNanos += r.firstByteNanos();
     busy(r);
@@ -139,6 +161,8 @@ public final class RunStats implements Serializable {
       x.bytes += y.bytes;
       x.busyNanos += y.busyNanos;
       x.host = x.host.isEmpty() ? y.host : x.host;
+      x.streams(y.firstStart, y.firstStreams, y.leastStreams, y.mostStreams);
+      x.streams(y.lastStart, y.lastStreams, y.leastStreams, y.mostStreams);
       return x;
     }));
     sample.addAll(other.sample);
@@ -164,6 +188,17 @@ public final class RunStats implements Serializable {
     failures.sort(Comparator.comparing(f -> f.object().key()));
     while (failures.size() > FAILURES) failures.remove(failures.size() - 1);
     return this;
+  }
+
+  /** Per executor, the streams it allowed at once over the copy, where they changed (a tuned copy); empty otherwise. */
+  List<RunSummary.Streams> tunedStreams() {
+    List<RunSummary.Streams> tuned = new ArrayList<>();
+    executors.forEach((id, e) -> {
+      if (e.leastStreams != e.mostStreams) {
+        tuned.add(new RunSummary.Streams(id, e.firstStreams, e.lastStreams, e.leastStreams, e.mostStreams));
+      }
+    });
+    return tuned;
   }
 
   /** The q-quantile (0..1) of the sampled ranges' MB/s, 0 when nothing moved. */

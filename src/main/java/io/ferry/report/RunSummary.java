@@ -29,7 +29,8 @@ public record RunSummary(
     List<Failure> failures,
     String reportPath,
     Deletions deletions,
-    Verdict verdict) {
+    Verdict verdict,
+    List<Streams> streams) {
 
   public static final String NAME = "ferry-run-summary";
   public static final int VERSION = 1;
@@ -63,6 +64,12 @@ public record RunSummary(
   public record Straggler(String key, int part, long bytes, double seconds, double mbps, String executor, int attempts) {}
 
   public record Failure(String key, String error) {}
+
+  /**
+   * The streams an executor allowed at once, where {@code copy.streams-per-task = auto} changed them: at its first and
+   * last range's start, the fewest and the most (the ranges dataset's {@code streams} column has each range's).
+   */
+  public record Streams(String executor, int first, int last, int least, int most) {}
 
   /**
    * The cut-over pass ({@code destination.delete-extraneous}); null when it had nothing to decide.

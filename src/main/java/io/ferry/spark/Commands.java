@@ -60,6 +60,8 @@ public final class Commands {
       out.printf("  ranges    %d in %d tasks; method %s%n", plan.ranges(), plan.tasks(), MigrationJob.methodName(method));
       String versions = planned.replayLine();
       if (versions != null) out.println("  " + versions.toLowerCase(java.util.Locale.ROOT).replaceFirst("versions ", "versions  "));
+      String streams = MigrationJob.autoStreams(config.copy());
+      if (streams != null) out.printf("  streams   %s%n", streams);
       printEstimate(config, jsc, method, plan, planned, out);
       out.printf("  listed    in %s%n", planned.listedIn());
       List<Decision> rejected = planned.setAside().filter(d -> d.kind() == Decision.Kind.REJECTED).takeOrdered(SAMPLE, new ByKey());

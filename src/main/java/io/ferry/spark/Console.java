@@ -126,6 +126,14 @@ final class Console {
         s.ranges().total(), s.ranges().splitObjects(), s.ranges().retries(), s.throughput().rangeP50MBps(),
         s.throughput().rangeP90MBps(), s.throughput().rangeP99MBps(), s.bytes().throughExecutors() == 0 ? ""
             : String.format(Locale.ROOT, "; first byte p50 %.1f ms", s.throughput().firstByteP50Ms()));
+    if (s.streams() != null && !s.streams().isEmpty()) {
+      StringBuilder tuned = new StringBuilder();
+      for (RunSummary.Streams e : s.streams()) {
+        tuned.append(tuned.length() == 0 ? "" : "; ").append(String.format(Locale.ROOT,
+            "executor %s %d at the start, %d at the end (%d-%d)", e.executor(), e.first(), e.last(), e.least(), e.most()));
+      }
+      out.format("  streams      tuned (copy.streams-per-task = auto; the ranges dataset's streams column): %s%n", tuned);
+    }
     StringBuilder verified = new StringBuilder();
     s.verification().forEach((how, count) -> verified.append(verified.length() == 0 ? "" : ", ").append(count).append(" ").append(how));
     if (verified.length() > 0) out.format("  verified     %s%n", verified);

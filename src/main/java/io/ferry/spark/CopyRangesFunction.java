@@ -38,13 +38,14 @@ final class CopyRangesFunction implements FlatMapFunction<Iterator<Assignment>, 
     List<Assignment> list = new ArrayList<>();
     tasks.forEachRemaining(list::add);
     if (list.stream().noneMatch(a -> a.upload() != null)) {
-      return ConcurrentRanges.copy(list, settings.copy().streamsPerTask(), ExecutorContext.copier(settings), counters::moving,
-          counters::add).iterator();
+      return ConcurrentRanges.copy(list, settings.copy().threadsPerTask(), ExecutorContext.gate(settings), ExecutorContext.copier(settings),
+          counters::moving, counters::add).iterator();
     }
     TaskContext task = TaskContext.get();
     try (Ledger.Writer writer = new Ledger(ledger, hadoop.value().value())
         .writer(LedgerFile.copying(settings.runId(), task.partitionId(), task.taskAttemptId()))) {
-      return ConcurrentRanges.copy(list, settings.copy().streamsPerTask(), ExecutorContext.copier(settings), counters::moving, r -> {
+      return ConcurrentRanges.copy(list, settings.copy().threadsPerTask(), ExecutorContext.gate(settings), ExecutorContext.copier(settings),
+          counters::moving, r -> {
         counters.add(r);
         if (r.status() == RangeResult.Status.OK && !r.uploadId().isEmpty()) {
           try {

@@ -5,8 +5,13 @@ import io.ferry.config.DirectoryConfig;
 import io.ferry.config.StoreConfig;
 import io.ferry.copy.CopyMethod;
 import io.ferry.copy.InServiceTransfer;
+import io.ferry.config.CopyConfig;
 import io.ferry.copy.InOrderDigests;
+import io.ferry.store.checksums.Checksum;
+import io.ferry.store.Upload;
 import io.ferry.copy.RangeCopier;
+import io.ferry.copy.StreamGate;
+import io.ferry.copy.StreamTuning;
 import io.ferry.copy.RangeTransfer;
 import io.ferry.copy.StreamCopy;
 import io.ferry.store.retry.Backoff;
@@ -52,10 +57,37 @@ final class ExecutorContext {
    * streams-per-task streams, so a pool of only streams-per-task connections would make the tasks queue for it.
    */
   static int connections(CopySettings s) {
+    return s.copy().threadsPerTask() * slots();
+  }
+
+  /** This JVM's task slots. */
+  static int slots() {
     SparkEnv env = SparkEnv.get();
     int slots = env == null ? Runtime.getRuntime().availableProcessors()
         : env.conf().getInt("spark.executor.cores", Runtime.getRuntime().availableProcessors());
-    return s.copy().streamsPerTask() * Math.max(1, slots);
+    return Math.max(1, slots);
+  }
+
+  /** A tuned gate's window: several of a long link's round trips, and short enough to follow a copy of seconds. */
+  static final long TUNING_WINDOW_NANOS = 2_000_000_000L;
+
+  private static String gateRun;
+  private static StreamGate gate;
+
+  /**
+   * The streams this JVM's copy tasks share: one gate per run, tuned from the aggregate rate under
+   * {@code streams-per-task = auto}, else the tasks' fixed count.
+   */
+  static synchronized StreamGate gate(CopySettings s) {
+    if (!s.runId().equals(gateRun)) {
+      int slots = slots();
+      gate = s.copy().autoStreams()
+          ? StreamGate.tuned(new StreamTuning(CopyConfig.AUTO_MIN * slots, s.copy().maxStreamsPerTask() * slots, 0.10, 3),
+              s.copy().streamsPerTask() * slots, TUNING_WINDOW_NANOS)
+          : StreamGate.fixed(s.copy().streamsPerTask() * slots);
+      gateRun = s.runId();
+    }
+    return gate;
   }
 
   /** A manifest's files: in a bucket of the source's service (read with its credentials), or local. */
@@ -97,11 +129,26 @@ final class ExecutorContext {
     RangeTransfer transfer = CopyMethod.choose(s.source(), s.destination()) == CopyMethod.SERVER_SIDE_COPY
         ? new InServiceTransfer(store(s.destination().store(), s).copyingFrom(s.source().store()).orElseThrow(), destination)
         : new StreamCopy(source(s).reader(), destination);
-    return new RangeCopier(transfer, retrier(s), executorId(), host(), IN_ORDER, destination::readBack);
+    InOrderDigests.Reader staged = new InOrderDigests.Reader() {
+      @Override
+      public boolean read(Upload upload, ByteRange range, Checksum.Digest... digests) throws IOException {
+        return destination.readBack(upload, range, digests);
+      }
+
+      @Override
+      public String staged(Upload upload) throws IOException {
+        return destination.staged(upload);
+      }
+    };
+    boolean readable = destination.capabilities().resumableWrites(); // a file: its staged bytes read back cheaply
+    return new RangeCopier(transfer, retrier(s), executorId(), host(), readable ? IN_ORDER : null, staged);
   }
 
-  /** The executor's in-order digests, shared by its tasks: an object's parts copied by two tasks here meet in it. */
-  private static final InOrderDigests IN_ORDER = new InOrderDigests(4096);
+  /**
+   * The executor's in-order digests, shared by its tasks: an object's parts copied by two tasks here meet in it. At
+   * most 4,096 objects and 100,000 parts waiting for the prefix (about 10 MB).
+   */
+  private static final InOrderDigests IN_ORDER = new InOrderDigests(4096, 100_000);
 
   /** The job's one retry policy. */
   static Retrier retrier(CopySettings s) {

@@ -4,6 +4,7 @@ import io.ferry.commit.ObjectResult;
 import io.ferry.commit.PartTally;
 import io.ferry.config.ArchivedConfig;
 import io.ferry.config.BucketConfig;
+import io.ferry.config.CopyConfig;
 import io.ferry.config.DirectoryConfig;
 import io.ferry.config.MigrationConfig;
 import io.ferry.copy.Assignment;
@@ -42,6 +43,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Set;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -150,7 +152,7 @@ public final class MigrationJob {
       throws JobFailure, IOException {
     PlanTotals plan = planned.totals();
     stages.lap("list+plan");
-    printPlan(planned, method, out);
+    printPlan(planned, method, config.copy(), out);
     JavaRDD<ObjectResult> restoring = held.persist(planned.restoring());
     if (restore != null) printRestores(settings, plan, restoring, restore, out);
     Destination destination = ExecutorContext.destination(settings);
@@ -296,7 +298,7 @@ public final class MigrationJob {
     }
   }
 
-  private static void printPlan(Planning.Planned planned, CopyMethod method, PrintStream out) {
+  private static void printPlan(Planning.Planned planned, CopyMethod method, CopyConfig copy, PrintStream out) {
     PlanTotals plan = planned.totals();
     out.printf("LIST  %d objects listed, %d selected, %d skipped unchanged, %d rejected%s%s%s%n", planned.listing().listed(),
         planned.listing().selected() - plan.filtered(), plan.unchanged(), plan.rejected(),
@@ -307,6 +309,17 @@ public final class MigrationJob {
         Units.bytes(plan.bytes()), plan.ranges(), plan.splitObjects(), plan.tasks(), methodName(method));
     String versions = planned.replayLine();
     if (versions != null) out.println(versions);
+    String streams = autoStreams(copy);
+    if (streams != null) out.println("STREAMS " + streams);
+  }
+
+  /** What {@code copy.streams-per-task = auto} starts with and how it goes on; null for a fixed count. */
+  static String autoStreams(CopyConfig copy) {
+    if (!copy.autoStreams()) return null;
+    int slots = ExecutorContext.slots();
+    return String.format(Locale.ROOT, "auto: each executor starts at %d streams per task slot (%d with %d slots), then keeps the count"
+        + " past which its aggregate rate stops rising, between %d and %d per slot", copy.streamsPerTask(), copy.streamsPerTask() * slots,
+        slots, CopyConfig.AUTO_MIN, copy.maxStreamsPerTask());
   }
 
   /**

@@ -82,6 +82,15 @@ public interface Uploads {
   }
 
   /**
+   * The state of the bytes an upload holds before its completion (size, time of the last write, file), which any write
+   * changes; null where the destination keeps none to tell.
+   */
+  @Retries.Once
+  default String staged(Upload upload) throws IOException {
+    return null;
+  }
+
+  /**
    * Aborts the other uploads of {@code kept}'s object that were opened within {@code withinMillis} before it (by the
    * destination's own clock): what an opening retried after its answers were lost left open. Returns how many.
    */

@@ -171,12 +171,13 @@ class CommitterTest {
    */
   @ParameterizedTest(name = "{0}")
   @CsvSource({
-      "digested in order,         abcdefgh, abcdefgh, 0, COPIED",
-      "digest of other bytes,     abcdXfgh, abcdefgh, 1, COPIED",
-      "digested wrong,            abcdefgh, abcdXfgh, 0, FAILED",
-      "none,                      '',       abcdefgh, 1, COPIED"})
-  void anInOrderDigestSparesTheReadBackWhereItIsOfTheCommittedParts(String name, String digestedBytes, String digestedMd5,
-      int expectedReadBacks, ObjectResult.Status status) throws Exception {
+      "digested in order,         abcdefgh, abcdefgh, false, 0, COPIED",
+      "digest of other bytes,     abcdXfgh, abcdefgh, false, 1, COPIED",
+      "digested wrong,            abcdefgh, abcdXfgh, false, 0, FAILED",
+      "written since,             abcdefgh, abcdefgh, true,  1, COPIED",
+      "none,                      '',       abcdefgh, false, 1, COPIED"})
+  void anInOrderDigestSparesTheReadBackWhereItIsOfTheCommittedPartsAsTheyStand(String name, String digestedBytes,
+      String digestedMd5, boolean writtenSince, int expectedReadBacks, ObjectResult.Status status) throws Exception {
     Destination d = destination();
     StoreObject o = object("md5.bin", 8);
     String md5 = HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest("abcdefgh".getBytes(StandardCharsets.US_ASCII)));
@@ -185,7 +186,12 @@ class CommitterTest {
     write(d, upload, 1, new ByteRange(0, 4), "abcdefgh");
     write(d, upload, 2, new ByteRange(4, 4), "abcdefgh");
     String digest = digestedBytes.isEmpty() ? "" : InOrderDigests.text(HexFormat.of().formatHex(MessageDigest.getInstance("MD5")
-        .digest(digestedMd5.getBytes(StandardCharsets.US_ASCII))), Integer.toUnsignedLong(HexFormat.fromHexDigits(crc32c(digestedBytes))));
+        .digest(digestedMd5.getBytes(StandardCharsets.US_ASCII))), Integer.toUnsignedLong(HexFormat.fromHexDigits(crc32c(digestedBytes))),
+        d.staged(upload));
+    if (writtenSince) { // a late attempt writes the part again (its bytes the same here): what was digested may not be there
+      Thread.sleep(20); // past the filesystem's clock tick
+      write(d, upload, 2, new ByteRange(4, 4), "abcdefgh");
+    }
     PartTally tally = range(o, 1, 2, new ByteRange(0, 4), true, upload.id(), "abcd", expected)
         .merge(PartTally.of(RangeResult.of(o, "dest/" + o.key()).task(0).part(2, 2, 4, 4).bytes(4, 4).times(0, 0, 0, 0).attempts(1)
             .by("m", "0", "h").digests(crc32c("efgh"), "", expected).upload(upload.id(), "").objectDigest(digest).build()));

@@ -129,8 +129,21 @@ class ConfigLoaderTest {
   void rangesAreChecked() {
     assertThat(problems(MINIMAL + "ferry.copy.streams-per-task = 0\nferry.plan.part-size = 6GiB"))
         .containsExactlyInAnyOrder(
-            "ferry.copy.streams-per-task = 0 (String: 5) must be between 1 and 256",
+            "ferry.copy.streams-per-task = 0 (String: 5) must be auto, or between 1 and 256",
             "ferry.plan.part-size = 6GiB (String: 6) must be at most 5GiB (S3's largest part)");
+  }
+
+  @Test
+  void streamsPerTaskAutoStartsAtTheFixedDefaultAndClimbsNoHigherThanItsMaximum() {
+    CopyConfig auto = load(MINIMAL + "ferry.copy.streams-per-task = auto").copy();
+    assertThat(auto.autoStreams()).isTrue();
+    assertThat(auto.streamsPerTask()).isEqualTo(16);
+    assertThat(auto.threadsPerTask()).isEqualTo(64);
+    CopyConfig fixed = load(MINIMAL + "ferry.copy.streams-per-task = 8").copy();
+    assertThat(fixed.autoStreams()).isFalse();
+    assertThat(fixed.threadsPerTask()).isEqualTo(8);
+    assertThat(problems(MINIMAL + "ferry.copy.streams-per-task = auto\nferry.copy.max-streams-per-task = 8")).containsExactly(
+        "ferry.copy.max-streams-per-task = 8 (String: 6) must be between 16 and 256 (auto starts at 16)");
   }
 
   @Test

@@ -26,12 +26,20 @@ import org.junit.jupiter.params.provider.ValueSource;
 class InOrderDigestsTest {
   private static final int PART = 1000;
 
-  /** A staged object in memory: what the destination would read back. */
+  /** A staged object in memory: what the destination would read back, in state "s". */
   private static InOrderDigests.Reader reading(byte[] file) {
-    return (upload, range, digests) -> {
-      if (range.offset() + range.length() > file.length) return false;
-      for (Checksum.Digest d : digests) d.update(file, (int) range.offset(), (int) range.length());
-      return true;
+    return new InOrderDigests.Reader() {
+      @Override
+      public boolean read(Upload upload, ByteRange range, Checksum.Digest... digests) {
+        if (range.offset() + range.length() > file.length) return false;
+        for (Checksum.Digest d : digests) d.update(file, (int) range.offset(), (int) range.length());
+        return true;
+      }
+
+      @Override
+      public String staged(Upload upload) {
+        return "s";
+      }
     };
   }
 
@@ -74,7 +82,7 @@ class InOrderDigestsTest {
     byte[] file = bytes(size, seed);
     List<ByteRange> parts = parts(size);
     Collections.shuffle(parts, new Random(seed));
-    InOrderDigests digests = new InOrderDigests(16);
+    InOrderDigests digests = new InOrderDigests(16, 1000);
     Upload upload = upload("u" + seed, size);
     ConcurrentLinkedQueue<String> texts = new ConcurrentLinkedQueue<>();
     ExecutorService pool = Executors.newFixedThreadPool(8);
@@ -86,8 +94,8 @@ class InOrderDigestsTest {
     pool.shutdown();
     assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     List<String> given = texts.stream().filter(t -> !t.isEmpty()).toList();
-    assertThat(given).containsExactly(InOrderDigests.text(md5(file), crc32c(file)));
-    assertThat(InOrderDigests.md5(given.get(0), crc32c(file))).isEqualTo(md5(file));
+    assertThat(given).containsExactly(InOrderDigests.text(md5(file), crc32c(file), "s"));
+    assertThat(InOrderDigests.md5(given.get(0), crc32c(file), "s")).isEqualTo(md5(file));
   }
 
   @Test
@@ -95,7 +103,7 @@ class InOrderDigestsTest {
     byte[] file = bytes(3 * PART, 9);
     byte[] onDisk = file.clone();
     onDisk[PART + 7] ^= 1; // the file holds another byte than the stream wrote
-    InOrderDigests digests = new InOrderDigests(16);
+    InOrderDigests digests = new InOrderDigests(16, 1000);
     Upload upload = upload("u", file.length);
     List<String> texts = new ArrayList<>();
     for (ByteRange r : parts(file.length)) texts.add(digests.landed(reading(onDisk), upload, r, crc32c(file, r.offset(), r.length())));
@@ -105,7 +113,7 @@ class InOrderDigestsTest {
   @Test
   void aPartLandingAgainWithOtherBytesAfterItWasDigestedSpoilsTheDigest() throws Exception {
     byte[] file = bytes(3 * PART, 10);
-    InOrderDigests digests = new InOrderDigests(16);
+    InOrderDigests digests = new InOrderDigests(16, 1000);
     Upload upload = upload("u", file.length);
     List<ByteRange> parts = parts(file.length);
     assertThat(digests.landed(reading(file), upload, parts.get(0), crc32c(file, 0, PART))).isEmpty();
@@ -118,9 +126,19 @@ class InOrderDigestsTest {
   @Test
   void aPartThatCannotBeReadBackGivesNoDigest() throws Exception {
     byte[] file = bytes(2 * PART, 11);
-    InOrderDigests digests = new InOrderDigests(16);
+    InOrderDigests digests = new InOrderDigests(16, 1000);
     Upload upload = upload("u", file.length);
-    InOrderDigests.Reader none = (u, r, d) -> false;
+    InOrderDigests.Reader none = new InOrderDigests.Reader() {
+      @Override
+      public boolean read(Upload upload, ByteRange range, Checksum.Digest... digests) {
+        return false;
+      }
+
+      @Override
+      public String staged(Upload upload) {
+        return "s";
+      }
+    };
     assertThat(digests.landed(none, upload, parts(file.length).get(0), crc32c(file, 0, PART))).isEmpty();
     assertThat(digests.landed(reading(file), upload, parts(file.length).get(1), crc32c(file, PART, PART))).isEmpty();
   }
@@ -128,21 +146,57 @@ class InOrderDigestsTest {
   @Test
   void theLeastRecentlyLandedObjectsAreForgottenBeyondTheCapacity() throws Exception {
     byte[] file = bytes(2 * PART, 12);
-    InOrderDigests digests = new InOrderDigests(2);
+    InOrderDigests digests = new InOrderDigests(2, 1000);
     ByteRange first = new ByteRange(0, PART);
     ByteRange second = new ByteRange(PART, PART);
     for (String id : List.of("a", "b", "c")) digests.landed(reading(file), upload(id, file.length), first, crc32c(file, 0, PART));
     assertThat(digests.landed(reading(file), upload("a", file.length), second, crc32c(file, PART, PART))).as("forgotten").isEmpty();
     assertThat(digests.landed(reading(file), upload("c", file.length), second, crc32c(file, PART, PART)))
-        .isEqualTo(InOrderDigests.text(md5(file), crc32c(file)));
+        .isEqualTo(InOrderDigests.text(md5(file), crc32c(file), "s"));
   }
 
   @Test
-  void aDigestIsTrustedOnlyForTheBytesItWasTakenFrom() {
-    String text = InOrderDigests.text("0123456789abcdef0123456789abcdef", 0xCAFEL);
-    assertThat(InOrderDigests.md5(text, 0xCAFEL)).isEqualTo("0123456789abcdef0123456789abcdef");
-    assertThat(InOrderDigests.md5(text, 0xCAFFL)).isNull();
-    assertThat(InOrderDigests.md5("", 0xCAFEL)).isNull();
-    assertThat(InOrderDigests.md5("conflicting", 0xCAFEL)).isNull();
+  void beyondThePartsItMayHoldTheLeastRecentlyLandedObjectsAreForgotten() throws Exception {
+    byte[] file = bytes(4 * PART, 13);
+    InOrderDigests digests = new InOrderDigests(100, 3);
+    List<ByteRange> parts = parts(file.length);
+    for (String id : List.of("a", "b")) {
+      for (ByteRange r : parts.subList(1, 3)) {
+        digests.landed(reading(file), upload(id, file.length), r, crc32c(file, r.offset(), r.length()));
+      }
+    }
+    // four parts wait, one more than it may hold: b's next landing forgets a's two; a never completes, b does
+    List<String> a = new ArrayList<>();
+    List<String> b = new ArrayList<>();
+    for (ByteRange r : List.of(parts.get(0), parts.get(3))) {
+      b.add(digests.landed(reading(file), upload("b", file.length), r, crc32c(file, r.offset(), r.length())));
+      a.add(digests.landed(reading(file), upload("a", file.length), r, crc32c(file, r.offset(), r.length())));
+    }
+    assertThat(a).containsOnly("");
+    assertThat(b).containsExactly("", InOrderDigests.text(md5(file), crc32c(file), "s"));
+  }
+
+  @Test
+  void twoObjectsOfOneUploadIdInTwoFoldersAreApart() throws Exception {
+    byte[] file = bytes(2 * PART, 14);
+    InOrderDigests digests = new InOrderDigests(16, 1000);
+    Upload one = new Upload(new StoreObject("x/part-0", "x/part-0", file.length, "e", 1L), ".part-0.tmp");
+    Upload two = new Upload(new StoreObject("y/part-0", "y/part-0", file.length, "e", 1L), ".part-0.tmp");
+    ByteRange first = new ByteRange(0, PART);
+    ByteRange second = new ByteRange(PART, PART);
+    assertThat(digests.landed(reading(file), one, first, crc32c(file, 0, PART))).isEmpty();
+    assertThat(digests.landed(reading(file), two, second, crc32c(file, PART, PART))).as("not one's second part").isEmpty();
+    assertThat(digests.landed(reading(file), two, first, crc32c(file, 0, PART))).isNotEmpty();
+  }
+
+  @Test
+  void aDigestIsTrustedOnlyForTheBytesItWasTakenFromInTheStateTheyWereIn() {
+    String text = InOrderDigests.text("0123456789abcdef0123456789abcdef", 0xCAFEL, "8/1000/(dev=1,ino=2)");
+    assertThat(InOrderDigests.md5(text, 0xCAFEL, "8/1000/(dev=1,ino=2)")).isEqualTo("0123456789abcdef0123456789abcdef");
+    assertThat(InOrderDigests.md5(text, 0xCAFFL, "8/1000/(dev=1,ino=2)")).as("other parts").isNull();
+    assertThat(InOrderDigests.md5(text, 0xCAFEL, "8/1001/(dev=1,ino=2)")).as("written since").isNull();
+    assertThat(InOrderDigests.md5(text, 0xCAFEL, null)).as("a destination that keeps no state").isNull();
+    assertThat(InOrderDigests.md5("", 0xCAFEL, "s")).isNull();
+    assertThat(InOrderDigests.md5("conflicting", 0xCAFEL, "s")).isNull();
   }
 }

@@ -75,6 +75,7 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
   /**
    * The job file's choices.
    *
+   * @param streams streams per task, 0 for auto (the tuned gate)
    * @param maxSize -1 for none
    * @param modifiedAfter epoch millis, or -1 for none (directory sources, whose times the suite sets)
    * @param manifest null to list the source
@@ -224,9 +225,10 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
     String maxDelete = List.of("50%", "50%", "100%", "2", "10%").get(r.nextInt(5));
     boolean deleteTo = deleteExtraneous && r.nextInt(4) == 0 && (destinationKind == DestinationKind.DIRECTORY
         || !destinationPrefix.isEmpty());
-    Job job = new Job(partSize, 1 + r.nextInt(8), prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous,
-        maxDelete, deleteTo, r.nextInt(5) > 0, destinationKind == DestinationKind.SAME_SERVICE && r.nextBoolean(), r.nextInt(3) == 0,
-        false, true, false, false);
+    int streams = 1 + r.nextInt(8); // 8 draws auto: every other draw of a seed stays as it was
+    Job job = new Job(partSize, streams == 8 ? 0 : streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest,
+        deleteExtraneous, maxDelete, deleteTo, r.nextInt(5) > 0, destinationKind == DestinationKind.SAME_SERVICE && r.nextBoolean(),
+        r.nextInt(3) == 0, false, true, false, false);
 
     // what the destination holds already: copies, stale versions (another size, so no rule takes them for unchanged),
     // objects only it has (in the selection or not), another job's temp file

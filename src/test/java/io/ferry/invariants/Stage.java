@@ -438,7 +438,8 @@ final class Stage {
       h.append(" }\n");
     }
     h.append("  plan.part-size = ").append(job.partSize()).append("\n");
-    h.append("  copy { streams-per-task = ").append(job.streams()).append(", skip-unchanged = ").append(job.skipUnchanged())
+    h.append("  copy { streams-per-task = ").append(job.streams() == 0 ? "auto" : String.valueOf(job.streams()))
+        .append(", skip-unchanged = ").append(job.skipUnchanged())
         .append(", retries = 3, backoff = 20ms, max-backoff = 200ms, stall-timeout = 10s }\n");
     h.append("  report.path = \"").append(root.resolve("reports")).append("\"\n  spark.master = \"local[2]\"\n}\n");
     return Files.writeString(root.resolve("job.conf"), h.toString());

@@ -494,6 +494,12 @@ final class FileDestination implements Destination {
     return readBack(upload, range.offset(), range.length(), digests);
   }
 
+  @Override
+  public String staged(Upload upload) throws IOException {
+    BasicFileAttributes a = Files.readAttributes(tempPath(upload), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    return a.size() + "/" + a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS) + "/" + a.fileKey();
+  }
+
   /** Bytes [offset, +length) of the upload's temp file into digests (offset -1: the whole file); false if it is shorter. */
   private boolean readBack(Upload upload, long offset, long length, Checksum.Digest... digests) throws IOException {
     byte[] buffer = BUFFERS.get(bufferSize);
