@@ -4,11 +4,12 @@
 # bench/results/sweep.csv and sweep.md (the same columns as bench/run.sh; "inner MB/s" is the copy stage alone).
 #   bench/sweep.sh
 #   FERRY_SWEEP_PARTS="8MiB 64MiB" FERRY_SWEEP_STREAMS="4 8" FERRY_BENCH_MODES=direct bench/sweep.sh
+# "auto" among the streams is copy.streams-per-task = auto (issue 26: within 10% of the best fixed count on every row).
 set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
 tools=raw
 for part in ${FERRY_SWEEP_PARTS:-16MiB 32MiB 64MiB 128MiB}; do
-  for streams in ${FERRY_SWEEP_STREAMS:-2 4 8 16}; do
+  for streams in ${FERRY_SWEEP_STREAMS:-2 4 8 16 auto}; do
     tools+=",ferry@plan.part-size=$part@copy.streams-per-task=$streams"
   done
 done

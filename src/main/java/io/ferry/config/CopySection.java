@@ -9,8 +9,11 @@ final class CopySection {
   /** The copy settings, or null when one of its keys has a problem. */
   static CopyConfig read(Hocon h) {
     int before = h.problems().size();
-    boolean auto = h.string("copy.streams-per-task").equals("auto");
-    int streams = auto ? CopyConfig.AUTO_START : h.integer("copy.streams-per-task");
+    String given = h.string("copy.streams-per-task");
+    boolean auto = given.equals("auto");
+    boolean whole = given.matches("-?\\d{1,9}");
+    if (!auto && !whole) h.problem("copy.streams-per-task", given, "must be auto, or a whole number between 1 and 256");
+    int streams = auto ? CopyConfig.AUTO_START : whole ? Integer.parseInt(given) : 1;
     int most = h.integer("copy.max-streams-per-task");
     int retries = h.integer("copy.retries");
     Duration backoff = h.duration("copy.backoff");

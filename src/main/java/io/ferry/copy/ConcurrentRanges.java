@@ -45,7 +45,7 @@ public final class ConcurrentRanges {
       try {
         result = copier.copy(job.taskId(), job.range(), job.upload(), job.expected(), watched).withStreams(allowed);
       } finally {
-        gate.release(result == null ? 0 : result.payloadBytes(), result != null && result.attempts() > 1);
+        gate.release(result == null ? 0 : result.bytes(), result != null && result.attempts() > 1);
       }
       done.accept(result);
       return copier.inOrder(job.range(), job.upload(), job.expected(), result); // after the ledger has the part

@@ -16,7 +16,9 @@ import java.util.Objects;
  * @param expected "algorithm:value" of the source's checksum of the whole object, "" when there is none to check
  * @param uploadId the multipart upload ("" for a whole object or a file)
  * @param etag the part's (or whole object's) ETag at a bucket destination, "" for a file
- * @param streams the streams its executor allowed at once when the range started (tuned, or the tasks' fixed count)
+ * @param streams the streams its executor allowed at once, over all its tasks, when the range started: tuned
+ *     ({@code copy.streams-per-task = auto}), or streams-per-task × the executor's slots; 0 for a part copied again at
+ *     its commit
  * @param objectDigest the whole object's digest read back in order as its parts landed, where this range's landing
  *     completed it ({@link InOrderDigests#text}); "" otherwise
  */

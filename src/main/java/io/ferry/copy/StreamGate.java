@@ -4,10 +4,10 @@ import java.util.function.LongSupplier;
 
 /**
  * The streams an executor JVM runs at once, across its tasks: a range takes a stream before it starts and gives it
- * back when it has its result. Fixed (the tasks' own threads bound them), or tuned by {@link StreamTuning} from the
- * aggregate rate of each window: the window's bytes are those of the ranges that finished in it plus the change in
- * the bytes still moving. Whichever range starts or finishes after a window has passed closes it, so no thread of its
- * own runs. Free of Spark.
+ * back when it has its result. Fixed (the tasks' own threads bound them; no lock is taken), or tuned by
+ * {@link StreamTuning} from the aggregate rate of each window: the window's bytes are those delivered by the ranges
+ * that finished in it plus the change in the bytes still moving. Whichever range starts, waits or finishes after a
+ * window has passed closes it, so no thread of its own runs. Free of Spark.
  */
 public final class StreamGate {
   private final StreamTuning tuning;
@@ -17,6 +17,7 @@ public final class StreamGate {
   private StreamTuning.State state;
   private int inUse;
   private boolean waited;
+  private int finished;
   private int pushedBack;
   private long windowStart;
   private long bytes; // finished ranges' bytes and the bytes moving, since the window began
@@ -42,49 +43,60 @@ public final class StreamGate {
   }
 
   /** Streams allowed now. */
-  public synchronized int limit() {
-    return state == null ? fixed : state.limit();
+  public int limit() {
+    if (tuning == null) return fixed;
+    synchronized (this) {
+      return state.limit();
+    }
   }
 
   /** Takes a stream, waiting while all are busy; returns the streams allowed when it was taken. */
-  public synchronized int acquire() throws InterruptedException {
-    if (state == null) return fixed;
-    tick();
-    while (inUse >= state.limit()) {
-      waited = true;
-      wait(Math.max(1, windowNanos / 1_000_000));
+  public int acquire() throws InterruptedException {
+    if (tuning == null) return fixed; // nothing to wait for, nothing to count
+    synchronized (this) {
       tick();
+      while (inUse >= state.limit()) {
+        waited = true;
+        wait(Math.max(1, windowNanos / 1_000_000)); // timed: a window closes even when no range finishes
+        tick();
+      }
+      inUse++;
+      return state.limit();
     }
-    inUse++;
-    return state.limit();
   }
 
-  /** Gives a stream back with its range's result: {@code payload} bytes, retried or not. */
-  public synchronized void release(long payload, boolean retried) {
-    if (state == null) return;
-    inUse--;
-    bytes += payload;
-    if (retried) pushedBack++;
-    tick();
-    notifyAll();
+  /** Gives a stream back with its range's result: {@code bytes} delivered, retried or not. */
+  public void release(long delivered, boolean retried) {
+    if (tuning == null) return;
+    synchronized (this) {
+      inUse--;
+      bytes += delivered;
+      finished++;
+      if (retried) pushedBack++;
+      tick();
+      notify(); // one stream free: one range may start (a window that raised the limit woke them all)
+    }
   }
 
   /** Bytes moving (positive) or settled (negative), as {@link Progress} tells them. */
-  public synchronized void moving(long delta) {
-    if (state == null) return;
-    bytes += delta;
+  public void moving(long delta) {
+    if (tuning == null) return;
+    synchronized (this) {
+      bytes += delta;
+    }
   }
 
   private void tick() {
     long now = clock.getAsLong();
     if (now - windowStart < windowNanos) return;
-    double rate = bytes / ((now - windowStart) / 1e9);
-    StreamTuning.State next = tuning.next(state, new StreamTuning.Window(rate, waited, pushedBack));
+    double rate = Math.max(0, bytes / ((now - windowStart) / 1e9)); // a restart takes back bytes of earlier windows
+    StreamTuning.State next = tuning.next(state, new StreamTuning.Window(rate, waited, finished, pushedBack));
+    if (next.limit() > state.limit()) notifyAll();
     state = next;
     windowStart = now;
     bytes = 0;
     waited = false; // a range still waiting says so again as it wakes
+    finished = 0;
     pushedBack = 0;
-    notifyAll();
   }
 }

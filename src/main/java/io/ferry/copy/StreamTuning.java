@@ -3,8 +3,9 @@ package io.ferry.copy;
 /**
  * How many streams an executor runs at once under {@code copy.streams-per-task = auto}, as a pure function of what
  * the last window measured: climb while more streams give a higher aggregate rate, go back to the count past which
- * they stopped giving it, hold there, then probe a little higher again; back off at once when the stores push back
- * (retries). A window in which no range waited for a stream says nothing about more streams and changes nothing.
+ * they stopped giving it, hold there (its rate the mean of the windows held), then probe a quarter higher; back off
+ * when the stores push back (more than one range in twenty of a window retried). A window in which no range waited
+ * for a stream says nothing about more streams and changes nothing.
  *
  * @param min the fewest streams (per executor)
  * @param max the most streams (per executor)
@@ -20,7 +21,8 @@ public record StreamTuning(int min, int max, double gain, int holdWindows) {
 
   /**
    * @param limit the streams allowed now
-   * @param base the count the climb started from, whose rate is {@code baseRate} (0: none measured yet)
+   * @param base the count the climb started from, whose rate is {@code baseRate} (0: none measured yet); in HOLD, 0
+   * @param baseRate in CLIMB the base's rate; in HOLD the mean rate of the windows held so far
    * @param ceiling the most streams allowed after the stores pushed back (max until they do)
    * @param held windows held so far
    */
@@ -31,9 +33,15 @@ public record StreamTuning(int min, int max, double gain, int holdWindows) {
    *
    * @param bytesPerSecond the executor's aggregate rate over the window
    * @param saturated some range waited for a stream in it: every stream allowed was busy
-   * @param pushedBack ranges that had to be retried (throttling, resets, stalls)
+   * @param finished ranges that finished in it
+   * @param retried of those, the ranges that had to be retried (throttling, resets, stalls)
    */
-  public record Window(double bytesPerSecond, boolean saturated, int pushedBack) {}
+  public record Window(double bytesPerSecond, boolean saturated, int finished, int retried) {
+    /** More than one range in twenty retried: the stores push back, not a stray failure. */
+    boolean pushedBack() {
+      return retried > 0 && retried * 20L > finished;
+    }
+  }
 
   public State start(int limit) {
     int l = Math.max(min, Math.min(max, limit));
@@ -41,19 +49,21 @@ public record StreamTuning(int min, int max, double gain, int holdWindows) {
   }
 
   public State next(State s, Window w) {
-    if (w.pushedBack() > 0) { // the stores refused or dropped requests: fewer, and no higher than this for a while
+    if (w.pushedBack()) { // fewer, and no higher than this for a while
       int fewer = Math.max(min, Math.min(s.limit() - 1, s.limit() * 3 / 4));
       return new State(fewer, Phase.HOLD, 0, 0, fewer, 0);
     }
     if (!w.saturated()) return s;
     if (s.phase() == Phase.HOLD) {
-      if (s.held() + 1 < holdWindows) return new State(s.limit(), Phase.HOLD, s.base(), s.baseRate(), s.ceiling(), s.held() + 1);
+      double mean = (s.baseRate() * s.held() + w.bytesPerSecond()) / (s.held() + 1);
+      if (s.held() + 1 < holdWindows) return new State(s.limit(), Phase.HOLD, 0, mean, s.ceiling(), s.held() + 1);
       int ceiling = Math.min(max, s.ceiling() + Math.max(1, s.ceiling() / 4)); // a push-back is forgiven slowly
       int probe = Math.min(ceiling, s.limit() + Math.max(1, s.limit() / 4));
       return probe == s.limit() ? new State(s.limit(), Phase.HOLD, 0, 0, ceiling, 0)
-          : new State(probe, Phase.CLIMB, s.limit(), w.bytesPerSecond(), ceiling, 0);
+          : new State(probe, Phase.CLIMB, s.limit(), mean, ceiling, 0);
     }
-    if (s.base() > 0 && !(w.bytesPerSecond() / s.baseRate() - 1 >= gain)) { // more streams gave no more: back to the base
+    boolean measured = s.base() > 0 && s.baseRate() > 0;
+    if (measured && !(w.bytesPerSecond() / s.baseRate() - 1 >= gain)) { // more streams gave no more: back to the base
       return new State(s.base(), Phase.HOLD, 0, 0, s.ceiling(), 0);
     }
     int more = Math.min(s.ceiling(), s.limit() * 2);

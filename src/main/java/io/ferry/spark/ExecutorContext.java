@@ -60,33 +60,38 @@ final class ExecutorContext {
     return s.copy().threadsPerTask() * slots();
   }
 
-  /** This JVM's task slots. */
+  private static final java.util.regex.Pattern LOCAL = java.util.regex.Pattern.compile("local\\[(\\d+)(,\\d+)?]");
+
+  /** This JVM's task slots: spark.executor.cores, else local[N]'s N, else its processors. */
   static int slots() {
     SparkEnv env = SparkEnv.get();
-    int slots = env == null ? Runtime.getRuntime().availableProcessors()
-        : env.conf().getInt("spark.executor.cores", Runtime.getRuntime().availableProcessors());
-    return Math.max(1, slots);
+    int processors = Runtime.getRuntime().availableProcessors();
+    if (env == null) return processors;
+    if (env.conf().contains("spark.executor.cores")) return Math.max(1, env.conf().getInt("spark.executor.cores", processors));
+    java.util.regex.Matcher local = LOCAL.matcher(env.conf().get("spark.master", ""));
+    return local.matches() ? Math.max(1, Integer.parseInt(local.group(1))) : processors;
   }
 
   /** A tuned gate's window: several of a long link's round trips, and short enough to follow a copy of seconds. */
   static final long TUNING_WINDOW_NANOS = 2_000_000_000L;
 
-  private static String gateRun;
-  private static StreamGate gate;
+  /** The gates of the runs this JVM copies for, newest last: two jobs on one Spark context each tune their own. */
+  private static final java.util.LinkedHashMap<String, StreamGate> GATES = new java.util.LinkedHashMap<>();
 
   /**
-   * The streams this JVM's copy tasks share: one gate per run, tuned from the aggregate rate under
-   * {@code streams-per-task = auto}, else the tasks' fixed count.
+   * The streams this JVM's copy tasks share for a run: tuned from the aggregate rate under
+   * {@code streams-per-task = auto}, else the tasks' fixed count (a gate that holds nothing back).
    */
   static synchronized StreamGate gate(CopySettings s) {
-    if (!s.runId().equals(gateRun)) {
-      int slots = slots();
-      gate = s.copy().autoStreams()
-          ? StreamGate.tuned(new StreamTuning(CopyConfig.AUTO_MIN * slots, s.copy().maxStreamsPerTask() * slots, 0.10, 3),
-              s.copy().streamsPerTask() * slots, TUNING_WINDOW_NANOS)
-          : StreamGate.fixed(s.copy().streamsPerTask() * slots);
-      gateRun = s.runId();
-    }
+    StreamGate gate = GATES.get(s.runId());
+    if (gate != null) return gate;
+    while (GATES.size() >= 8) GATES.remove(GATES.keySet().iterator().next()); // runs long finished
+    int slots = slots();
+    gate = s.copy().autoStreams()
+        ? StreamGate.tuned(new StreamTuning(CopyConfig.AUTO_MIN * slots, s.copy().maxStreamsPerTask() * slots, 0.10, 3),
+            s.copy().streamsPerTask() * slots, TUNING_WINDOW_NANOS)
+        : StreamGate.fixed(s.copy().streamsPerTask() * slots);
+    GATES.put(s.runId(), gate);
     return gate;
   }
 

@@ -402,7 +402,8 @@ public final class MigrationJob {
       String ledger, Broadcast<SerializableConfiguration> hadoop, Held held, boolean keep, PrintStream out) {
     Opened opens = open.totals();
     JavaRDD<Assignment> assignments = open.assigned().filter(a -> a.assignment() != null).map(AssignFunction.Assigned::assignment);
-    int lanes = Lanes.count(opens.assignments(), config.copy().streamsPerTask(), jsc.defaultParallelism());
+    // tuned streams: lanes hold as many ranges as a task's most streams, so the gate, not the lane, bounds them
+    int lanes = Lanes.count(opens.assignments(), config.copy().threadsPerTask(), jsc.defaultParallelism());
     CopyCounters counters = new CopyCounters(jsc);
     jsc.setJobGroup("COPY", "COPY: " + plan.ranges() + " ranges of " + plan.objects() + " objects", true);
     JavaRDD<RangeResult> copied = inLanes(assignments, held.broadcast(jsc.broadcast(Lanes.starts(open.weights()))), lanes)

@@ -142,6 +142,8 @@ class ConfigLoaderTest {
     CopyConfig fixed = load(MINIMAL + "ferry.copy.streams-per-task = 8").copy();
     assertThat(fixed.autoStreams()).isFalse();
     assertThat(fixed.threadsPerTask()).isEqualTo(8);
+    assertThat(problems(MINIMAL + "ferry.copy.streams-per-task = Auto")).containsExactly(
+        "ferry.copy.streams-per-task = Auto (String: 5) must be auto, or a whole number between 1 and 256");
     assertThat(problems(MINIMAL + "ferry.copy.streams-per-task = auto\nferry.copy.max-streams-per-task = 8")).containsExactly(
         "ferry.copy.max-streams-per-task = 8 (String: 6) must be between 16 and 256 (auto starts at 16)");
   }

@@ -23,17 +23,20 @@ class StreamTuningTest {
       doubled and fell: back to the base   |   64|CLIMB|  32|      100|    128|   0|  80|     true|         0|      32| HOLD|   0|    128
       at the most: hold                    |  128|CLIMB|  64|      100|    128|   0| 150|     true|         0|     128| HOLD|   0|    128
       not saturated: nothing learnt        |   64|CLIMB|  32|      100|    128|   0|  20|    false|         0|      64|CLIMB|  32|    128
-      pushed back: 1/4 fewer, a ceiling    |   64|CLIMB|  32|      100|    128|   0| 200|     true|         2|      48| HOLD|   0|     48
-      pushed back, unsaturated: fewer      |   64| HOLD|   0|        0|    128|   1| 200|    false|         1|      48| HOLD|   0|     48
-      pushed back at the fewest: the fewest|    5|CLIMB|   0|        0|    128|   0| 200|     true|         1|       4| HOLD|   0|      4
+      pushed back: 1/4 fewer, a ceiling    |   64|CLIMB|  32|      100|    128|   0| 200|     true|         3|      48| HOLD|   0|     48
+      pushed back, unsaturated: fewer      |   64| HOLD|   0|        0|    128|   1| 200|    false|         3|      48| HOLD|   0|     48
+      one range in 40 retried: a stray     |   32|CLIMB|   0|        0|    128|   0| 100|     true|         1|      64|CLIMB|  32|    128
+      no rate measured at the base: climb  |   64|CLIMB|  32|        0|    128|   0|   0|     true|         0|     128|CLIMB|  64|    128
+      pushed back at the fewest: the fewest|    5|CLIMB|   0|        0|    128|   0| 200|     true|         3|       4| HOLD|   0|      4
       held 1 of 3: hold                    |   32| HOLD|   0|        0|    128|   0| 100|     true|         0|      32| HOLD|   0|    128
       held 3 of 3: probe a quarter higher  |   32| HOLD|   0|        0|    128|   2| 100|     true|         0|      40|CLIMB|  32|    128
       probe after a push-back              |   48| HOLD|   0|        0|     48|   2| 100|     true|         0|      60|CLIMB|  48|     60
       probe at the most: hold again        |  128| HOLD|   0|        0|    128|   2| 100|     true|         0|     128| HOLD|   0|    128
       """)
-  void oneWindow(String name, int limit, Phase phase, int base, double baseRate, int ceiling, int held, double rate, boolean saturated,
-      int pushedBack, int nextLimit, Phase nextPhase, int nextBase, int nextCeiling) {
-    State next = TUNING.next(new State(limit, phase, base, baseRate, ceiling, held), new Window(rate, saturated, pushedBack));
+  void oneWindowOf40RangesFinished(String name, int limit, Phase phase, int base, double baseRate, int ceiling, int held, double rate,
+      boolean saturated, int pushedBack, int nextLimit, Phase nextPhase, int nextBase, int nextCeiling) {
+    State next = TUNING.next(new State(limit, phase, base, baseRate, ceiling, held),
+        new Window(rate, saturated, 40, pushedBack));
     assertThat(next.limit()).as("limit").isEqualTo(nextLimit);
     assertThat(next.phase()).as("phase").isEqualTo(nextPhase);
     assertThat(next.base()).as("base").isEqualTo(nextBase);
@@ -54,7 +57,7 @@ class StreamTuningTest {
     int[] seen = new int[40];
     for (int w = 0; w < seen.length; w++) {
       double rate = Math.min(s.limit(), 48) * 10.0; // 10 MB/s a stream, 480 at most
-      s = TUNING.next(s, new Window(rate, true, 0));
+      s = TUNING.next(s, new Window(rate, true, 40, 0));
       seen[w] = s.limit();
     }
     int held = 0;
@@ -70,7 +73,7 @@ class StreamTuningTest {
     for (int w = 0; w < 60; w++) {
       boolean throttled = s.limit() > 24;
       if (w >= 10 && throttled) over++;
-      s = TUNING.next(s, new Window(Math.min(s.limit(), 24) * 10.0, true, throttled ? 3 : 0));
+      s = TUNING.next(s, new Window(Math.min(s.limit(), 24) * 10.0, true, 40, throttled ? 3 : 0));
     }
     assertThat(over).as("windows 10-59 over the threshold").isLessThanOrEqualTo(10);
   }
