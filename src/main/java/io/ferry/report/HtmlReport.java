@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Locale;
 
 /** A self-contained report page (inline SVG, no scripts, no network): what users open after a run. */
-final class HtmlReport {
+public final class HtmlReport {
   private static final int WIDTH = 860;
   private static final int HEIGHT = 220;
   /** Where the lanes' bars begin: room for "executor 123" on the left. */
@@ -15,7 +15,7 @@ final class HtmlReport {
   /** Bars the lanes chart draws at most (the longest tasks); the partitions dataset has them all. */
   private static final int LANE_BARS = 2000;
 
-  static String render(RunSummary s, RunStats stats, List<PartitionStats> partitions) {
+  public static String render(RunSummary s, RunStats stats, List<PartitionStats> partitions) {
     StringBuilder h = new StringBuilder();
     h.append(head("Ferry run " + s.run()));
     h.append("<h1>Ferry run ").append(esc(s.run())).append("</h1>");
@@ -39,7 +39,7 @@ final class HtmlReport {
         + fmt(s.throughput().rangeP99MBps())))
         .append(td(fmt(s.throughput().firstByteP50Ms()))).append("</tr></table>");
 
-    h.append("<h2>Throughput over time</h2>").append(lineChart(stats.timeline()));
+    h.append("<h2>Throughput over time</h2>").append(throughputChart(stats));
     h.append("<h2>Tasks over time</h2>").append(lanes(partitions));
     h.append("<h2>Executors</h2><table><tr><th class=l>executor</th><th class=l>host</th><th>ranges</th><th>bytes</th>"
         + "<th>busy s</th><th>MB/s while busy</th></tr>");
@@ -72,18 +72,59 @@ final class HtmlReport {
     return h.toString();
   }
 
-  private static String lineChart(List<double[]> points) {
+  /** Executors drawn a line each, at most: beyond, the total alone (the Executors table has each one's figures). */
+  static final int EXECUTOR_LINES = 12;
+
+  private static final String[] COLORS = {"#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+
+  /**
+   * The run's aggregate rate over the copy stage (the first line), each executor's beneath it where there are two to
+   * {@link #EXECUTOR_LINES}, and a red mark at the foot of each bucket whose ranges were retried (its count on hover).
+   */
+  static String throughputChart(RunStats stats) {
+    List<double[]> points = stats.timeline();
     if (points.isEmpty()) return "<p>No bytes moved.</p>";
     double maxX = Math.max(points.get(points.size() - 1)[0], 0.001);
     double maxY = points.stream().mapToDouble(p -> p[1]).max().orElse(1);
     maxY = maxY <= 0 ? 1 : maxY;
+    StringBuilder svg = new StringBuilder(svgOpen()).append(axes("seconds since the copy began", "MB/s (max " + fmt(maxY) + ")", maxX,
+        maxY));
+    svg.append(line(points, maxX, maxY, "#1f77b4", 2, "total")).append("<title>all executors</title></path>");
+    var executors = stats.executors().keySet();
+    StringBuilder legend = new StringBuilder();
+    if (executors.size() > 1 && executors.size() <= EXECUTOR_LINES) {
+      int i = 0;
+      for (String executor : executors) {
+        if (stats.timeline(executor).isEmpty()) continue;
+        String color = COLORS[i++ % COLORS.length];
+        svg.append(line(stats.timeline(executor), maxX, maxY, color, 1, "executor")).append("<title>executor ").append(esc(executor))
+            .append("</title></path>");
+        legend.append(legend.length() == 0 ? "" : ", ").append("<span style=\"color:").append(color).append("\">executor ")
+            .append(esc(executor)).append("</span>");
+      }
+    }
+    List<double[]> retries = stats.retries();
+    for (double[] r : retries) {
+      svg.append("<circle class=retry cx=\"").append(fmt(40 + Math.min(r[0], maxX) / maxX * (WIDTH - 60))).append("\" cy=\"")
+          .append(HEIGHT - 34).append("\" r=\"3\" fill=\"#d62728\"><title>").append((long) r[1]).append(" retries, ranges finished at ")
+          .append(fmt(r[0])).append(" s</title></circle>");
+    }
+    svg.append("</svg>");
+    if (legend.length() > 0 || !retries.isEmpty()) {
+      svg.append("<p>Blue: all executors").append(legend.length() == 0 ? "" : "; ").append(legend)
+          .append(retries.isEmpty() ? "" : "; red marks: retries, at the time their range finished").append(".</p>");
+    }
+    return svg.toString();
+  }
+
+  /** An open path through {@code points} (seconds, MB/s) on the chart's axes; the caller closes it. */
+  private static String line(List<double[]> points, double maxX, double maxY, String color, int width, String cssClass) {
     StringBuilder path = new StringBuilder();
     for (double[] p : points) {
       path.append(path.length() == 0 ? "M" : " L").append(fmt(40 + p[0] / maxX * (WIDTH - 60))).append(',')
           .append(fmt(HEIGHT - 30 - p[1] / maxY * (HEIGHT - 50)));
     }
-    return svgOpen() + axes("seconds since the copy began", "MB/s (max " + fmt(maxY) + ")", maxX, maxY)
-        + "<path d=\"" + path + "\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\"/></svg>";
+    return "<path class=" + cssClass + " d=\"" + path + "\" fill=\"none\" stroke=\"" + color + "\" stroke-width=\"" + width + "\">";
   }
 
   /**

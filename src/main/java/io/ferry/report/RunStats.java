@@ -38,6 +38,7 @@ public final class RunStats implements Serializable {
     int lastStreams;
     int leastStreams;
     int mostStreams;
+    double[] timeline; // its bytes per bucket of the copy stage, as the run's timeline (null until it moved any)
 
     void streams(long startedAt, int streams, int least, int most) {
       if (streams <= 0) return;
@@ -73,6 +74,8 @@ public final class RunStats implements Serializable {
   long streamNanos;
   long firstByteNanos;
   final double[] active;
+  // retries, by the bucket their range finished in
+  final double[] retried;
   // objects
   long objects;
   long objectsCopied;
@@ -94,6 +97,7 @@ public final class RunStats implements Serializable {
     this.bucketMillis = Math.max(100, (timelineEndMillis - timelineStartMillis + count - 1) / count);
     this.timeline = new double[count + 1];
     this.active = new double[count + 1];
+    this.retried = new double[count + 1];
   }
 
   public RunStats add(RangeResult r) {
@@ -113,11 +117,17 @@ public final class RunStats implements Serializable {
     streamNanos += r.durationNanos();
     if (r.firstByteNanos() > 0) firstByteNanos += r.firstByteNanos();
     busy(r);
+    if (r.attempts() > 1) {
+      long at = Math.max(0, (r.finishedAtMillis() - timelineStartMillis) / bucketMillis);
+      retried[(int) Math.min(retried.length - 1, at)] += r.attempts() - 1;
+    }
     if (r.bytes() > 0) {
       long key = mix(r.object().key().hashCode() * 31L + r.partNumber());
       sample.add(new Sampled(key, r.megabytesPerSecond(), r.firstByteNanos() < 0 ? Double.NaN : r.firstByteNanos() / 1e6));
       trimSample();
-      spread(r);
+      spread(r, timeline);
+      if (e.timeline == null) e.timeline = new double[timeline.length];
+      spread(r, e.timeline);
     }
     slowest.add(r);
     trimSlowest();
@@ -163,6 +173,11 @@ public final class RunStats implements Serializable {
       x.host = x.host.isEmpty() ? y.host : x.host;
       x.streams(y.firstStart, y.firstStreams, y.leastStreams, y.mostStreams);
       x.streams(y.lastStart, y.lastStreams, y.leastStreams, y.mostStreams);
+      if (x.timeline == null) {
+        x.timeline = y.timeline == null ? null : y.timeline.clone();
+      } else if (y.timeline != null) {
+        for (int i = 0; i < x.timeline.length && i < y.timeline.length; i++) x.timeline[i] += y.timeline[i];
+      }
       return x;
     }));
     sample.addAll(other.sample);
@@ -171,6 +186,7 @@ public final class RunStats implements Serializable {
     trimSlowest();
     for (int i = 0; i < timeline.length && i < other.timeline.length; i++) timeline[i] += other.timeline[i];
     for (int i = 0; i < active.length && i < other.active.length; i++) active[i] += other.active[i];
+    for (int i = 0; i < retried.length && i < other.retried.length; i++) retried[i] += other.retried[i];
     streamNanos += other.streamNanos;
     firstByteNanos += other.firstByteNanos;
     objects += other.objects;
@@ -226,10 +242,32 @@ public final class RunStats implements Serializable {
 
   /** Timeline points (seconds since the copy stage began, MB/s). */
   public List<double[]> timeline() {
+    return points(timeline, lastMoved());
+  }
+
+  /** One executor's share of {@link #timeline()}, point for point (empty for an executor that moved nothing). */
+  public List<double[]> timeline(String executor) {
+    ExecutorStats e = executors.get(executor);
+    return e == null || e.timeline == null ? List.of() : points(e.timeline, lastMoved());
+  }
+
+  /** Retries by when their range finished: seconds into the copy stage (a bucket's start) and how many; buckets with any. */
+  public List<double[]> retries() {
+    List<double[]> points = new ArrayList<>();
+    for (int b = 0; b < retried.length; b++) if (retried[b] > 0) points.add(new double[] {b * bucketMillis / 1000.0, retried[b]});
+    return points;
+  }
+
+  private int lastMoved() {
     int last = timeline.length - 1;
     while (last > 0 && timeline[last] == 0) last--;
+    return last;
+  }
+
+  /** Seconds into the copy and MB/s, per bucket up to {@code last}. */
+  private List<double[]> points(double[] bytes, int last) {
     List<double[]> points = new ArrayList<>();
-    for (int b = 0; b <= last; b++) points.add(new double[] {b * bucketMillis / 1000.0, timeline[b] / 1e6 / (bucketMillis / 1000.0)});
+    for (int b = 0; b <= last; b++) points.add(new double[] {b * bucketMillis / 1000.0, bytes[b] / 1e6 / (bucketMillis / 1000.0)});
     return points;
   }
 
@@ -257,7 +295,7 @@ public final class RunStats implements Serializable {
     return executors;
   }
 
-  private void spread(RangeResult r) {
+  private void spread(RangeResult r, double[] timeline) {
     long from = r.startedAtMillis() - timelineStartMillis;
     long to = Math.max(from + 1, r.finishedAtMillis() - timelineStartMillis);
     double perMilli = r.bytes() / (double) (to - from);

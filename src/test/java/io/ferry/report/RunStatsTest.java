@@ -29,6 +29,31 @@ class RunStatsTest {
   }
 
   @Test
+  void eachExecutorsTimelineIsItsShareOfTheRunsAndRetriesLandWhereTheirRangeFinished() {
+    RunStats s = new RunStats(0, 10_000, 100);
+    s.add(range("a", 1, 2_000_000, 1_000, 2_000, 1, "0"));
+    s.add(range("b", 1, 3_000_000, 2_000, 3_000, 3, "1")); // two retries, finished at 5 s
+    s.add(range("c", 1, 1_000_000, 2_500, 500, 2, "1")); // one, finished at 3 s
+    List<double[]> all = s.timeline();
+    for (int b = 0; b < all.size(); b++) {
+      assertThat(s.timeline("0").get(b)[1] + s.timeline("1").get(b)[1]).as("bucket %d", b).isCloseTo(all.get(b)[1], within(1e-9));
+    }
+    assertThat(s.timeline("0").get(15)[1]).isCloseTo(1.0, within(1e-9));
+    assertThat(s.timeline("1").get(15)[1]).isZero();
+    assertThat(s.timeline("2")).isEmpty();
+    assertThat(s.retries()).extracting(p -> p[0] + " s: " + p[1]).containsExactly("3.0 s: 1.0", "5.0 s: 2.0");
+    String svg = HtmlReport.throughputChart(s);
+    assertThat(svg.split("<path class=total", -1)).hasSize(2);
+    assertThat(svg.split("<path class=executor", -1)).as("a line per executor").hasSize(3);
+    assertThat(svg.split("<circle class=retry", -1)).as("a mark per bucket with retries").hasSize(3);
+    assertThat(svg).contains("<title>2 retries, ranges finished at 5.00 s</title>");
+    RunStats one = new RunStats(0, 10_000, 100);
+    one.add(range("a", 1, 2_000_000, 1_000, 2_000, 1, "0"));
+    assertThat(HtmlReport.throughputChart(one)).as("one executor: its line is the total").doesNotContain("class=executor")
+        .doesNotContain("class=retry");
+  }
+
+  @Test
   void mergingPartitionsGivesTheSameStatisticsAsOnePass() {
     RunStats whole = new RunStats(0, 60_000, 120);
     RunStats left = new RunStats(0, 60_000, 120);
@@ -47,6 +72,12 @@ class RunStatsTest {
     assertThat(merged.executors()).containsOnlyKeys("0", "1");
     assertThat(merged.executors().get("0").ranges).isEqualTo(50);
     assertThat(merged.requestsByMethod).containsEntry("get+write", 100L + 14 * 2);
+    assertThat(merged.retries()).usingRecursiveComparison().isEqualTo(whole.retries());
+    for (String executor : List.of("0", "1")) {
+      for (int b = 0; b < whole.timeline().size(); b++) {
+        assertThat(merged.timeline(executor).get(b)[1]).isCloseTo(whole.timeline(executor).get(b)[1], within(1e-6));
+      }
+    }
     assertThat(merged.timeline()).hasSameSizeAs(whole.timeline());
     for (int b = 0; b < whole.timeline().size(); b++) {
       assertThat(merged.timeline().get(b)[1]).isCloseTo(whole.timeline().get(b)[1], within(1e-6));
