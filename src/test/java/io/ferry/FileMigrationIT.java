@@ -270,6 +270,27 @@ class FileMigrationIT {
       assertThat(browser.evaluate("document.body.innerText").asText()).contains(String.valueOf(summary.at("/objects/copied").asLong()));
       assertThat(browser.errors()).as("the console and the page's errors").isEmpty();
     }
+    // a wide window and a phone's: the page never scrolls sideways, its charts fit the window, and it draws something
+    for (int[] size : new int[][] {{1400, 1000}, {420, 900}}) {
+      try (Browser browser = new Browser(work.resolve("chromium-" + size[0]), size[0], size[1])) {
+        browser.viewport(size[0], size[1]);
+        browser.open(firstRun.resolve("report.html"));
+        assertThat(browser.evaluate("window.innerWidth").asInt()).isEqualTo(size[0]);
+        assertThat(browser.evaluate("document.documentElement.scrollWidth <= window.innerWidth").asBoolean())
+            .as("no sideways scroll at %d px", size[0]).isTrue();
+        assertThat(browser.evaluate("[...document.querySelectorAll('svg')]"
+            + ".every(s => s.getBoundingClientRect().right <= window.innerWidth)").asBoolean())
+            .as("charts inside the window at %d px", size[0]).isTrue();
+        Path png = work.resolve("report-" + size[0] + ".png");
+        browser.screenshot(png);
+        java.awt.image.BufferedImage image = javax.imageio.ImageIO.read(png.toFile());
+        assertThat(image.getWidth()).as("the window, less a scroll bar").isBetween(size[0] - 20, size[0]);
+        java.util.Set<Integer> colors = new java.util.HashSet<>();
+        for (int y = 0; y < image.getHeight(); y += 3) for (int x = 0; x < image.getWidth(); x += 3) colors.add(image.getRGB(x, y));
+        assertThat(colors.size()).as("a page with text and charts, not a blank one, at %d px", size[0]).isGreaterThan(50);
+        assertThat(browser.errors()).isEmpty();
+      }
+    }
   }
 
   @Test

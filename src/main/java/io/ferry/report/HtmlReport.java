@@ -177,7 +177,8 @@ public final class HtmlReport {
       if (e.getValue() > 0) labels.append("<line x1=\"0\" x2=\"").append(WIDTH).append("\" y1=\"").append(20 + e.getValue() * lane - 1)
           .append("\" y2=\"").append(20 + e.getValue() * lane - 1).append("\" stroke=\"#ddd\"/>");
     }
-    return "<svg width=\"" + WIDTH + "\" height=\"" + height + "\" role=\"img\">" + labels + bars
+    return "<svg width=\"" + WIDTH + "\" height=\"" + height + "\" viewBox=\"0 0 " + WIDTH + " " + height + "\" role=\"img\">" + labels
+        + bars
         + "<text x=\"" + LANE_LEFT + "\" y=\"" + (height - 10) + "\" font-size=\"12\">seconds: 0 – " + fmt((end - start) / 1000.0)
         + "; a lane per task an executor ran at once; darker: faster"
         + (partitions.size() > drawn.size() ? "; the " + drawn.size() + " longest of " + partitions.size() + " tasks" : "")
@@ -269,16 +270,19 @@ public final class HtmlReport {
 
   /** The page's head and its one style sheet (self-contained: no scripts, no network). */
   private static String head(String title) {
-    return "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + esc(title) + "</title><style>"
-        + "body{font:14px system-ui,sans-serif;margin:24px;color:#222;max-width:900px}"
+    return "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+        + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>" + esc(title) + "</title><style>"
+        + "body{font:14px system-ui,sans-serif;margin:24px;color:#222;max-width:900px}p{overflow-wrap:anywhere}"
         + "table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
-        + "th{background:#f3f3f3}td.l,th.l{text-align:left}.bad{color:#b00}svg{background:#fafafa;border:1px solid #ddd}"
+        + "th{background:#f3f3f3}td.l,th.l{text-align:left}.bad{color:#b00}"
+        // narrow windows: charts scale down with the page, wide tables scroll inside themselves
+        + "svg{background:#fafafa;border:1px solid #ddd;max-width:100%;height:auto}table{display:block;overflow-x:auto;max-width:100%}"
         + ".verdict{background:#eef4ff;border-left:4px solid #36c;padding:6px 10px}"
         + "</style></head><body>";
   }
 
   private static String svgOpen() {
-    return "<svg width=\"" + WIDTH + "\" height=\"" + HEIGHT + "\" role=\"img\">";
+    return "<svg width=\"" + WIDTH + "\" height=\"" + HEIGHT + "\" viewBox=\"0 0 " + WIDTH + " " + HEIGHT + "\" role=\"img\">";
   }
 
   /**

@@ -91,6 +91,11 @@ public final class Browser implements AutoCloseable {
     return result.at("/result/value");
   }
 
+  /** Lays the page out for a window of this size (headless Chromium keeps its windows at least about 500 px wide). */
+  public void viewport(int width, int height) throws Exception {
+    call(session, "Emulation.setDeviceMetricsOverride", Map.of("width", width, "height", height, "deviceScaleFactor", 1, "mobile", false));
+  }
+
   /** A PNG of the whole page. */
   public void screenshot(Path png) throws Exception {
     JsonNode shot = call(session, "Page.captureScreenshot", Map.of("format", "png", "captureBeyondViewport", true));
