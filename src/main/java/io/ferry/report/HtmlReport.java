@@ -47,7 +47,7 @@ public final class HtmlReport {
       var x = e.getValue();
       double busy = x.busyNanos / 1e9;
       h.append("<tr><td class=l>").append(esc(e.getKey())).append("</td><td class=l>").append(esc(x.host)).append("</td>")
-          .append(td(x.ranges)).append(td(x.bytes)).append(td(fmt(busy))).append(td(fmt(busy > 0 ? x.bytes / 1e6 / busy : 0)))
+          .append(td(x.ranges)).append(td(Units.bytes(x.bytes))).append(td(fmt(busy))).append(td(fmt(busy > 0 ? x.bytes / 1e6 / busy : 0)))
           .append("</tr>");
     }
     h.append("</table>");
@@ -55,7 +55,7 @@ public final class HtmlReport {
     h.append("<h2>Slowest ranges</h2><table><tr><th class=l>key</th><th>part</th><th>bytes</th><th>s</th><th>MB/s</th>"
         + "<th class=l>executor</th><th>attempts</th></tr>");
     for (RunSummary.Straggler r : s.stragglers()) {
-      h.append("<tr><td class=l>").append(esc(r.key())).append("</td>").append(td(r.part())).append(td(r.bytes()))
+      h.append("<tr><td class=l>").append(esc(r.key())).append("</td>").append(td(r.part())).append(td(Units.bytes(r.bytes())))
           .append(td(fmt(r.seconds()))).append(td(fmt(r.mbps()))).append("<td class=l>").append(esc(r.executor()))
           .append("</td>").append(td(r.attempts())).append("</tr>");
     }
