@@ -1,5 +1,6 @@
 package io.ferry.report;
 
+import io.ferry.commit.ObjectResult;
 import java.util.List;
 import java.util.Locale;
 
@@ -64,6 +65,15 @@ public final class HtmlReport {
       h.append("<h2 class=bad>Failed objects</h2><table><tr><th class=l>key</th><th class=l>error</th></tr>");
       for (RunSummary.Failure f : s.failures()) {
         h.append("<tr><td class=l>").append(esc(f.key())).append("</td><td class=l>").append(esc(f.error())).append("</td></tr>");
+      }
+      h.append("</table>");
+    }
+    if (!stats.notCopied().isEmpty()) {
+      h.append("<h2>Objects not copied</h2><p>Left by the job's settings (").append(s.objects().notCopied())
+          .append(" in all; the objects dataset has every one):</p><table><tr><th class=l>key</th><th>size</th><th class=l>why</th></tr>");
+      for (ObjectResult o : stats.notCopied()) {
+        h.append("<tr><td class=l>").append(esc(o.object().key())).append("</td>").append(td(Units.bytes(o.object().size())))
+            .append("<td class=l>").append(esc(o.error())).append("</td></tr>");
       }
       h.append("</table>");
     }

@@ -90,6 +90,8 @@ public final class RunStats implements Serializable {
   long objectBytes;
   long objectBytesCopied;
   final List<ObjectResult> failures = new ArrayList<>();
+  /** Objects the job's settings left (symbolic links, archived objects skipped), the first by key, with why. */
+  final List<ObjectResult> notCopied = new ArrayList<>();
 
   public RunStats(long timelineStartMillis, long timelineEndMillis, int buckets) {
     this.timelineStartMillis = timelineStartMillis;
@@ -147,13 +149,14 @@ public final class RunStats implements Serializable {
       objectsMissing++;
     } else if (o.status() == ObjectResult.Status.NOT_COPIED) {
       objectsNotCopied++;
+      notCopied.add(o);
+      firstByKey(notCopied);
     } else if (o.status() == ObjectResult.Status.RESTORING) {
       objectsRestoring++;
     } else if (o.status() == ObjectResult.Status.FAILED) {
       objectsFailed++;
       failures.add(o);
-      failures.sort(Comparator.comparing(f -> f.object().key()));
-      if (failures.size() > FAILURES) failures.remove(failures.size() - 1);
+      firstByKey(failures);
     }
     return this;
   }
@@ -201,8 +204,9 @@ public final class RunStats implements Serializable {
     objectBytes += other.objectBytes;
     objectBytesCopied += other.objectBytesCopied;
     failures.addAll(other.failures);
-    failures.sort(Comparator.comparing(f -> f.object().key()));
-    while (failures.size() > FAILURES) failures.remove(failures.size() - 1);
+    firstByKey(failures);
+    notCopied.addAll(other.notCopied);
+    firstByKey(notCopied);
     return this;
   }
 
@@ -330,6 +334,17 @@ public final class RunStats implements Serializable {
     double slowest = this.slowest.stream().mapToLong(RangeResult::durationNanos).max().orElse(0) / 1e9;
     return new Verdict.Evidence(wallSeconds, stageSeconds, copySeconds, bytes, ranges, retries, streamNanos / 1e9, firstByteNanos / 1e9,
         Math.max(1, Math.round(peak)), peak == 0 ? 0 : (double) thin / (last + 1), slowest, firstByteQuantile(0.5), limitMBps);
+  }
+
+  /** Keeps the first {@link #FAILURES} objects by key: the same ones whatever the order they came in. */
+  private static void firstByKey(List<ObjectResult> objects) {
+    objects.sort(Comparator.comparing(f -> f.object().key()));
+    while (objects.size() > FAILURES) objects.remove(objects.size() - 1);
+  }
+
+  /** The first objects by key that the job's settings left, with why. */
+  public List<ObjectResult> notCopied() {
+    return notCopied;
   }
 
   private void trimSample() {

@@ -54,6 +54,26 @@ class RunStatsTest {
   }
 
   @Test
+  void theObjectsNotCopiedAreTheFirstByKeyWhateverThePartitionsAndThePageListsThemWithWhy() {
+    RunStats left = new RunStats(0, 1_000, 10);
+    RunStats right = new RunStats(0, 1_000, 10);
+    for (int i = 0; i < 30; i++) {
+      StoreObject o = new StoreObject(String.format("link-%02d", i), String.format("link-%02d", i), 0, "", 0);
+      (i % 3 == 0 ? left : right).add(new ObjectResult(o, "", 0, 0, ObjectResult.Status.NOT_COPIED, "a symbolic link to t-" + i, "", ""));
+    }
+    RunStats merged = right.merge(left);
+    assertThat(merged.notCopied()).extracting(o -> o.object().key()).hasSize(RunStats.FAILURES).startsWith("link-00", "link-01")
+        .endsWith("link-19");
+    RunSummary summary = new RunSummary(RunSummary.NAME, RunSummary.VERSION, "j", "r", "s", "d", "", "", 1,
+        new RunSummary.Objects(30, 0, 0, 0, 0, 0, 0, 30, 0, 0, 0), new RunSummary.Bytes(0, 0, 0), new RunSummary.Ranges(0, 0, 0, 0, 0),
+        new RunSummary.Throughput(0, 0, 0, 0, 0, 0, 0, 0), java.util.Map.of(), java.util.Map.of(), java.util.Map.of(), List.of(), List.of(),
+        "", null, null, List.of());
+    String page = HtmlReport.render(summary, merged, List.of());
+    assertThat(page).contains("<h2>Objects not copied</h2><p>Left by the job's settings (30 in all;")
+        .contains("<td class=l>link-07</td><td>0 B</td><td class=l>a symbolic link to t-7</td>").doesNotContain("link-20");
+  }
+
+  @Test
   void mergingPartitionsGivesTheSameStatisticsAsOnePass() {
     RunStats whole = new RunStats(0, 60_000, 120);
     RunStats left = new RunStats(0, 60_000, 120);
