@@ -1,6 +1,5 @@
 package io.ferry.report;
 
-import io.ferry.commit.ObjectResult;
 import java.util.List;
 import java.util.Locale;
 
@@ -42,40 +41,39 @@ public final class HtmlReport {
 
     h.append("<h2>Throughput over time</h2>").append(throughputChart(stats));
     h.append("<h2>Tasks over time</h2>").append(lanes(partitions));
-    h.append("<h2>Executors</h2><table><tr><th class=l>executor</th><th class=l>host</th><th>ranges</th><th>bytes</th>"
-        + "<th>busy s</th><th>MB/s while busy</th></tr>");
+    List<List<SortableTable.Cell>> executorRows = new java.util.ArrayList<>();
     for (var e : stats.executors().entrySet()) {
       var x = e.getValue();
       double busy = x.busyNanos / 1e9;
-      h.append("<tr><td class=l>").append(esc(e.getKey())).append("</td><td class=l>").append(esc(x.host)).append("</td>")
-          .append(td(x.ranges)).append(td(Units.bytes(x.bytes))).append(td(fmt(busy))).append(td(fmt(busy > 0 ? x.bytes / 1e6 / busy : 0)))
-          .append("</tr>");
+      double rate = busy > 0 ? x.bytes / 1e6 / busy : 0;
+      executorRows.add(List.of(SortableTable.Cell.text(e.getKey()), SortableTable.Cell.text(x.host), number(x.ranges, x.ranges),
+          number(x.bytes, Units.bytes(x.bytes)), number(busy, fmt(busy)), number(rate, fmt(rate))));
     }
-    h.append("</table>");
+    h.append("<h2>Executors</h2>").append(new SortableTable("executors", List.of(SortableTable.Column.text("executor"),
+        SortableTable.Column.text("host"), SortableTable.Column.number("ranges"), SortableTable.Column.number("bytes"),
+        SortableTable.Column.number("busy s"), SortableTable.Column.number("MB/s while busy")), executorRows, 0).html());
     h.append("<h2>Range throughput (MB/s)</h2>").append(histogramChart(stats.histogram(20)));
-    h.append("<h2>Slowest ranges</h2><table><tr><th class=l>key</th><th>part</th><th>bytes</th><th>s</th><th>MB/s</th>"
-        + "<th class=l>executor</th><th>attempts</th></tr>");
+    List<List<SortableTable.Cell>> slowRows = new java.util.ArrayList<>();
     for (RunSummary.Straggler r : s.stragglers()) {
-      h.append("<tr><td class=l>").append(esc(r.key())).append("</td>").append(td(r.part())).append(td(Units.bytes(r.bytes())))
-          .append(td(fmt(r.seconds()))).append(td(fmt(r.mbps()))).append("<td class=l>").append(esc(r.executor()))
-          .append("</td>").append(td(r.attempts())).append("</tr>");
+      slowRows.add(List.of(SortableTable.Cell.text(r.key()), number(r.part(), r.part()), number(r.bytes(), Units.bytes(r.bytes())),
+          number(r.seconds(), fmt(r.seconds())), number(r.mbps(), fmt(r.mbps())), SortableTable.Cell.text(r.executor()),
+          number(r.attempts(), r.attempts())));
     }
-    h.append("</table>");
+    h.append("<h2>Slowest ranges</h2>").append(new SortableTable("slowest", List.of(SortableTable.Column.text("key"),
+        SortableTable.Column.number("part"), SortableTable.Column.number("bytes"), SortableTable.Column.number("s"),
+        SortableTable.Column.number("MB/s"), SortableTable.Column.text("executor"), SortableTable.Column.number("attempts")), slowRows, 3)
+        .html());
     if (!s.failures().isEmpty()) {
-      h.append("<h2 class=bad>Failed objects</h2><table><tr><th class=l>key</th><th class=l>error</th></tr>");
-      for (RunSummary.Failure f : s.failures()) {
-        h.append("<tr><td class=l>").append(esc(f.key())).append("</td><td class=l>").append(esc(f.error())).append("</td></tr>");
-      }
-      h.append("</table>");
+      h.append("<h2 class=bad>Failed objects</h2>").append(new SortableTable("failures", List.of(SortableTable.Column.text("key"),
+          SortableTable.Column.text("error")), s.failures().stream().map(f -> List.of(SortableTable.Cell.text(f.key()),
+          SortableTable.Cell.text(f.error()))).toList(), 0).html());
     }
     if (!stats.notCopied().isEmpty()) {
       h.append("<h2>Objects not copied</h2><p>Left by the job's settings (").append(s.objects().notCopied())
-          .append(" in all; the objects dataset has every one):</p><table><tr><th class=l>key</th><th>size</th><th class=l>why</th></tr>");
-      for (ObjectResult o : stats.notCopied()) {
-        h.append("<tr><td class=l>").append(esc(o.object().key())).append("</td>").append(td(Units.bytes(o.object().size())))
-            .append("<td class=l>").append(esc(o.error())).append("</td></tr>");
-      }
-      h.append("</table>");
+          .append(" in all; the objects dataset has every one):</p>").append(new SortableTable("not-copied", List.of(
+          SortableTable.Column.text("key"), SortableTable.Column.number("size"), SortableTable.Column.text("why")),
+          stats.notCopied().stream().map(o -> List.of(SortableTable.Cell.text(o.object().key()), number(o.object().size(),
+          Units.bytes(o.object().size())), SortableTable.Cell.text(o.error()))).toList(), 0).html());
     }
     h.append("<p>Datasets: <code>ranges</code>, <code>objects</code> and <code>partitions</code> (Parquet and CSV) and "
         + "<code>summary.json</code> in this folder; <code>notebooks/throughput.ipynb</code> loads them.</p></body></html>\n");
@@ -287,7 +285,7 @@ public final class HtmlReport {
         + "th{background:#f3f3f3}td.l,th.l{text-align:left}.bad{color:#b00}"
         // narrow windows: charts scale down with the page, wide tables scroll inside themselves
         + "svg{background:#fafafa;border:1px solid #ddd;max-width:100%;height:auto}table{display:block;overflow-x:auto;max-width:100%}"
-        + ".verdict{background:#eef4ff;border-left:4px solid #36c;padding:6px 10px}"
+        + ".verdict{background:#eef4ff;border-left:4px solid #36c;padding:6px 10px}" + SortableTable.CSS
         + "</style></head><body>";
   }
 
@@ -320,6 +318,10 @@ public final class HtmlReport {
     a.append("<text x=\"").append(WIDTH / 2).append("\" y=\"").append(HEIGHT - 2).append("\" font-size=\"12\" text-anchor=\"middle\">")
         .append(esc(x)).append("</text><text x=\"44\" y=\"14\" font-size=\"12\">").append(esc(y)).append("</text>");
     return a.toString();
+  }
+
+  private static SortableTable.Cell number(double value, Object shown) {
+    return SortableTable.Cell.number(value, String.valueOf(shown));
   }
 
   private static String td(Object value) {
