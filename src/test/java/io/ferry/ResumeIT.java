@@ -175,6 +175,31 @@ class ResumeIT {
   }
 
   /**
+   * {@code plan.part-size = auto} chooses its own size (8 MiB or more, where the crashed run cut 5 MiB parts), yet the
+   * object the crash left open keeps the parts it was opened with, and only those that had not landed are copied.
+   */
+  @ParameterizedTest(name = "to {0}")
+  @ValueSource(strings = {"files", "bucket"})
+  void aRerunUnderAutoPartSizeResumesAnOpenObjectInThePartsItWasOpenedWith(String to) throws Exception {
+    String name = "auto-" + to;
+    if (to.equals("bucket")) s3.client().createBucket(b -> b.bucket(name));
+    int landed = crash(name, to, 4);
+    Path conf = Jobs.file(work.resolve("conf"), name + "-rerun.conf", job(name, fast.endpoint(), to, "auto"));
+    Process rerun = ferry(conf, work.resolve(name + "-rerun.log"), "migrate");
+    assertThat(rerun.waitFor(3, TimeUnit.MINUTES)).isTrue();
+    String out = Files.readString(work.resolve(name + "-rerun.log"));
+    assertThat(rerun.exitValue()).as(out).isZero();
+    assertThat(out).contains("PART SIZE auto: ").doesNotContain("PART SIZE auto: 5.0 MiB").doesNotContain("ABORT")
+        .contains("RESUME 1 objects opened by earlier runs, " + landed + " of their parts already copied");
+    Map<String, String> copied = to.equals("bucket") ? Buckets.digests(s3.client(), name, "") : Trees.digests(work.resolve(name
+        + "-files"));
+    assertThat(copied).isEqualTo(source);
+    if (to.equals("bucket")) assertThat(Buckets.openUploads(s3.client(), name)).isZero();
+    else assertThat(Trees.tempFiles(work.resolve(name + "-files"))).isEmpty();
+    assertThat(ledger(name).read().isEmpty()).isTrue();
+  }
+
+  /**
    * A run killed between its CreateMultipartUpload and the ledger entry of its answer (or whose answer was lost)
    * leaves an upload no entry names; the ledger recorded the intent first, so cleanup aborts the uploads at that key,
    * and none at any other.

@@ -69,6 +69,11 @@ final class Hocon {
     return get(key, Config::getBytes, "a size such as 64MiB, 512KiB or 1GiB");
   }
 
+  /** A size, or {@code auto}: then {@code auto} is returned. */
+  long bytesOrAuto(String key, long auto) {
+    return "auto".equals(string(key)) ? auto : get(key, Config::getBytes, "auto, or a size such as 64MiB, 512KiB or 1GiB");
+  }
+
   /** A size, or {@code none} when the value is empty. */
   long optionalBytes(String key, long none) {
     return string(key).isBlank() ? none : bytes(key);

@@ -22,6 +22,7 @@ public final class CopyPlanner {
   private final PlanConfig config;
   private final long wholeObjectLimit;
   private final int maxParts;
+  private final java.util.Map<String, Long> kept;
   private final List<RangeTask> bundle = new ArrayList<>();
   private long bundleBytes;
   private long nextId;
@@ -32,7 +33,16 @@ public final class CopyPlanner {
    * @param firstId the id of the first task
    */
   public CopyPlanner(PlanConfig config, Capabilities limits, boolean serverSide, long firstId) {
+    this(config, limits, serverSide, firstId, java.util.Map.of());
+  }
+
+  /**
+   * @param kept part sizes by source key that objects keep whatever the config's: those of uploads earlier runs left
+   *     open, which a rerun resumes only in the parts they were opened with
+   */
+  public CopyPlanner(PlanConfig config, Capabilities limits, boolean serverSide, long firstId, java.util.Map<String, Long> kept) {
     this.config = config;
+    this.kept = kept;
     this.maxParts = limits.maxParts();
     this.wholeObjectLimit = config.wholeObjectLimit(serverSide);
     this.nextId = firstId;
@@ -43,8 +53,9 @@ public final class CopyPlanner {
    * order; a small object may wait in the open bundle for {@link #finish}.
    */
   public List<CopyTask> add(StoreObject object) {
-    long partSize = PartSizing.partSize(object.size(), config.partSize(), maxParts);
-    int parts = object.size() <= wholeObjectLimit ? 1 : PartSizing.partCount(object.size(), partSize);
+    Long keep = kept.get(object.key());
+    long partSize = PartSizing.partSize(object.size(), keep != null ? keep : config.partSize(), maxParts);
+    int parts = keep == null && object.size() <= wholeObjectLimit ? 1 : PartSizing.partCount(object.size(), partSize);
     if (parts == 1) {
       List<CopyTask> ready = List.of();
       if (!bundle.isEmpty() && (bundleBytes + object.size() > config.bundleSize() || bundle.size() >= config.bundleObjects())) {

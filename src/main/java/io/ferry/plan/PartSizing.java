@@ -66,6 +66,60 @@ public final class PartSizing {
     return next == size ? null : "the parts end at byte " + next + ", the object at " + size;
   }
 
+  /** The part sizes {@code plan.part-size = auto} chooses among: powers of two from 8 MiB to 512 MiB. */
+  public static final long AUTO_LEAST = 8L << 20;
+
+  public static final long AUTO_MOST = 512L << 20;
+
+  /**
+   * A part at least this many times the bytes one stream receives while it waits for a first byte: the wait is then
+   * at most a fortieth of the part's time (bench/results/tuning.md: 32 MiB parts lost to 64 MiB ones at 40 MB/s and
+   * 20 ms per round trip, where a twentieth would have chosen 32 MiB).
+   */
+  static final int FIRST_BYTE_SHARE = 40;
+
+  /**
+   * What {@code plan.part-size = auto} chooses: the largest power of two from {@link #AUTO_LEAST} to
+   * {@link #AUTO_MOST} that still gives each of {@code streams} a part of the objects larger than it (so that the
+   * split objects keep the cluster's streams busy), and never one smaller than {@link #FIRST_BYTE_SHARE} times what a
+   * stream receives during a first byte's wait (a part mostly waiting would cost requests and time). Without a
+   * measurement (NaN), that least size is {@code fallback}.
+   *
+   * @param bytesBySize the bytes of the objects to copy by size: {@code [k]} holds those of 2^k to 2^(k+1) - 1 bytes
+   * @param streams the streams the cluster copies with at once
+   * @param firstByteSeconds one stream's wait for a range's first byte, measured (NaN: not measured)
+   * @param bytesPerSecond one stream's rate once bytes flow, measured (NaN: not measured)
+   */
+  public static long auto(long[] bytesBySize, long streams, double firstByteSeconds, double bytesPerSecond, long fallback) {
+    if (bytesBySize.length != 64) throw new IllegalArgumentException("64 size classes, not " + bytesBySize.length);
+    if (streams < 1) throw new IllegalArgumentException("streams must be positive: " + streams);
+    double waited = firstByteSeconds * bytesPerSecond;
+    long least = Double.isNaN(waited) || waited < 0 ? fallback : powerOfTwoAtLeast(Math.min(FIRST_BYTE_SHARE * waited, AUTO_MOST));
+    least = Math.max(AUTO_LEAST, Math.min(AUTO_MOST, least));
+    for (long size = AUTO_MOST; size > least; size >>= 1) {
+      if (bytesAbove(bytesBySize, size) / size >= streams) return size;
+    }
+    return least;
+  }
+
+  /** The size class of an object of {@code size} bytes in {@link #auto}'s {@code bytesBySize} (0 and 1 byte: class 0). */
+  public static int sizeClass(long size) {
+    return size <= 1 ? 0 : 63 - Long.numberOfLeadingZeros(size);
+  }
+
+  /** The bytes of the classes above {@code size}'s (a power of two), with its own class: objects of {@code size} count. */
+  private static long bytesAbove(long[] bytesBySize, long size) {
+    long bytes = 0;
+    for (int k = sizeClass(size); k < 64; k++) bytes += bytesBySize[k];
+    return bytes;
+  }
+
+  private static long powerOfTwoAtLeast(double bytes) {
+    long size = 1;
+    while (size < bytes) size <<= 1;
+    return size;
+  }
+
   static long ceilDiv(long a, long b) {
     return a == 0 ? 0 : (a - 1) / b + 1;
   }

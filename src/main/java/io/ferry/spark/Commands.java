@@ -60,6 +60,7 @@ public final class Commands {
       out.printf("  ranges    %d in %d tasks; method %s%n", plan.ranges(), plan.tasks(), MigrationJob.methodName(method));
       String versions = planned.replayLine();
       if (versions != null) out.println("  " + versions.toLowerCase(java.util.Locale.ROOT).replaceFirst("versions ", "versions  "));
+      if (planned.partSizeLine() != null) out.printf("  part size %s%n", planned.partSizeLine());
       String streams = MigrationJob.autoStreams(config.copy());
       if (streams != null) out.printf("  streams   %s%n", streams);
       printEstimate(config, jsc, method, plan, planned, out);

@@ -42,6 +42,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Set;
+import java.util.Map;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
@@ -132,8 +133,10 @@ public final class MigrationJob {
           jsc.sc().longAccumulator("restores requested"));
       boolean versions = config.source().store() instanceof BucketConfig b && b.versions();
       org.apache.spark.api.java.Optional<String> checkpointsBefore = jsc.getCheckpointDir();
+      Map<String, Long> kept = new HashMap<>(); // auto's part size is not theirs: the open uploads resume in their own parts
+      if (config.plan().autoPartSize()) earlier.opened().values().forEach(o -> kept.put(o.key(), o.partSize()));
       try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, restore,
-          versions ? Planning.checkpoints(jsc, config, settings) : null, out)) {
+          versions ? Planning.checkpoints(jsc, config, settings) : null, kept, out)) {
         return runPlanned(config, settings, jsc, ledger, lock, started, stages, out, method, earlier, held, hadoop, restore, planned);
       } finally {
         dropCheckpoints(jsc, config, settings);
@@ -309,6 +312,7 @@ public final class MigrationJob {
         Units.bytes(plan.bytes()), plan.ranges(), plan.splitObjects(), plan.tasks(), methodName(method));
     String versions = planned.replayLine();
     if (versions != null) out.println(versions);
+    if (planned.partSizeLine() != null) out.println("PART SIZE " + planned.partSizeLine());
     String streams = autoStreams(copy);
     if (streams != null) out.println("STREAMS " + streams);
   }

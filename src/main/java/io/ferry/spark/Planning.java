@@ -3,11 +3,14 @@ package io.ferry.spark;
 import io.ferry.commit.ObjectResult;
 import io.ferry.config.BucketConfig;
 import io.ferry.config.MigrationConfig;
+import io.ferry.config.PlanConfig;
 import io.ferry.config.StoreConfig;
 import io.ferry.plan.CopyPlanner;
+import io.ferry.copy.SourceProbe;
 import io.ferry.plan.CopyTask;
 import io.ferry.plan.Decision;
 import io.ferry.plan.Keyed;
+import io.ferry.plan.PartSizing;
 import io.ferry.plan.PlanTotals;
 import io.ferry.plan.Triage;
 import io.ferry.plan.Versions;
@@ -16,10 +19,17 @@ import io.ferry.store.Destination;
 import io.ferry.store.ListCounts;
 import io.ferry.store.listing.ObjectFilter;
 import io.ferry.store.StoreObject;
+import io.ferry.report.Units;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -47,10 +57,11 @@ public final class Planning {
    * @param histories under {@code source.versions = all} into a bucket, each key's versions to write, oldest first:
    *     {@code tasks} holds the first of each that is no delete marker, the rest are written in generations after it
    *     ({@code VersionReplay}); null otherwise
+   * @param partSizeLine what {@code plan.part-size = auto} chose and from what; null for a fixed part size
    */
   record Planned(JavaRDD<CopyTask> tasks, JavaRDD<Decision> setAside, JavaRDD<StoreObject> missing, PlanTotals totals,
       ListCounts listing, ListCounts existing, long missingCount, List<StoreObject> strays, String listedIn, List<JavaRDD<?>> cached,
-      JavaRDD<ObjectResult> restoring, JavaRDD<List<StoreObject>> histories, JavaRDD<HardLinks.Link> hardLinks)
+      JavaRDD<ObjectResult> restoring, JavaRDD<List<StoreObject>> histories, JavaRDD<HardLinks.Link> hardLinks, String partSizeLine)
       implements AutoCloseable {
     /**
      * A replay's line for the console ({@code source.versions = all} into a bucket), or null for none: the keys whose
@@ -67,7 +78,7 @@ public final class Planning {
     /** The same plan with other tasks and totals: a later generation of a replay. */
     Planned with(JavaRDD<CopyTask> tasks, PlanTotals totals) {
       return new Planned(tasks, setAside, missing, totals, listing, existing, missingCount, strays, listedIn, cached, restoring,
-          histories, hardLinks);
+          histories, hardLinks, partSizeLine);
     }
 
     @Override
@@ -93,6 +104,15 @@ public final class Planning {
    */
   static Planned plan(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, boolean serverSide,
       RestoreFunction.Context restore, String checkpoints, PrintStream out) throws JobFailure {
+    return plan(config, settings, jsc, serverSide, restore, checkpoints, Map.of(), out);
+  }
+
+  /**
+   * @param kept under {@code plan.part-size = auto}, the part sizes of the uploads earlier runs left open, by source
+   *     key: those objects keep them, so that a rerun resumes them whatever auto chooses now
+   */
+  static Planned plan(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, boolean serverSide,
+      RestoreFunction.Context restore, String checkpoints, Map<String, Long> kept, PrintStream out) throws JobFailure {
     int target = Listing.target(config, jsc);
     Destination destination = ExecutorContext.destination(settings);
     Capabilities capabilities = destination.capabilities();
@@ -178,14 +198,23 @@ public final class Planning {
       restoring = restored.filter(r -> r.result() != null).map(RestoreFunction.Restored::result);
       toCopy = toCopy.union(restored.filter(r -> r.readable() != null).map(RestoreFunction.Restored::readable));
     }
-    JavaRDD<CopyTask> tasks = cache(toCopy.mapPartitionsWithIndex(new PlanFunction(config.plan(), capabilities, serverSide), true),
+    PlanConfig planConfig = config.plan();
+    String partSizeLine = null;
+    org.apache.spark.broadcast.Broadcast<Map<String, Long>> keep = null;
+    if (planConfig.autoPartSize() && !serverSide) {
+      StringBuilder line = new StringBuilder();
+      planConfig = autoPartSize(planConfig, settings, jsc, toCopy, (long) jsc.defaultParallelism() * config.copy().streamsPerTask(), line);
+      partSizeLine = line.toString();
+      if (!kept.isEmpty()) keep = jsc.broadcast(new HashMap<>(kept));
+    }
+    JavaRDD<CopyTask> tasks = cache(toCopy.mapPartitionsWithIndex(new PlanFunction(planConfig, capabilities, serverSide, 0, keep), true),
         cached);
     PlanTotals totals = decisions.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus)
         .plus(tasks.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus));
     JavaRDD<Decision> setAside = decisions.filter(d -> d.kind() != Decision.Kind.COPY && d.kind() != Decision.Kind.UNCHANGED
         && d.kind() != Decision.Kind.FILTERED);
     return new Planned(tasks, setAside, missing, totals, sourceCounts.counts(), existingCounts.counts(), missingCount, strays, what,
-        cached, restoring, null, hardLinks);
+        cached, restoring, null, hardLinks, partSizeLine);
   }
 
   /**
@@ -209,15 +238,15 @@ public final class Planning {
       histories.checkpoint();
     }
     JavaRDD<CopyTask> tasks = cache(generation(histories, 0).mapPartitionsWithIndex(new PlanFunction(config.plan(), capabilities,
-        serverSide), true), cached);
+        serverSide, 0), true), cached);
     // what the plan says it copies: every version to write, of every generation
     PlanTotals totals = decisions.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus)
         .plus(histories.flatMap(List::iterator).filter(o -> !o.isDeleteMarker())
-            .mapPartitionsWithIndex(new PlanFunction(config.plan(), capabilities, serverSide), true)
+            .mapPartitionsWithIndex(new PlanFunction(config.plan(), capabilities, serverSide, 0), true)
             .map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus));
     JavaRDD<Decision> setAside = decisions.filter(d -> d.kind() != Decision.Kind.UNCHANGED && d.kind() != Decision.Kind.FILTERED);
     return new Planned(tasks, setAside, missing, totals, sourceCounts.counts(), existingCounts.counts(), missingCount, strays, what,
-        cached, jsc.emptyRDD(), histories, null);
+        cached, jsc.emptyRDD(), histories, null, null);
   }
 
   /** Where a replay keeps its histories while it runs (deleted at its end). */
@@ -285,6 +314,54 @@ public final class Planning {
     return new Tuple2<>(e.getKey(), e.getValue());
   }
 
+  /**
+   * {@code plan.part-size = auto}: the bytes to copy by size class, and one stream's first byte and rate measured on
+   * the largest object by an executor ({@link SourceProbe}; none where it cannot be read), into {@link PartSizing#auto};
+   * {@code line} gets what it chose and from what.
+   */
+  private static PlanConfig autoPartSize(PlanConfig plan, CopySettings settings, JavaSparkContext jsc, JavaRDD<StoreObject> toCopy,
+      long streams, StringBuilder line) {
+    jsc.setJobGroup("PLAN", "PLAN: part-size = auto, the sizes to copy and one stream's probe of the source", true);
+    long[] bySize = toCopy.aggregate(new long[64], (a, o) -> {
+      a[PartSizing.sizeClass(o.size())] += o.size();
+      return a;
+    }, (a, b) -> {
+      for (int k = 0; k < a.length; k++) a[k] += b[k];
+      return a;
+    });
+    List<StoreObject> largest = toCopy.top(1, new BySize());
+    SourceProbe probe = largest.isEmpty() ? SourceProbe.NONE : jsc.parallelize(largest, 1).map(o -> {
+      try {
+        return SourceProbe.measure(ExecutorContext.source(settings).reader(), o);
+      } catch (IOException e) {
+        return SourceProbe.NONE; // the copy reports what fails; the size falls back to the start
+      }
+    }).collect().get(0);
+    long chosen = PartSizing.auto(bySize, streams, probe.firstByteSeconds(), probe.bytesPerSecond(), plan.partSize());
+    line.append("auto: ").append(Units.bytes(chosen)).append(probe.measured() ? String.format(Locale.ROOT,
+        " (one stream waited %.0f ms for a first byte and then read %.1f MB/s", probe.firstByteSeconds() * 1000,
+        probe.bytesPerSecond() / 1e6) : " (nothing measured: no object of more than 1 MiB to read").append("; ")
+        .append(Units.bytes(bytesOfClassesFrom(bySize, chosen))).append(" in objects of its size or more, for ").append(streams)
+        .append(" streams)");
+    return plan.withPartSize(chosen);
+  }
+
+  private static long bytesOfClassesFrom(long[] bySize, long size) {
+    long bytes = 0;
+    for (int k = PartSizing.sizeClass(size); k < bySize.length; k++) bytes += bySize[k];
+    return bytes;
+  }
+
+  /** Objects by size (a serializable order for {@code top}). */
+  static final class BySize implements Comparator<StoreObject>, Serializable {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public int compare(StoreObject a, StoreObject b) {
+      return Long.compare(a.size(), b.size());
+    }
+  }
+
   private static <T> JavaRDD<T> cache(JavaRDD<T> rdd, List<JavaRDD<?>> cached) {
     cached.add(rdd);
     return rdd.persist(StorageLevel.MEMORY_AND_DISK_SER());
@@ -328,17 +405,21 @@ public final class Planning {
     private final Capabilities capabilities;
     private final boolean serverSide;
     private final int generation;
-
-    PlanFunction(io.ferry.config.PlanConfig config, Capabilities capabilities, boolean serverSide) {
-      this(config, capabilities, serverSide, 0);
-    }
+    private final org.apache.spark.broadcast.Broadcast<Map<String, Long>> kept;
 
     /** @param generation of a replay's versions: its tasks' ids are apart from other generations' */
     PlanFunction(io.ferry.config.PlanConfig config, Capabilities capabilities, boolean serverSide, int generation) {
+      this(config, capabilities, serverSide, generation, null);
+    }
+
+    /** @param kept part sizes objects keep ({@link CopyPlanner}); null for none */
+    PlanFunction(io.ferry.config.PlanConfig config, Capabilities capabilities, boolean serverSide, int generation,
+        org.apache.spark.broadcast.Broadcast<Map<String, Long>> kept) {
       this.config = config;
       this.capabilities = capabilities;
       this.serverSide = serverSide;
       this.generation = generation;
+      this.kept = kept;
     }
 
     @Override
@@ -349,7 +430,8 @@ public final class Planning {
       sorted.sort(java.util.Comparator.comparing(StoreObject::key).thenComparing(StoreObject::relativeKey)
           .thenComparing(StoreObject::versionId));
       Iterator<StoreObject> objects = sorted.iterator();
-      CopyPlanner planner = new CopyPlanner(config, capabilities, serverSide, ((long) generation << 52) + ((long) partition << 32));
+      CopyPlanner planner = new CopyPlanner(config, capabilities, serverSide, ((long) generation << 52) + ((long) partition << 32),
+          kept == null ? Map.of() : kept.value());
       return new Iterator<>() {
         private Iterator<CopyTask> ready = java.util.Collections.emptyIterator();
         private boolean finished;

@@ -120,7 +120,7 @@ class ConfigLoaderTest {
   void wrongTypesNameTheKeyTheValueAndWhatIsAllowed() {
     assertThat(problems(MINIMAL + "ferry.plan.part-size = lots\nferry.copy.retries = five\nferry.copy.stall-timeout = soon"))
         .containsExactlyInAnyOrder(
-            "ferry.plan.part-size = lots (String: 5) is not a size such as 64MiB, 512KiB or 1GiB",
+            "ferry.plan.part-size = lots (String: 5) is not auto, or a size such as 64MiB, 512KiB or 1GiB",
             "ferry.copy.retries = five (String: 6) is not a whole number",
             "ferry.copy.stall-timeout = soon (String: 7) is not a duration such as 200ms, 30s or 5m");
   }
@@ -146,6 +146,18 @@ class ConfigLoaderTest {
         "ferry.copy.streams-per-task = Auto (String: 5) must be auto, or a whole number between 1 and 256");
     assertThat(problems(MINIMAL + "ferry.copy.streams-per-task = auto\nferry.copy.max-streams-per-task = 8")).containsExactly(
         "ferry.copy.max-streams-per-task = 8 (String: 6) must be between 16 and 256 (auto starts at 16)");
+  }
+
+  @Test
+  void partSizeAutoStartsAtTheFixedDefaultAndABadSizeSaysWhatItExpects() {
+    PlanConfig auto = load(MINIMAL + "ferry.plan.part-size = auto").plan();
+    assertThat(auto.autoPartSize()).isTrue();
+    assertThat(auto.partSize()).isEqualTo(64L << 20);
+    assertThat(auto.withPartSize(8L << 20)).satisfies(p -> assertThat(p.partSize()).isEqualTo(8L << 20))
+        .satisfies(p -> assertThat(p.autoPartSize()).isTrue());
+    assertThat(load(MINIMAL + "ferry.plan.part-size = 32MiB").plan().autoPartSize()).isFalse();
+    assertThat(problems(MINIMAL + "ferry.plan.part-size = Auto")).containsExactly(
+        "ferry.plan.part-size = Auto (String: 5) is not auto, or a size such as 64MiB, 512KiB or 1GiB");
   }
 
   @Test

@@ -45,6 +45,22 @@ class CopyPlannerTest {
   }
 
   @Test
+  void anObjectAnEarlierRunLeftOpenKeepsItsPartSizeWhateverTheConfigsAndOthersTakeTheConfigs() {
+    // "open" was cut in parts of 40 bytes by a run now resumed: split in those, though 100 would hold it whole
+    CopyPlanner planner = new CopyPlanner(CONFIG, LIMITS, false, 0, java.util.Map.of("open", 40L, "gone", 7L));
+    List<CopyTask> tasks = new ArrayList<>(planner.add(object("open", 90)));
+    tasks.addAll(planner.add(object("other", 90)));
+    tasks.addAll(planner.add(object("big", 250)));
+    tasks.addAll(planner.finish());
+    assertThat(tasks.stream().flatMap(t -> t.ranges().stream()).filter(r -> r.object().key().equals("open")).map(RangeTask::range)
+        .toList()).containsExactly(new ByteRange(0, 40), new ByteRange(40, 40), new ByteRange(80, 10));
+    assertThat(tasks.stream().flatMap(t -> t.ranges().stream()).filter(r -> r.object().key().equals("other")).toList())
+        .singleElement().satisfies(r -> assertThat(r.wholeObject()).isTrue());
+    assertThat(tasks.stream().flatMap(t -> t.ranges().stream()).filter(r -> r.object().key().equals("big")).map(r -> r.range().length())
+        .toList()).containsExactly(100L, 100L, 50L);
+  }
+
+  @Test
   void anEmptyObjectIsOneEmptyRangeAndNeedsNoRequest() {
     Planned plan = plan(List.of(object("empty", 0)));
     assertThat(plan.tasks()).hasSize(1);

@@ -109,4 +109,44 @@ class PartSizingTest {
     String found = PartSizing.tilingProblem(size, count, parts(given));
     if (problem.isEmpty()) assertThat(found).isNull(); else assertThat(found).isEqualTo(problem);
   }
+
+  /** Objects as "count x MiB" terms joined by '+', into {@link PartSizing#auto}'s size classes. */
+  private static long[] bySize(String objects) {
+    long[] classes = new long[64];
+    for (String term : objects.split("\\+")) {
+      String[] t = term.trim().split("x");
+      long size = (long) (Double.parseDouble(t[1].trim()) * MIB);
+      classes[PartSizing.sizeClass(size)] += Long.parseLong(t[0].trim()) * size;
+    }
+    return classes;
+  }
+
+  @ParameterizedTest(name = "{0}: {1} on {2} streams, first byte {3} ms at {4} MB/s -> {5} MiB")
+  @CsvSource(delimiter = '|', value = {
+      // the bench's WAN large: a first byte's wait is 1 MB, so at least 64 MiB; 2 GiB gives 32 streams 64 MiB parts
+      "WAN large          | 2 x 1024              | 32 | 25  | 40  | 64",
+      // loopback: 32 MiB would do for the wait, and the two objects still give every stream a part of 64 MiB
+      "direct large       | 2 x 1024              | 32 | 3   | 200 | 64",
+      // one large object among small ones: 32 MiB parts are the largest that give all 32 streams one
+      "direct mixed       | 1 x 1024 + 1000 x 1   | 32 | 3   | 200 | 32",
+      "WAN mixed          | 1 x 1024 + 1000 x 1   | 32 | 25  | 40  | 64",
+      "one huge object    | 1 x 102400            | 64 | 25  | 40  | 512",
+      // nothing to split: the least size the wait allows (every object whole)
+      "small objects only | 2000 x 0.25           | 32 | 3   | 200 | 32",
+      "a slow first byte  | 2 x 1024              | 32 | 200 | 100 | 512",
+      "no wait at all     | 2 x 1024              | 32 | 0   | 200 | 64",
+      "no wait, 8 streams | 1 x 64                | 8  | 0   | 200 | 8",
+      "not measured       | 2 x 1024              | 16 | NaN | NaN | 128",
+      "not measured, few  | 1 x 100               | 32 | NaN | NaN | 64",
+  })
+  void autoChoosesTheLargestPartThatKeepsEveryStreamBusyAndNeverOneMostlyWaiting(String workload, String objects, long streams,
+      double firstByteMs, double mbps, long expectedMiB) {
+    assertThat(PartSizing.auto(bySize(objects), streams, firstByteMs / 1000, mbps * 1e6, 64 * MIB)).isEqualTo(expectedMiB * MIB);
+  }
+
+  @ParameterizedTest(name = "an object of {0} bytes is in size class {1}")
+  @CsvSource({"0, 0", "1, 0", "2, 1", "3, 1", "8388607, 22", "8388608, 23", "9223372036854775807, 62"})
+  void sizeClassesArePowersOfTwo(long size, int sizeClass) {
+    assertThat(PartSizing.sizeClass(size)).isEqualTo(sizeClass);
+  }
 }

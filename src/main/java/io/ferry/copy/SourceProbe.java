@@ -1,0 +1,52 @@
+package io.ferry.copy;
+
+import io.ferry.store.ByteRange;
+import io.ferry.store.RangeReader;
+import io.ferry.store.StoreObject;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Serializable;
+
+/**
+ * One stream's wait for a range's first byte and its rate once bytes flow, measured on the source by reading the start
+ * of one object twice (the first read opens the connection, whose handshake is no part of a range's wait; the second is
+ * measured): what {@code plan.part-size = auto} sizes parts by ({@code PartSizing.auto}).
+ *
+ * @param firstByteSeconds NaN when nothing was measured
+ * @param bytesPerSecond NaN when nothing was measured, or the object is too small to tell
+ */
+public record SourceProbe(double firstByteSeconds, double bytesPerSecond) implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  public static final SourceProbe NONE = new SourceProbe(Double.NaN, Double.NaN);
+
+  /** The bytes each read takes at most. */
+  static final long BYTES = 16L << 20;
+
+  /** The fewest bytes after the first that tell a rate. */
+  static final long LEAST = 1L << 20;
+
+  public boolean measured() {
+    return !Double.isNaN(firstByteSeconds) && !Double.isNaN(bytesPerSecond);
+  }
+
+  public static SourceProbe measure(RangeReader reader, StoreObject object) throws IOException {
+    ByteRange range = new ByteRange(0, Math.min(object.size(), BYTES));
+    if (range.length() < LEAST + 1) return NONE;
+    once(reader, object, range);
+    return once(reader, object, range);
+  }
+
+  private static SourceProbe once(RangeReader reader, StoreObject object, ByteRange range) throws IOException {
+    byte[] buffer = new byte[256 << 10];
+    long start = System.nanoTime();
+    try (InputStream in = reader.open(object, range)) {
+      if (in.read() < 0) throw new IOException("no bytes in " + range + " of " + object.key());
+      long first = System.nanoTime();
+      long rest = 0;
+      for (int n; (n = in.read(buffer)) >= 0; ) rest += n;
+      long end = System.nanoTime();
+      return new SourceProbe((first - start) / 1e9, rest < LEAST || end <= first ? Double.NaN : rest / ((end - first) / 1e9));
+    }
+  }
+}
