@@ -380,8 +380,11 @@ class FileMigrationIT {
     Path destination = work.resolve("limited");
     long cap = 16L << 20; // bytes per second: the copy takes about 3 s
     RunSummary summary = migrate(Jobs.config(s3, s3.endpoint(), "source", destination, work.resolve("reports"),
-        "ferry { limits.bandwidth = 16MiB, copy.streams-per-task = auto }"));
+        "ferry { limits.bandwidth = 16MiB, copy.streams-per-task = auto, plan.part-size = auto }"));
     assertThat(console).contains("STREAMS auto: each executor starts at 16 streams per task slot");
+    // the probe read under the limit too: one stream measured at most the limit
+    assertThat(console).containsPattern("PART SIZE auto: \\d+\\.\\d MiB \\(one stream waited \\d+ ms for a first byte and then read"
+        + " 1[0-7]\\.\\d MB/s");
     assertThat(spark.read().parquet(work.resolve("reports/test").resolve(summary.run()).resolve("ranges.parquet").toString())
         .filter("streams < 2 or streams > 64 * 16").count()).as("the tuned streams stay within their bounds").isZero();
     assertThat(Trees.digests(destination)).isEqualTo(Trees.digests(work.resolve("out"))); // the source as the second test left it

@@ -22,7 +22,9 @@ public final class CopyPlanner {
   private final PlanConfig config;
   private final long wholeObjectLimit;
   private final int maxParts;
-  private final java.util.Map<String, Long> kept;
+  private final java.util.Map<String, Kept> kept;
+  private final long leastPart;
+  private final long mostPart;
   private final List<RangeTask> bundle = new ArrayList<>();
   private long bundleBytes;
   private long nextId;
@@ -37,12 +39,20 @@ public final class CopyPlanner {
   }
 
   /**
-   * @param kept part sizes by source key that objects keep whatever the config's: those of uploads earlier runs left
-   *     open, which a rerun resumes only in the parts they were opened with
+   * An object an earlier run left open at this destination, as it was opened, and its part size: a rerun resumes it
+   * only in those parts.
    */
-  public CopyPlanner(PlanConfig config, Capabilities limits, boolean serverSide, long firstId, java.util.Map<String, Long> kept) {
+  public record Kept(StoreObject object, long partSize) implements java.io.Serializable {}
+
+  /**
+   * @param kept by relative key, objects that keep their part size whatever the config's, while they are the object
+   *     opened and the size is one the destination takes
+   */
+  public CopyPlanner(PlanConfig config, Capabilities limits, boolean serverSide, long firstId, java.util.Map<String, Kept> kept) {
     this.config = config;
     this.kept = kept;
+    this.leastPart = limits.minPartSize();
+    this.mostPart = limits.maxPartSize();
     this.maxParts = limits.maxParts();
     this.wholeObjectLimit = config.wholeObjectLimit(serverSide);
     this.nextId = firstId;
@@ -53,7 +63,8 @@ public final class CopyPlanner {
    * order; a small object may wait in the open bundle for {@link #finish}.
    */
   public List<CopyTask> add(StoreObject object) {
-    Long keep = kept.get(object.key());
+    Kept k = kept.get(object.relativeKey());
+    Long keep = k != null && k.object().equals(object) && k.partSize() >= leastPart && k.partSize() <= mostPart ? k.partSize() : null;
     long partSize = PartSizing.partSize(object.size(), keep != null ? keep : config.partSize(), maxParts);
     int parts = keep == null && object.size() <= wholeObjectLimit ? 1 : PartSizing.partCount(object.size(), partSize);
     if (parts == 1) {

@@ -14,6 +14,7 @@ import io.ferry.ledger.Resumption;
 import io.ferry.ledger.LedgerRecords;
 import io.ferry.ledger.Ledger;
 import io.ferry.ledger.RunLock;
+import io.ferry.plan.CopyPlanner;
 import io.ferry.plan.CopyTask;
 import io.ferry.plan.Decision;
 import io.ferry.plan.Lanes;
@@ -133,8 +134,7 @@ public final class MigrationJob {
           jsc.sc().longAccumulator("restores requested"));
       boolean versions = config.source().store() instanceof BucketConfig b && b.versions();
       org.apache.spark.api.java.Optional<String> checkpointsBefore = jsc.getCheckpointDir();
-      Map<String, Long> kept = new HashMap<>(); // auto's part size is not theirs: the open uploads resume in their own parts
-      if (config.plan().autoPartSize()) earlier.opened().values().forEach(o -> kept.put(o.key(), o.partSize()));
+      Map<String, CopyPlanner.Kept> kept = config.plan().autoPartSize() ? kept(earlier, ExecutorContext.destination(settings)) : Map.of();
       try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, restore,
           versions ? Planning.checkpoints(jsc, config, settings) : null, kept, out)) {
         return runPlanned(config, settings, jsc, ledger, lock, started, stages, out, method, earlier, held, hadoop, restore, planned);
@@ -146,6 +146,18 @@ public final class MigrationJob {
         }
       }
     }
+  }
+
+  /**
+   * The objects earlier runs left open at this destination, by relative key, with their part size: under
+   * {@code plan.part-size = auto} they keep it, so that they resume in their own parts whatever auto chooses now.
+   */
+  static Map<String, CopyPlanner.Kept> kept(Ledger.State earlier, Destination destination) {
+    Map<String, CopyPlanner.Kept> kept = new HashMap<>();
+    for (Ledger.Opened o : Resumption.of(earlier, destination).here().values()) {
+      kept.put(o.relativeKey(), new CopyPlanner.Kept(LedgerRecords.object(o), o.partSize()));
+    }
+    return kept;
   }
 
   /** The run past its plan: OPEN, COPY, COMMIT, DELETE, REPORT. */

@@ -58,11 +58,12 @@ public final class Planning {
    *     {@code tasks} holds the first of each that is no delete marker, the rest are written in generations after it
    *     ({@code VersionReplay}); null otherwise
    * @param partSizeLine what {@code plan.part-size = auto} chose and from what; null for a fixed part size
+   * @param broadcasts the plan's own, destroyed with it
    */
   record Planned(JavaRDD<CopyTask> tasks, JavaRDD<Decision> setAside, JavaRDD<StoreObject> missing, PlanTotals totals,
       ListCounts listing, ListCounts existing, long missingCount, List<StoreObject> strays, String listedIn, List<JavaRDD<?>> cached,
-      JavaRDD<ObjectResult> restoring, JavaRDD<List<StoreObject>> histories, JavaRDD<HardLinks.Link> hardLinks, String partSizeLine)
-      implements AutoCloseable {
+      JavaRDD<ObjectResult> restoring, JavaRDD<List<StoreObject>> histories, JavaRDD<HardLinks.Link> hardLinks, String partSizeLine,
+      List<org.apache.spark.broadcast.Broadcast<?>> broadcasts) implements AutoCloseable {
     /**
      * A replay's line for the console ({@code source.versions = all} into a bucket), or null for none: the keys whose
      * histories are written, in how many generations (the longest of them), and the delete markers among them.
@@ -78,12 +79,13 @@ public final class Planning {
     /** The same plan with other tasks and totals: a later generation of a replay. */
     Planned with(JavaRDD<CopyTask> tasks, PlanTotals totals) {
       return new Planned(tasks, setAside, missing, totals, listing, existing, missingCount, strays, listedIn, cached, restoring,
-          histories, hardLinks, partSizeLine);
+          histories, hardLinks, partSizeLine, broadcasts);
     }
 
     @Override
     public void close() {
       cached.forEach(JavaRDD::unpersist);
+      broadcasts.forEach(b -> b.destroy());
     }
   }
 
@@ -108,11 +110,11 @@ public final class Planning {
   }
 
   /**
-   * @param kept under {@code plan.part-size = auto}, the part sizes of the uploads earlier runs left open, by source
-   *     key: those objects keep them, so that a rerun resumes them whatever auto chooses now
+   * @param kept under {@code plan.part-size = auto}, the objects earlier runs left open at this destination, by relative
+   *     key: they keep their part size, so that a rerun resumes them whatever auto chooses now
    */
   static Planned plan(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, boolean serverSide,
-      RestoreFunction.Context restore, String checkpoints, Map<String, Long> kept, PrintStream out) throws JobFailure {
+      RestoreFunction.Context restore, String checkpoints, Map<String, CopyPlanner.Kept> kept, PrintStream out) throws JobFailure {
     int target = Listing.target(config, jsc);
     Destination destination = ExecutorContext.destination(settings);
     Capabilities capabilities = destination.capabilities();
@@ -200,12 +202,12 @@ public final class Planning {
     }
     PlanConfig planConfig = config.plan();
     String partSizeLine = null;
-    org.apache.spark.broadcast.Broadcast<Map<String, Long>> keep = null;
+    org.apache.spark.broadcast.Broadcast<Map<String, CopyPlanner.Kept>> keep = null;
     if (planConfig.autoPartSize() && !serverSide) {
       StringBuilder line = new StringBuilder();
       planConfig = autoPartSize(planConfig, settings, jsc, toCopy, (long) jsc.defaultParallelism() * config.copy().streamsPerTask(), line);
       partSizeLine = line.toString();
-      if (!kept.isEmpty()) keep = jsc.broadcast(new HashMap<>(kept));
+      if (!kept.isEmpty()) keep = jsc.broadcast(new HashMap<>(kept)); // destroyed with the plan's cache (close)
     }
     JavaRDD<CopyTask> tasks = cache(toCopy.mapPartitionsWithIndex(new PlanFunction(planConfig, capabilities, serverSide, 0, keep), true),
         cached);
@@ -214,7 +216,7 @@ public final class Planning {
     JavaRDD<Decision> setAside = decisions.filter(d -> d.kind() != Decision.Kind.COPY && d.kind() != Decision.Kind.UNCHANGED
         && d.kind() != Decision.Kind.FILTERED);
     return new Planned(tasks, setAside, missing, totals, sourceCounts.counts(), existingCounts.counts(), missingCount, strays, what,
-        cached, restoring, null, hardLinks, partSizeLine);
+        cached, restoring, null, hardLinks, partSizeLine, keep == null ? List.of() : List.of(keep));
   }
 
   /**
@@ -246,7 +248,7 @@ public final class Planning {
             .map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus));
     JavaRDD<Decision> setAside = decisions.filter(d -> d.kind() != Decision.Kind.UNCHANGED && d.kind() != Decision.Kind.FILTERED);
     return new Planned(tasks, setAside, missing, totals, sourceCounts.counts(), existingCounts.counts(), missingCount, strays, what,
-        cached, jsc.emptyRDD(), histories, null, null);
+        cached, jsc.emptyRDD(), histories, null, null, List.of());
   }
 
   /** Where a replay keeps its histories while it runs (deleted at its end). */
@@ -333,14 +335,14 @@ public final class Planning {
     SourceProbe probe = largest.isEmpty() ? SourceProbe.NONE : jsc.parallelize(largest, 1).map(o -> {
       try {
         return SourceProbe.measure(ExecutorContext.source(settings).reader(), o);
-      } catch (IOException e) {
-        return SourceProbe.NONE; // the copy reports what fails; the size falls back to the start
+      } catch (IOException | RuntimeException e) { // the copy reports what fails; the size falls back to the start
+        return SourceProbe.none("the probe of " + o.key() + " failed: " + io.ferry.store.retry.Failures.describe(e));
       }
     }).collect().get(0);
     long chosen = PartSizing.auto(bySize, streams, probe.firstByteSeconds(), probe.bytesPerSecond(), plan.partSize());
     line.append("auto: ").append(Units.bytes(chosen)).append(probe.measured() ? String.format(Locale.ROOT,
         " (one stream waited %.0f ms for a first byte and then read %.1f MB/s", probe.firstByteSeconds() * 1000,
-        probe.bytesPerSecond() / 1e6) : " (nothing measured: no object of more than 1 MiB to read").append("; ")
+        probe.bytesPerSecond() / 1e6) : " (nothing measured: " + probe.problem()).append("; ")
         .append(Units.bytes(bytesOfClassesFrom(bySize, chosen))).append(" in objects of its size or more, for ").append(streams)
         .append(" streams)");
     return plan.withPartSize(chosen);
@@ -405,7 +407,7 @@ public final class Planning {
     private final Capabilities capabilities;
     private final boolean serverSide;
     private final int generation;
-    private final org.apache.spark.broadcast.Broadcast<Map<String, Long>> kept;
+    private final org.apache.spark.broadcast.Broadcast<Map<String, CopyPlanner.Kept>> kept;
 
     /** @param generation of a replay's versions: its tasks' ids are apart from other generations' */
     PlanFunction(io.ferry.config.PlanConfig config, Capabilities capabilities, boolean serverSide, int generation) {
@@ -414,7 +416,7 @@ public final class Planning {
 
     /** @param kept part sizes objects keep ({@link CopyPlanner}); null for none */
     PlanFunction(io.ferry.config.PlanConfig config, Capabilities capabilities, boolean serverSide, int generation,
-        org.apache.spark.broadcast.Broadcast<Map<String, Long>> kept) {
+        org.apache.spark.broadcast.Broadcast<Map<String, CopyPlanner.Kept>> kept) {
       this.config = config;
       this.capabilities = capabilities;
       this.serverSide = serverSide;

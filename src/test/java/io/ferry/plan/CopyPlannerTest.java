@@ -45,19 +45,28 @@ class CopyPlannerTest {
   }
 
   @Test
-  void anObjectAnEarlierRunLeftOpenKeepsItsPartSizeWhateverTheConfigsAndOthersTakeTheConfigs() {
-    // "open" was cut in parts of 40 bytes by a run now resumed: split in those, though 100 would hold it whole
-    CopyPlanner planner = new CopyPlanner(CONFIG, LIMITS, false, 0, java.util.Map.of("open", 40L, "gone", 7L));
-    List<CopyTask> tasks = new ArrayList<>(planner.add(object("open", 90)));
-    tasks.addAll(planner.add(object("other", 90)));
+  void anObjectAnEarlierRunLeftOpenKeepsItsPartSizeWhileItIsTheObjectOpenedAndTheSizeIsOneTheDestinationTakes() {
+    StoreObject open = object("open", 90);
+    StoreObject changed = object("changed", 90);
+    var kept = java.util.Map.of("open", new CopyPlanner.Kept(open, 40), "changed", new CopyPlanner.Kept(object("changed", 80), 40),
+        "tiny", new CopyPlanner.Kept(object("tiny", 90), 4), "gone", new CopyPlanner.Kept(object("gone", 9), 7));
+    // the destination takes parts of 5 to 1,000 bytes: "tiny" was opened in parts it no longer takes (another destination)
+    CopyPlanner planner = new CopyPlanner(CONFIG, new Capabilities(5, 1000, 10_000, true, true, false), false, 0, kept);
+    List<CopyTask> tasks = new ArrayList<>(planner.add(open));
+    tasks.addAll(planner.add(changed));
+    tasks.addAll(planner.add(object("tiny", 90)));
     tasks.addAll(planner.add(object("big", 250)));
     tasks.addAll(planner.finish());
-    assertThat(tasks.stream().flatMap(t -> t.ranges().stream()).filter(r -> r.object().key().equals("open")).map(RangeTask::range)
-        .toList()).containsExactly(new ByteRange(0, 40), new ByteRange(40, 40), new ByteRange(80, 10));
-    assertThat(tasks.stream().flatMap(t -> t.ranges().stream()).filter(r -> r.object().key().equals("other")).toList())
-        .singleElement().satisfies(r -> assertThat(r.wholeObject()).isTrue());
-    assertThat(tasks.stream().flatMap(t -> t.ranges().stream()).filter(r -> r.object().key().equals("big")).map(r -> r.range().length())
-        .toList()).containsExactly(100L, 100L, 50L);
+    // "open" was cut in parts of 40 bytes by a run now resumed: split in those, though 100 would hold it whole
+    assertThat(ranges(tasks, "open")).containsExactly(new ByteRange(0, 40), new ByteRange(40, 40), new ByteRange(80, 10));
+    // its source changed since (its upload is aborted): the config's part size, so whole
+    assertThat(ranges(tasks, "changed")).containsExactly(new ByteRange(0, 90));
+    assertThat(ranges(tasks, "tiny")).containsExactly(new ByteRange(0, 90));
+    assertThat(ranges(tasks, "big")).containsExactly(new ByteRange(0, 100), new ByteRange(100, 100), new ByteRange(200, 50));
+  }
+
+  private static List<ByteRange> ranges(List<CopyTask> tasks, String key) {
+    return tasks.stream().flatMap(t -> t.ranges().stream()).filter(r -> r.object().key().equals(key)).map(RangeTask::range).toList();
   }
 
   @Test
