@@ -40,7 +40,7 @@ public final class HtmlReport {
         .append(td(fmt(s.throughput().firstByteP50Ms()))).append("</tr></table>");
 
     h.append("<h2>Throughput over time</h2>").append(throughputChart(stats));
-    h.append("<h2>Tasks over time</h2>").append(lanes(partitions));
+    h.append("<h2>Tasks over time</h2>").append(lanes(partitions, stats.tailStartMillis(s.throughput().copyStageSeconds())));
     List<List<SortableTable.Cell>> executorRows = new java.util.ArrayList<>();
     for (var e : stats.executors().entrySet()) {
       var x = e.getValue();
@@ -138,8 +138,10 @@ public final class HtmlReport {
   /**
    * A bar per task of the copy, from its first range's start to its last range's end, in lanes: each executor gets as
    * many as it ran tasks at once (a task goes to the first of its lanes free by its start), so no bar hides another.
+   * The tasks still running in the copy's tail ({@code tailStartMillis}, {@link RunStats#tailStartMillis}) are its
+   * stragglers: outlined in red, the tail's start a dashed line.
    */
-  private static String lanes(List<PartitionStats> partitions) {
+  static String lanes(List<PartitionStats> partitions, long tailStartMillis) {
     if (partitions.isEmpty()) return "<p>No tasks copied anything.</p>";
     List<PartitionStats> drawn = partitions.stream().sorted(java.util.Comparator.comparingDouble(PartitionStats::seconds).reversed())
         .limit(LANE_BARS).sorted(java.util.Comparator.comparingLong(PartitionStats::startedAtMillis)).toList();
@@ -170,12 +172,22 @@ public final class HtmlReport {
       double x = LANE_LEFT + (p.startedAtMillis() - start) / (double) (end - start) * (WIDTH - LANE_LEFT - 20);
       double w = Math.max(1, (p.finishedAtMillis() - p.startedAtMillis()) / (double) (end - start) * (WIDTH - LANE_LEFT - 20));
       int shade = (int) (200 - 150 * p.megabytesPerSecond() / maxRate);
-      bars.append("<rect class=\"task\" x=\"").append(fmt(x)).append("\" y=\"").append(20 + row * lane).append("\" width=\"").append(fmt(w))
+      boolean straggler = p.finishedAtMillis() > tailStartMillis;
+      bars.append("<rect class=\"task").append(straggler ? " straggler" : "").append("\" x=\"").append(fmt(x)).append("\" y=\"")
+          .append(20 + row * lane).append("\" width=\"").append(fmt(w))
           .append("\" height=\"").append(Math.max(1, lane - 1)).append("\" fill=\"rgb(").append(shade).append(',').append(shade)
-          .append(",255)\"><title>task ").append(p.partition()).append(" on ").append(esc(p.executor())).append(" (").append(esc(p.host()))
+          .append(",255)\"").append(straggler ? " stroke=\"#d62728\" stroke-width=\"1.5\"" : "").append("><title>task ")
+          .append(p.partition()).append(" on ").append(esc(p.executor())).append(" (").append(esc(p.host()))
           .append("): ").append(p.ranges()).append(" ranges, ").append(esc(Units.bytes(p.bytes()))).append(" in ").append(fmt(p.seconds()))
           .append(" s, ").append(fmt(p.megabytesPerSecond())).append(" MB/s").append(p.retries() > 0 ? ", " + p.retries() + " retries" : "")
-          .append("</title></rect>");
+          .append(straggler ? "; running in the copy's tail" : "").append("</title></rect>");
+    }
+    boolean tail = tailStartMillis > start && tailStartMillis < end;
+    if (tail) {
+      String at = fmt(LANE_LEFT + (tailStartMillis - start) / (double) (end - start) * (WIDTH - LANE_LEFT - 20));
+      bars.append("<line class=tail x1=\"").append(at).append("\" x2=\"").append(at).append("\" y1=\"16\" y2=\"")
+          .append(20 + rows * lane).append("\" stroke=\"#d62728\" stroke-dasharray=\"4 3\"><title>the tail: from here fewer than half the"
+          + " most streams busy at once were busy</title></line>");
     }
     StringBuilder labels = new StringBuilder();
     for (var e : firstRow.entrySet()) {
@@ -188,7 +200,7 @@ public final class HtmlReport {
     return "<svg width=\"" + WIDTH + "\" height=\"" + height + "\" viewBox=\"0 0 " + WIDTH + " " + height + "\" role=\"img\">" + labels
         + bars
         + "<text x=\"" + LANE_LEFT + "\" y=\"" + (height - 10) + "\" font-size=\"12\">seconds: 0 – " + fmt((end - start) / 1000.0)
-        + "; a lane per task an executor ran at once; darker: faster"
+        + "; a lane per task an executor ran at once; darker: faster" + (tail ? "; red: in the tail" : "")
         + (partitions.size() > drawn.size() ? "; the " + drawn.size() + " longest of " + partitions.size() + " tasks" : "")
         + "</text></svg>";
   }

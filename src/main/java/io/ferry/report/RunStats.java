@@ -336,6 +336,20 @@ public final class RunStats implements Serializable {
         Math.max(1, Math.round(peak)), peak == 0 ? 0 : (double) thin / (last + 1), slowest, firstByteQuantile(0.5), limitMBps);
   }
 
+  /**
+   * When the copy's tail began (epoch milliseconds): the start of the last stretch of the copy stage during which fewer
+   * than half the most streams ever busy at once were busy, to its end; {@code Long.MAX_VALUE} when its streams were
+   * busy to the end. The tasks still running then are its stragglers.
+   */
+  public long tailStartMillis(double copySeconds) {
+    int last = (int) Math.min(active.length - 1, Math.max(0, (long) Math.ceil(copySeconds * 1000 / bucketMillis) - 1));
+    double peak = 0;
+    for (int b = 0; b <= last; b++) peak = Math.max(peak, active[b] / bucketMillis);
+    int first = last + 1;
+    while (first > 0 && active[first - 1] / bucketMillis < peak / 2) first--;
+    return peak == 0 || first > last ? Long.MAX_VALUE : timelineStartMillis + first * bucketMillis;
+  }
+
   /** Keeps the first {@link #FAILURES} objects by key: the same ones whatever the order they came in. */
   private static void firstByKey(List<ObjectResult> objects) {
     objects.sort(Comparator.comparing(f -> f.object().key()));

@@ -54,6 +54,31 @@ class RunStatsTest {
   }
 
   @Test
+  void theTailBeginsWhereFewerThanHalfTheMostStreamsStayBusyToTheEndAndTheLanesMarkTheTasksRunningInIt() {
+    RunStats s = new RunStats(0, 5_000, 50); // 100 ms buckets
+    for (int i = 0; i < 4; i++) s.add(range("short" + i, 1, 1_000_000, 0, 1_000, 1, "0")); // 4 streams for 1 s
+    s.add(range("long", 1, 1_000_000, 0, 4_000, 1, "0")); // one goes on to 4 s
+    // 5 streams at most; after 1 s one stream, under half: the tail is 1 s to 4 s
+    assertThat(s.tailStartMillis(4.0)).isEqualTo(1_000);
+    RunStats even = new RunStats(0, 5_000, 50);
+    for (int i = 0; i < 4; i++) even.add(range("even" + i, 1, 1_000_000, 0, 4_000, 1, "0"));
+    assertThat(even.tailStartMillis(4.0)).as("busy to the end: no tail").isEqualTo(Long.MAX_VALUE);
+    // a dip in the middle is no tail: only the last stretch counts
+    RunStats dip = new RunStats(0, 5_000, 50);
+    for (int i = 0; i < 4; i++) dip.add(range("a" + i, 1, 1_000_000, 0, 1_000, 1, "0"));
+    for (int i = 0; i < 4; i++) dip.add(range("b" + i, 1, 1_000_000, 2_000, 2_000, 1, "0"));
+    assertThat(dip.tailStartMillis(4.0)).isEqualTo(Long.MAX_VALUE);
+    assertThat(new RunStats(0, 5_000, 50).tailStartMillis(4.0)).as("nothing copied").isEqualTo(Long.MAX_VALUE);
+
+    List<PartitionStats> tasks = List.of(new PartitionStats(0, "0", "h", 4, 4, 4_000_000, 0, 1_000, 0, 0),
+        new PartitionStats(1, "0", "h", 1, 1, 1_000_000, 0, 4_000, 0, 0));
+    String svg = HtmlReport.lanes(tasks, s.tailStartMillis(4.0));
+    assertThat(svg.split("class=\"task straggler\"", -1)).as("only the task running in the tail").hasSize(2);
+    assertThat(svg).contains("<line class=tail").contains("red: in the tail");
+    assertThat(HtmlReport.lanes(tasks, Long.MAX_VALUE)).doesNotContain("straggler").doesNotContain("class=tail");
+  }
+
+  @Test
   void theObjectsNotCopiedAreTheFirstByKeyWhateverThePartitionsAndThePageListsThemWithWhy() {
     RunStats left = new RunStats(0, 1_000, 10);
     RunStats right = new RunStats(0, 1_000, 10);
