@@ -203,6 +203,11 @@ class FaultsIT {
     assertThat(run.summary().succeeded()).as(run.out()).isTrue();
     assertThat(Buckets.digests(providerB.client(), bucket, "")).isEqualTo(all());
     assertThat(Buckets.openUploads(providerB.client(), bucket)).isZero();
+    // a range's own requests: the ranges dataset counts the answers asking to slow down, and no others
+    if (kind == Kind.GET_OBJECT || kind == Kind.UPLOAD_PART) {
+      long slowed = spark.read().parquet(run.summary().reportPath() + "/ranges.parquet").agg(functions.sum("throttled")).first().getLong(0);
+      assertThat(slowed).isEqualTo(fault.equals(Fault.slowDown()) ? 2 : 0);
+    }
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.ferry.copy;
 
 import io.ferry.plan.RangeTask;
 import io.ferry.store.checksums.Checksum;
+import io.ferry.store.StoreFailure;
 import io.ferry.store.retry.Failures;
 import io.ferry.store.retry.Retrier;
 import io.ferry.store.Upload;
@@ -63,18 +64,19 @@ public final class RangeCopier {
       progress.digest(expected.algorithm());
     }
     String location = transfer.location(task);
-    int[] attempts = {0};
+    int[] attempts = {0, 0}; // made, and of those the store asked to slow down
     try {
       String receipt = retrier.attempts(attempt -> {
         attempts[0] = attempt;
         if (!transfer.resumable(task)) progress.restart();
         return transfer.attempt(task, upload, progress);
-      });
-      return result(taskId, task, upload, location, startedAt, start, progress, attempts[0], receipt, "", expected);
+      }, failure -> attempts[1] += Failures.classify(failure) == StoreFailure.Kind.THROTTLED ? 1 : 0);
+      return result(taskId, task, upload, location, startedAt, start, progress, attempts, receipt, "", expected);
     } catch (IOException | RuntimeException e) {
       boolean gaveUp = Failures.isRetryable(e) && attempts[0] > retrier.retries();
+      if (Failures.classify(e) == StoreFailure.Kind.THROTTLED) attempts[1]++; // the last answer, not retried
       String error = (gaveUp ? "gave up after " + attempts[0] + " attempts: " : "") + Failures.describe(e);
-      return result(taskId, task, upload, location, startedAt, start, progress, attempts[0], "", error, expected);
+      return result(taskId, task, upload, location, startedAt, start, progress, attempts, "", error, expected);
     }
   }
 
@@ -93,7 +95,7 @@ public final class RangeCopier {
   }
 
   private RangeResult result(long taskId, RangeTask task, Upload upload, String location, long startedAt, long start,
-      Progress progress, int attempts, String receipt, String error, Checksum partsOf) {
+      Progress progress, int[] attempts, String receipt, String error, Checksum partsOf) {
     progress.settle();
     Checksum expected = progress.expected() != null ? progress.expected() : partsOf;
     long payload = progress.bytes();
@@ -101,7 +103,8 @@ public final class RangeCopier {
     return RangeResult.of(task.object(), location).task(taskId)
         .part(task.partNumber(), task.partCount(), task.range().offset(), task.range().length())
         .bytes(delivered, transfer.serverSide() ? 0 : payload)
-        .times(startedAt, System.currentTimeMillis(), progress.firstByteNanos(), System.nanoTime() - start).attempts(attempts)
+        .times(startedAt, System.currentTimeMillis(), progress.firstByteNanos(), System.nanoTime() - start)
+        .attempts(attempts[0], attempts[1])
         .by(transfer.method(), executorId, host).error(error)
         .digests(progress.crc32c(), progress.checksum(), expected == null ? "" : expected.text()).upload(upload.id(), receipt).build();
   }

@@ -11,6 +11,7 @@ import java.util.Objects;
  * @param payloadBytes bytes that passed through the executor (0 for a server-side copy)
  * @param firstByteNanos from sending the (last) request to its first byte, -1 when no byte passed through
  * @param attempts requests made, 1 when the first one succeeded
+ * @param throttled of the attempts, those the store answered by asking to slow down (503 SlowDown, 429)
  * @param crc32c CRC32C of the bytes that passed through, 8 hex digits
  * @param checksum "algorithm:value" of those bytes in the algorithm of the source's checksum, "" when it keeps none
  * @param expected "algorithm:value" of the source's checksum of the whole object, "" when there is none to check
@@ -37,6 +38,7 @@ public record RangeResult(
     long firstByteNanos,
     long durationNanos,
     int attempts,
+    int throttled,
     String method,
     String executorId,
     String host,
@@ -90,6 +92,7 @@ public record RangeResult(
     private long firstByteNanos = -1;
     private long durationNanos;
     private int attempts;
+    private int throttled;
     private String method = "";
     private String executorId = "";
     private String host = "";
@@ -142,6 +145,13 @@ public record RangeResult(
       return this;
     }
 
+    /** @param of how many the store asked to slow down */
+    public Builder attempts(int n, int of) {
+      attempts = n;
+      throttled = of;
+      return this;
+    }
+
     public Builder by(String method, String executorId, String host) {
       this.method = method;
       this.executorId = executorId;
@@ -181,23 +191,23 @@ public record RangeResult(
 
     public RangeResult build() {
       return new RangeResult(object, destination, taskId, partNumber, partCount, offset, length, bytes, payloadBytes, startedAtMillis,
-          finishedAtMillis, firstByteNanos, durationNanos, attempts, method, executorId, host, status, error, crc32c, checksum, expected,
-          uploadId, etag, streams, objectDigest);
+          finishedAtMillis, firstByteNanos, durationNanos, attempts, throttled, method, executorId, host, status, error, crc32c, checksum,
+          expected, uploadId, etag, streams, objectDigest);
     }
   }
 
   /** This result, carrying the whole object's digest. */
   public RangeResult withObjectDigest(String digest) {
     return new RangeResult(object, destination, taskId, partNumber, partCount, offset, length, bytes, payloadBytes, startedAtMillis,
-        finishedAtMillis, firstByteNanos, durationNanos, attempts, method, executorId, host, status, error, crc32c, checksum, expected,
-        uploadId, etag, streams, digest);
+        finishedAtMillis, firstByteNanos, durationNanos, attempts, throttled, method, executorId, host, status, error, crc32c, checksum,
+          expected, uploadId, etag, streams, digest);
   }
 
   /** This result, with the streams its executor allowed when it started. */
   public RangeResult withStreams(int allowed) {
     return new RangeResult(object, destination, taskId, partNumber, partCount, offset, length, bytes, payloadBytes, startedAtMillis,
-        finishedAtMillis, firstByteNanos, durationNanos, attempts, method, executorId, host, status, error, crc32c, checksum, expected,
-        uploadId, etag, allowed, objectDigest);
+        finishedAtMillis, firstByteNanos, durationNanos, attempts, throttled, method, executorId, host, status, error, crc32c, checksum,
+          expected, uploadId, etag, allowed, objectDigest);
   }
 
   /** Megabytes (10^6 bytes) per second delivered over the range's duration; 0 for an empty range. */

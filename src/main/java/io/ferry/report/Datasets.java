@@ -48,6 +48,7 @@ public final class Datasets {
         col("duration_ms", Type.DOUBLE, r -> r.durationNanos() / 1e6),
         col("mb_per_s", Type.DOUBLE, RangeResult::megabytesPerSecond),
         col("attempts", Type.INT, RangeResult::attempts),
+        col("throttled", Type.INT, RangeResult::throttled),
         col("method", Type.STRING, RangeResult::method),
         col("executor", Type.STRING, RangeResult::executorId),
         col("host", Type.STRING, RangeResult::host),

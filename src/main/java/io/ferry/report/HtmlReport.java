@@ -117,10 +117,19 @@ public final class HtmlReport {
           .append(HEIGHT - 34).append("\" r=\"3\" fill=\"#d62728\"><title>").append((long) r[1]).append(" retries, ranges finished at ")
           .append(fmt(r[0])).append(" s</title></circle>");
     }
+    List<double[]> slowed = stats.throttled();
+    for (double[] t : slowed) {
+      double x = 40 + Math.min(t[0], maxX) / maxX * (WIDTH - 60);
+      svg.append("<path class=throttled d=\"M").append(fmt(x)).append(',').append(HEIGHT - 46)
+          .append(" l4,6 l-4,6 l-4,-6 z\" fill=\"#ff7f0e\">"
+          + "<title>").append((long) t[1]).append(" answers asking to slow down (503 SlowDown, 429), ranges finished at ")
+          .append(fmt(t[0])).append(" s</title></path>");
+    }
     svg.append("</svg>");
-    if (legend.length() > 0 || !retries.isEmpty()) {
+    if (legend.length() > 0 || !retries.isEmpty() || !slowed.isEmpty()) {
       svg.append("<p>Blue: all executors").append(legend.length() == 0 ? "" : "; ").append(legend)
-          .append(retries.isEmpty() ? "" : "; red marks: retries, at the time their range finished").append(".</p>");
+          .append(retries.isEmpty() ? "" : "; red marks: retries, at the time their range finished")
+          .append(slowed.isEmpty() ? "" : "; orange marks above them: the store asking to slow down (throttling)").append(".</p>");
     }
     return svg.toString();
   }

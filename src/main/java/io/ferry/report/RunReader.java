@@ -69,7 +69,8 @@ public final class RunReader {
         .bytes(r.getLong("bytes", 0), r.getLong("payload_bytes", 0))
         .times(r.getLong("started_at", 0), r.getLong("finished_at", 0), firstByteMs < 0 ? -1 : (long) (firstByteMs * 1e6),
             (long) (r.getDouble("duration_ms", 0) * 1e6))
-        .attempts(r.getInteger("attempts", 0)).by(r.getString("method", 0), r.getString("executor", 0), r.getString("host", 0))
+        .attempts(r.getInteger("attempts", 0), r.getType().containsField("throttled") ? r.getInteger("throttled", 0) : 0) // older: none
+        .by(r.getString("method", 0), r.getString("executor", 0), r.getString("host", 0))
         .error(r.getString("error", 0)).digests(r.getString("crc32c", 0), r.getString("checksum", 0), r.getString("expected", 0))
         .upload("", r.getString("etag", 0))
         .streams(r.getType().containsField("streams") ? r.getInteger("streams", 0) : 0).build(); // older runs have none

@@ -74,8 +74,9 @@ public final class RunStats implements Serializable {
   long streamNanos;
   long firstByteNanos;
   final double[] active;
-  // retries, by the bucket their range finished in
+  // retries, by the bucket their range finished in; and of the attempts, those the store asked to slow down
   final double[] retried;
+  final double[] throttled;
   // objects
   long objects;
   long objectsCopied;
@@ -100,6 +101,7 @@ public final class RunStats implements Serializable {
     this.timeline = new double[count + 1];
     this.active = new double[count + 1];
     this.retried = new double[count + 1];
+    this.throttled = new double[count + 1];
   }
 
   public RunStats add(RangeResult r) {
@@ -122,6 +124,10 @@ public final class RunStats implements Serializable {
     if (r.attempts() > 1) {
       long at = Math.max(0, (r.finishedAtMillis() - timelineStartMillis) / bucketMillis);
       retried[(int) Math.min(retried.length - 1, at)] += r.attempts() - 1;
+    }
+    if (r.throttled() > 0) {
+      long at = Math.max(0, (r.finishedAtMillis() - timelineStartMillis) / bucketMillis);
+      throttled[(int) Math.min(throttled.length - 1, at)] += r.throttled();
     }
     if (r.bytes() > 0) {
       long key = mix(r.object().key().hashCode() * 31L + r.partNumber());
@@ -190,6 +196,7 @@ public final class RunStats implements Serializable {
     for (int i = 0; i < timeline.length && i < other.timeline.length; i++) timeline[i] += other.timeline[i];
     for (int i = 0; i < active.length && i < other.active.length; i++) active[i] += other.active[i];
     for (int i = 0; i < retried.length && i < other.retried.length; i++) retried[i] += other.retried[i];
+    for (int i = 0; i < throttled.length && i < other.throttled.length; i++) throttled[i] += other.throttled[i];
     streamNanos += other.streamNanos;
     firstByteNanos += other.firstByteNanos;
     objects += other.objects;
@@ -257,8 +264,17 @@ public final class RunStats implements Serializable {
 
   /** Retries by when their range finished: seconds into the copy stage (a bucket's start) and how many; buckets with any. */
   public List<double[]> retries() {
+    return marks(retried);
+  }
+
+  /** Seconds into the copy and the attempts the store answered by asking to slow down, per bucket that had any. */
+  public List<double[]> throttled() {
+    return marks(throttled);
+  }
+
+  private List<double[]> marks(double[] counts) {
     List<double[]> points = new ArrayList<>();
-    for (int b = 0; b < retried.length; b++) if (retried[b] > 0) points.add(new double[] {b * bucketMillis / 1000.0, retried[b]});
+    for (int b = 0; b < counts.length; b++) if (counts[b] > 0) points.add(new double[] {b * bucketMillis / 1000.0, counts[b]});
     return points;
   }
 

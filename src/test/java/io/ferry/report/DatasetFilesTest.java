@@ -67,7 +67,7 @@ class DatasetFilesTest {
     assertThat(lines.get(0)).startsWith("job,run,key,destination,task,part,parts,offset,length,bytes,payload_bytes,started_at");
     assertThat(lines.get(1))
         .startsWith("job,run-1,\"a,1\",\"/d/a,1\",3,2,4,25,25,25,0,2023-11-14T22:13:20.123Z,2023-11-14T22:13:21.000Z,12.5,877.0,")
-        .endsWith(",1,server-side-copy,7,host-a,0,OK,\"\",0a0b0c0d,crc64nvme:AAECAwQFBgc=,crc64nvme:AAECAwQFBgc=,\"\"\"etag-2\"\"\",100");
+        .endsWith(",1,0,server-side-copy,7,host-a,0,OK,\"\",0a0b0c0d,crc64nvme:AAECAwQFBgc=,crc64nvme:AAECAwQFBgc=,\"\"\"etag-2\"\"\",100");
     assertThat(lines.get(2)).contains("\"b \"\"q\"\"\"", ",2023-11-14T22:13:21.000Z,,877.0,", ",FAILED,\"boom, twice\",");
     assertThat(dir.resolve("ranges.csv/_SUCCESS")).exists();
     assertThat(dir.resolve("ranges.parquet/_SUCCESS")).exists();

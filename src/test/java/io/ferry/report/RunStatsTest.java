@@ -42,6 +42,15 @@ class RunStatsTest {
     assertThat(s.timeline("1").get(15)[1]).isZero();
     assertThat(s.timeline("2")).isEmpty();
     assertThat(s.retries()).extracting(p -> p[0] + " s: " + p[1]).containsExactly("3.0 s: 1.0", "5.0 s: 2.0");
+    assertThat(s.throttled()).isEmpty();
+    assertThat(HtmlReport.throughputChart(s)).doesNotContain("class=throttled");
+    RunStats slowed = new RunStats(0, 10_000, 100);
+    slowed.add(RangeResult.of(new StoreObject("d", "d", 10, "e", 0), "/d/d").part(1, 1, 0, 10).bytes(10, 10)
+        .times(1_000, 4_000, 1, 3_000_000_000L).attempts(3, 2).by("get+write", "0", "h").build());
+    assertThat(slowed.throttled()).extracting(p -> p[0] + " s: " + p[1]).containsExactly("4.0 s: 2.0");
+    assertThat(slowed.merge(new RunStats(0, 10_000, 100)).throttled()).hasSize(1);
+    assertThat(HtmlReport.throughputChart(slowed)).contains("<path class=throttled").contains("2 answers asking to slow down")
+        .contains("orange marks above them");
     String svg = HtmlReport.throughputChart(s);
     assertThat(svg.split("<path class=total", -1)).hasSize(2);
     assertThat(svg.split("<path class=executor", -1)).as("a line per executor").hasSize(3);

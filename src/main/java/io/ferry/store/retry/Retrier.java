@@ -65,11 +65,17 @@ public final class Retrier {
 
   /** As {@link #call}: the one retry loop, for requests and range transfers alike. */
   public <T> T attempts(Attempt<T> call) throws IOException {
+    return attempts(call, failure -> { });
+  }
+
+  /** As {@link #attempts(Attempt)}, telling {@code retrying} of each failure that is retried. */
+  public <T> T attempts(Attempt<T> call, java.util.function.Consumer<Throwable> retrying) throws IOException {
     for (int attempt = 0; ; attempt++) {
       try {
         return call.call(attempt + 1);
       } catch (IOException | RuntimeException e) {
         if (!Failures.isRetryable(e) || attempt >= retries || Thread.currentThread().isInterrupted()) throw e;
+        retrying.accept(e);
         Meters.retried();
         try {
           Thread.sleep(backoff.delayMillis(attempt));
