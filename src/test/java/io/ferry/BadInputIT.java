@@ -117,7 +117,7 @@ class BadInputIT {
         .contains("the job configuration has 2 problems")
         .containsPattern("ferry.copy.stream-per-task \\(.*typo.conf: 14\\) is not a Ferry setting: "
             + "did you mean ferry.copy.streams-per-task\\?")
-        .containsPattern("ferry.plan.part-size = huge \\(.*typo.conf: 15\\) is not a size such as 64MiB");
+        .containsPattern("ferry.plan.part-size = huge \\(.*typo.conf: 15\\) is not auto, or a size such as 64MiB");
     assertThat(Files.exists(destination)).isFalse();
 
     Run usage = ferry("usage", "", "extra-argument");
