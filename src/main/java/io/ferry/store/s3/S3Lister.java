@@ -14,12 +14,8 @@ import java.util.List;
 import java.util.function.Consumer;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Lists a bucket under a prefix with ListObjectsV2 pages (1,000 keys each), handing each object on as its page
@@ -84,17 +80,17 @@ final class S3Lister implements Lister {
       }), history -> history.versions(prefix, counts, consumer));
       return new Listed(new ListCounts(counts[0], counts[0] - counts[1], counts[1], 0, counts[2]), rest);
     }
-    KeySpace.Pages<S3Object> store = new KeySpace.Pages<>() {
+    KeySpace.Pages<ObjectListing.Entry> store = new KeySpace.Pages<>() {
       @Override
-      public KeySpace.Page<S3Object> page(String under, String after, String token, int max, boolean level) throws IOException {
+      public KeySpace.Page<ObjectListing.Entry> page(String under, String after, String token, int max, boolean level)
+          throws IOException {
         counts[2]++;
-        ListObjectsV2Response page = S3Lister.this.page(under, after, max, token, level);
-        return new KeySpace.Page<>(page.contents(), page.commonPrefixes().stream().map(CommonPrefix::prefix).toList(),
-            Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null);
+        ObjectListing.Page page = S3Lister.this.page(under, after, max, token, level);
+        return new KeySpace.Page<>(page.entries(), page.prefixes(), page.nextToken());
       }
 
       @Override
-      public String key(S3Object entry) {
+      public String key(ObjectListing.Entry entry) {
         return entry.key();
       }
     };
@@ -102,7 +98,8 @@ final class S3Lister implements Lister {
     return new Listed(new ListCounts(counts[0], counts[0] - counts[1], counts[1], 0, counts[2]), rest);
   }
 
-  private List<Shard> list(Shard shard, int pages, KeySpace.Pages<S3Object> store, long[] counts, Consumer<StoreObject> consumer)
+  private List<Shard> list(Shard shard, int pages, KeySpace.Pages<ObjectListing.Entry> store, long[] counts,
+      Consumer<StoreObject> consumer)
       throws IOException {
     return KeySpace.list(shard, pages, store, o -> {
       counts[0]++;
@@ -110,9 +107,8 @@ final class S3Lister implements Lister {
         counts[1]++;
         return;
       }
-      StoreObject listed = new StoreObject(o.key(), o.key().substring(prefix.length()), o.size(), ETags.unquote(o.eTag()),
-          o.lastModified() == null ? 0 : o.lastModified().toEpochMilli());
-      if (archiveStates && Archive.mayBeArchived(o.storageClassAsString())) listed = archiveState(listed, o.storageClassAsString());
+      StoreObject listed = new StoreObject(o.key(), o.key().substring(prefix.length()), o.size(), o.etag(), o.millis());
+      if (archiveStates && Archive.mayBeArchived(o.storageClass())) listed = archiveState(listed, o.storageClass());
       consumer.accept(listed);
     });
   }
@@ -239,17 +235,24 @@ final class S3Lister implements Lister {
     return byTime;
   }
 
-  /** @param level by delimiter '/': the objects directly under {@code under}, and its folders */
-  private ListObjectsV2Response page(String under, String after, int max, String token, boolean level) throws IOException {
-    ListObjectsV2Request.Builder request = ListObjectsV2Request.builder().bucket(bucket).prefix(under).maxKeys(max);
-    if (level) request.delimiter("/");
+  /**
+   * One ListObjectsV2 request, its answer read by {@link ObjectListing}.
+   *
+   * @param level by delimiter '/': the objects directly under {@code under}, and its folders
+   */
+  private ObjectListing.Page page(String under, String after, int max, String token, boolean level) throws IOException {
+    java.util.Map<String, String> query = new java.util.LinkedHashMap<>();
+    query.put("list-type", "2");
+    query.put("prefix", under);
+    query.put("max-keys", Integer.toString(max));
+    query.put("encoding-type", "url");
+    if (level) query.put("delimiter", "/");
     if (token != null) {
-      request.continuationToken(token);
+      query.put("continuation-token", token);
     } else if (!after.isEmpty()) {
-      request.startAfter(after);
+      query.put("start-after", after);
     }
-    ListObjectsV2Request built = request.build();
-    return retrier.call(() -> S3Errors.translated(() -> client.listObjectsV2(built)));
+    return retrier.call(() -> ObjectListing.parse(S3Errors.translated(() -> requests.getBucket(bucket, query))));
   }
 
   /**
