@@ -252,7 +252,7 @@ final class S3Lister implements Lister {
     } else if (!after.isEmpty()) {
       query.put("start-after", after);
     }
-    return retrier.call(() -> ObjectListing.parse(S3Errors.translated(() -> requests.getBucket(bucket, query))));
+    return retrier.call(() -> ObjectListing.parse(S3Errors.translated(() -> requests.getBucket(bucket, query))).under(under, level));
   }
 
   /**

@@ -3,9 +3,7 @@ package io.ferry.store.s3;
 import io.ferry.store.ETags;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import javax.xml.stream.XMLInputFactory;
@@ -62,6 +60,10 @@ final class VersionListing {
         if (event != XMLStreamConstants.START_ELEMENT && event != XMLStreamConstants.END_ELEMENT) continue;
         String name = r.getLocalName();
         if (root) {
+          if (name.equals("Error")) throw S3Errors.failure(S3Answers.error(500, "", new String(answer, StandardCharsets.UTF_8)));
+          if (!name.equals("ListVersionsResult") && !name.equals("ListBucketResult")) {
+            throw new IOException("the store answered ListObjectVersions with <" + name + ">, not a listing");
+          }
           interleaved = name.equals("ListVersionsResult");
           root = false;
           continue;
@@ -121,13 +123,13 @@ final class VersionListing {
     String version = f.getOrDefault("VersionId", "null");
     String modified = f.get("LastModified");
     boolean latest = Boolean.parseBoolean(f.getOrDefault("IsLatest", "false").trim());
-    long millis = modified == null ? 0 : Instant.parse(modified.trim()).toEpochMilli();
+    long millis = modified == null ? 0 : software.amazon.awssdk.utils.DateUtils.parseIso8601Date(modified.trim()).toEpochMilli();
     long size = marker ? 0 : Long.parseLong(f.getOrDefault("Size", "0").trim());
     return new Entry(key, version.isEmpty() ? "null" : version, marker, latest, millis, size, marker ? "" : ETags.unquote(f.getOrDefault(
         "ETag", "")));
   }
 
   private static String decode(String s) {
-    return URLDecoder.decode(s, StandardCharsets.UTF_8);
+    return ObjectListing.decode(s);
   }
 }
