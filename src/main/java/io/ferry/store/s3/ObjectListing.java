@@ -39,7 +39,8 @@ final class ObjectListing {
     }
   }
 
-  private static final XMLInputFactory XML = xml();
+  /** The listings' reader factory (ListObjectVersions' too). */
+  static final XMLInputFactory XML = xml();
 
   private static XMLInputFactory xml() {
     XMLInputFactory f = XMLInputFactory.newFactory();

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
@@ -31,15 +30,7 @@ final class VersionListing {
   record Page(List<Entry> entries, List<String> prefixes, boolean truncated, String nextKeyMarker, String nextVersionIdMarker,
       boolean interleaved) {}
 
-  private static final XMLInputFactory XML = xml();
   private static final List<String> FIELDS = List.of("Key", "VersionId", "IsLatest", "LastModified", "ETag", "Size");
-
-  private static XMLInputFactory xml() {
-    XMLInputFactory f = XMLInputFactory.newFactory();
-    f.setProperty(XMLInputFactory.SUPPORT_DTD, false); // a listing has none: no entity of the answer's is resolved
-    f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
-    return f;
-  }
 
   static Page parse(byte[] answer) throws IOException {
     List<Entry> entries = new ArrayList<>();
@@ -51,7 +42,7 @@ final class VersionListing {
     boolean interleaved = false;
     boolean root = true;
     try {
-      XMLStreamReader r = XML.createXMLStreamReader(new ByteArrayInputStream(answer));
+      XMLStreamReader r = ObjectListing.XML.createXMLStreamReader(new ByteArrayInputStream(answer));
       java.util.Map<String, String> fields = null;
       String entryKind = null;
       boolean inPrefixes = false;
