@@ -32,17 +32,22 @@ public record Verdict(String limit, String evidence, String advice) {
       double limitMBps) {}
 
   /** Stages other than the copy, by what would shorten them. */
-  private static final Map<String, String> STAGE_ADVICE = Map.of(
-      "spark", "Spark's start is paid once per run: a longer job, or a cluster already running, spreads it",
-      "preflight", "the checks before anything starts",
-      "list+plan", "listing and planning: source.manifest (an S3 Inventory report) lists without LIST requests, and"
-          + " source.prefixes narrows what is listed",
-      "open", "opening multipart uploads: a larger plan.part-size opens fewer",
-      "commit", "the commit (each file fsynced and renamed, each upload completed): a filesystem whose fsync is a round trip"
-          + " (NFS) pays it per file",
-      "report", "writing the report's datasets",
-      "delete", "the cut-over pass (a lookup at the source for each object it deletes)",
-      "restore", "requesting restores of archived objects");
+  private static final Map<String, String> STAGE_ADVICE = Map.ofEntries(
+      Map.entry("spark", "Spark's start is paid once per run: a longer job, or a cluster already running, spreads it"),
+      Map.entry("preflight", "the checks before anything starts"),
+      Map.entry("list", "listing: source.manifest (an S3 Inventory report) lists without LIST requests, and source.prefixes"
+          + " narrows what is listed"),
+      Map.entry("plan", "planning (the listings joined by key, each key decided, the tasks cut), which grows with the objects"
+          + " listed: source.prefixes narrows them"),
+      // runs older than the split of the two
+      Map.entry("list+plan", "listing and planning: source.manifest (an S3 Inventory report) lists without LIST requests, and"
+          + " source.prefixes narrows what is listed"),
+      Map.entry("open", "opening multipart uploads: a larger plan.part-size opens fewer"),
+      Map.entry("commit", "the commit (each file fsynced and renamed, each upload completed): a filesystem whose fsync is a"
+          + " round trip (NFS) pays it per file"),
+      Map.entry("report", "writing the report's datasets"),
+      Map.entry("delete", "the cut-over pass (a lookup at the source for each object it deletes)"),
+      Map.entry("restore", "requesting restores of archived objects"));
 
   public static Verdict of(Evidence e) {
     if (e.ranges() == 0 || e.bytes() == 0) {

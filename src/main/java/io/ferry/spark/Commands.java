@@ -56,7 +56,7 @@ public final class Commands {
           jsc.hadoopConfiguration());
       kept = MigrationJob.kept(ledger.read(), ExecutorContext.destination(settings));
     }
-    try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, null, null, kept,
+    try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, null, null, kept, null,
         out)) {
       PlanTotals plan = planned.totals();
       out.printf("Plan for %s: %s -> %s%n", config.jobName(), config.source().describe(), config.destination().describe());

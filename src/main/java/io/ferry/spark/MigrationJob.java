@@ -136,7 +136,7 @@ public final class MigrationJob {
       org.apache.spark.api.java.Optional<String> checkpointsBefore = jsc.getCheckpointDir();
       Map<String, CopyPlanner.Kept> kept = config.plan().autoPartSize() ? kept(earlier, ExecutorContext.destination(settings)) : Map.of();
       try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, restore,
-          versions ? Planning.checkpoints(jsc, config, settings) : null, kept, out)) {
+          versions ? Planning.checkpoints(jsc, config, settings) : null, kept, stages, out)) {
         return runPlanned(config, settings, jsc, ledger, lock, started, stages, out, method, earlier, held, hadoop, restore, planned);
       } finally {
         dropCheckpoints(jsc, config, settings);
@@ -166,7 +166,7 @@ public final class MigrationJob {
       Broadcast<SerializableConfiguration> hadoop, RestoreFunction.Context restore, Planning.Planned planned)
       throws JobFailure, IOException {
     PlanTotals plan = planned.totals();
-    stages.lap("list+plan");
+    stages.lap("plan");
     printPlan(planned, method, config.copy(), out);
     JavaRDD<ObjectResult> restoring = held.persist(planned.restoring());
     if (restore != null) printRestores(settings, plan, restoring, restore, out);

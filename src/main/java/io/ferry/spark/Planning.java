@@ -19,6 +19,7 @@ import io.ferry.store.Destination;
 import io.ferry.store.ListCounts;
 import io.ferry.store.listing.ObjectFilter;
 import io.ferry.store.StoreObject;
+import io.ferry.report.StageTimes;
 import io.ferry.report.Units;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -106,15 +107,17 @@ public final class Planning {
    */
   static Planned plan(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, boolean serverSide,
       RestoreFunction.Context restore, String checkpoints, PrintStream out) throws JobFailure {
-    return plan(config, settings, jsc, serverSide, restore, checkpoints, Map.of(), out);
+    return plan(config, settings, jsc, serverSide, restore, checkpoints, Map.of(), null, out);
   }
 
   /**
    * @param kept under {@code plan.part-size = auto}, the objects earlier runs left open at this destination, by relative
    *     key: they keep their part size, so that a rerun resumes them whatever auto chooses now
+   * @param stages gets the lap "list" once both sides are listed (null: a dry run, which keeps none)
    */
   static Planned plan(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, boolean serverSide,
-      RestoreFunction.Context restore, String checkpoints, Map<String, CopyPlanner.Kept> kept, PrintStream out) throws JobFailure {
+      RestoreFunction.Context restore, String checkpoints, Map<String, CopyPlanner.Kept> kept, StageTimes stages, PrintStream out)
+      throws JobFailure {
     int target = Listing.target(config, jsc);
     Destination destination = ExecutorContext.destination(settings);
     Capabilities capabilities = destination.capabilities();
@@ -167,6 +170,7 @@ public final class Planning {
       existing = all.mapPartitions(new Keep(settings, Keep.Which.OBJECTS));
     }
 
+    if (stages != null) stages.lap("list");
     int partitions = (int) Math.max(jsc.defaultParallelism(), Math.min(100_000, listed / OBJECTS_PER_PARTITION + 1));
     boolean hierarchical = capabilities.hierarchicalKeys();
     // on a destination that folds case, "photo.jpg" and "Photo.JPG" are one file: joined as one key
