@@ -108,7 +108,7 @@ public final class PartSizing {
   }
 
   /** The bytes of the classes above {@code size}'s (a power of two), with its own class: objects of {@code size} count. */
-  private static long bytesAbove(long[] bytesBySize, long size) {
+  public static long bytesAbove(long[] bytesBySize, long size) {
     long bytes = 0;
     for (int k = sizeClass(size); k < 64; k++) bytes += bytesBySize[k];
     return bytes;

@@ -347,15 +347,9 @@ public final class Planning {
     line.append("auto: ").append(Units.bytes(chosen)).append(probe.measured() ? String.format(Locale.ROOT,
         " (one stream waited %.0f ms for a first byte and then read %.1f MB/s", probe.firstByteSeconds() * 1000,
         probe.bytesPerSecond() / 1e6) : " (nothing measured: " + probe.problem()).append("; ")
-        .append(Units.bytes(bytesOfClassesFrom(bySize, chosen))).append(" in objects of its size or more, for ").append(streams)
+        .append(Units.bytes(PartSizing.bytesAbove(bySize, chosen))).append(" in objects of its size or more, for ").append(streams)
         .append(" streams)");
     return plan.withPartSize(chosen);
-  }
-
-  private static long bytesOfClassesFrom(long[] bySize, long size) {
-    long bytes = 0;
-    for (int k = PartSizing.sizeClass(size); k < bySize.length; k++) bytes += bySize[k];
-    return bytes;
   }
 
   /** Objects by size (a serializable order for {@code top}). */

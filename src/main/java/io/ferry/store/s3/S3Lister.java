@@ -200,12 +200,8 @@ final class S3Lister implements Lister {
   /** One ListObjectVersions request, answered in its own order ({@link VersionListing}). */
   private VersionListing.Page versions(String under, String keyMarker, String versionMarker, int max, boolean level)
       throws IOException {
-    java.util.Map<String, String> query = new java.util.LinkedHashMap<>();
+    java.util.Map<String, String> query = query(under, max, level);
     query.put("versions", "");
-    query.put("prefix", under);
-    query.put("max-keys", Integer.toString(max));
-    query.put("encoding-type", "url");
-    if (level) query.put("delimiter", "/");
     if (!keyMarker.isEmpty()) query.put("key-marker", keyMarker);
     if (versionMarker != null) query.put("version-id-marker", versionMarker);
     return retrier.call(() -> VersionListing.parse(S3Errors.translated(() -> requests.getBucket(bucket, query))));
@@ -235,18 +231,24 @@ final class S3Lister implements Lister {
     return byTime;
   }
 
+  /** What both listings ask: a page of up to {@code max} keys under {@code under}, URL-encoded, by folder where {@code level}. */
+  private static java.util.Map<String, String> query(String under, int max, boolean level) {
+    java.util.Map<String, String> query = new java.util.LinkedHashMap<>();
+    query.put("prefix", under);
+    query.put("max-keys", Integer.toString(max));
+    query.put("encoding-type", "url");
+    if (level) query.put("delimiter", "/");
+    return query;
+  }
+
   /**
    * One ListObjectsV2 request, its answer read by {@link ObjectListing}.
    *
    * @param level by delimiter '/': the objects directly under {@code under}, and its folders
    */
   private ObjectListing.Page page(String under, String after, int max, String token, boolean level) throws IOException {
-    java.util.Map<String, String> query = new java.util.LinkedHashMap<>();
+    java.util.Map<String, String> query = query(under, max, level);
     query.put("list-type", "2");
-    query.put("prefix", under);
-    query.put("max-keys", Integer.toString(max));
-    query.put("encoding-type", "url");
-    if (level) query.put("delimiter", "/");
     if (token != null) {
       query.put("continuation-token", token);
     } else if (!after.isEmpty()) {
