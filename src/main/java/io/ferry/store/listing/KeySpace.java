@@ -72,6 +72,11 @@ public final class KeySpace {
    * 0, else for at most {@code pages} pages, then returns the rest of it split into pieces (none when it ended).
    */
   public static <T> List<Shard> list(Shard shard, int pages, Pages<T> store, Consumer<T> listed) throws IOException {
+    return list(shard, pages, PAGE, store, listed);
+  }
+
+  /** As {@link #list(Shard, int, Pages, Consumer)}, asking {@code pageKeys} keys a page (at most {@link #PAGE}). */
+  public static <T> List<Shard> list(Shard shard, int pages, int pageKeys, Pages<T> store, Consumer<T> listed) throws IOException {
     boolean split = pages > 0 && shard.recursive();
     List<String> seen = new ArrayList<>();
     String last = shard.after();
@@ -79,7 +84,7 @@ public final class KeySpace {
     int read = 0;
     Page<T> first = null;
     if (split && shard.after().isEmpty() && shard.upTo().isEmpty()) {
-      Page<T> level = store.page(shard.prefix(), "", null, PAGE, true);
+      Page<T> level = store.page(shard.prefix(), "", null, pageKeys, true);
       if (!level.truncated()) {
         level.entries().forEach(listed);
         return level.folders().stream().map(Shard::all).toList();
@@ -88,7 +93,7 @@ public final class KeySpace {
       if (level.folders().isEmpty() && !level.entries().isEmpty()) first = level;
     }
     for (; !split || read < pages; read++) {
-      Page<T> page = first != null ? first : store.page(shard.prefix(), last, token, PAGE, !shard.recursive());
+      Page<T> page = first != null ? first : store.page(shard.prefix(), last, token, pageKeys, !shard.recursive());
       for (T entry : page.entries()) {
         String key = store.key(entry);
         if (shard.beyond(key)) return List.of();
@@ -112,7 +117,8 @@ public final class KeySpace {
     boolean closed = common.equals(base);
     while (common.length() > base.length()) {
       List<String> probe = keys(store, store.page(base, common + KeyOrder.LAST, null, 1, false));
-      if (probe.isEmpty() || !shard.upTo().isEmpty() && KeyOrder.compare(probe.get(0), shard.upTo()) >= 0) {
+      // past the shard only beyond its bound: the bound is its last key, which must stay in a piece
+      if (probe.isEmpty() || shard.beyond(probe.get(0))) {
         closed = true;
         break;
       }

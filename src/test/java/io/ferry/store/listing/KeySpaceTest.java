@@ -19,18 +19,18 @@ import org.junit.jupiter.api.Test;
  * delimiter on request): every key is listed exactly once, whatever the keys, no page is read twice, and common layouts
  * spread over about the target's shards.
  */
-class KeySpaceTest {
+public class KeySpaceTest {
   /** A bucket in memory; counts its requests. */
-  static final class Bucket implements KeySpace.Pages<String> {
-    final NavigableSet<String> keys;
+  public static final class Bucket implements KeySpace.Pages<String> {
+    public final NavigableSet<String> keys;
     final AtomicInteger requests = new AtomicInteger();
 
     /** A server that orders keys as AWS S3 does, by UTF-8 bytes. */
-    Bucket(List<String> keys) {
+    public Bucket(List<String> keys) {
       this(keys, KeyOrder.COMPARATOR);
     }
 
-    Bucket(List<String> keys, java.util.Comparator<String> order) {
+    public Bucket(List<String> keys, java.util.Comparator<String> order) {
       this.keys = new TreeSet<>(order);
       this.keys.addAll(keys);
     }
@@ -131,6 +131,16 @@ class KeySpaceTest {
     assertThat(l.lastRound()).isGreaterThanOrEqualTo(16);
     assertThat(l.largest()).isLessThanOrEqualTo(200_000 / 10);
     assertThat(l.requests()).isLessThan(200 + 100);
+  }
+
+  @Test
+  void aKeyThatIsAPiecesUpperBoundIsListedWhenTheProbeFindsIt() throws IOException {
+    // the piece (a07999, b] is split again after 8 pages; the probe past everything under "a" finds "b", the piece's own
+    // last key: the pieces it was split into held only keys under "a", and "b" was listed by no shard (SettledTest found it)
+    List<String> keys = new ArrayList<>(numbered("a%05d", 20_000));
+    keys.addAll(List.of("b", "c"));
+    Bucket b = new Bucket(keys);
+    list(b, "", 100).coversOnce(b, ""); // a target above the 26 pieces of the first round: they are split again
   }
 
   @Test
