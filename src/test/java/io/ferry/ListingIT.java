@@ -209,6 +209,33 @@ class ListingIT {
   }
 
   @Test
+  void copiesWhileListingEachKeyOnceByContentAndARerunSkipsThemAll() throws Exception {
+    // pages of 40 keys: a shard splits after 320, so the listing goes in rounds, and each round's settled keys are
+    // copied while it lists on; the splitting's bounds, keys above U+FFFF and "flat0" beside "flat/" are among them
+    // (shardsCoverEveryKeyOnceAndTheRunCopiesEachByContent copies the same keys planned whole)
+    Path dest = work.resolve("early-out");
+    MigrationConfig config = config("keys", dest, "ferry.plan { listing-shards = 40, listing-page-keys = 40 }");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    RunSummary summary = run(config, out);
+    String console = out.toString(StandardCharsets.UTF_8);
+    assertThat(summary.succeeded()).as(console).isTrue();
+    assertThat(summary.objects().copied()).isEqualTo(keys.size());
+    assertThat(console).containsPattern("EARLY [1-9][0-9]* objects \\(.*\\) copied while the listing went on, after [1-9][0-9]* of its"
+        + " rounds; 0 failed");
+    Map<String, byte[]> expected = new TreeMap<>();
+    keys.forEach(k -> expected.put(k, k.getBytes(StandardCharsets.UTF_8)));
+    assertThat(Trees.digests(dest)).isEqualTo(sha(expected));
+    assertThat(summary.objects().failed()).isZero();
+
+    ByteArrayOutputStream again = new ByteArrayOutputStream();
+    RunSummary rerun = run(config, again);
+    assertThat(rerun.objects().skippedUnchanged()).as(again.toString(StandardCharsets.UTF_8)).isEqualTo(keys.size());
+    assertThat(rerun.objects().copied()).isZero();
+    assertThat(again.toString(StandardCharsets.UTF_8)).doesNotContain("EARLY ");
+
+  }
+
+  @Test
   void theProgressLineCountsObjectsWhileListingAndEndsAtTheTotal() throws Exception {
     int port = Integer.parseInt(s3.endpoint().substring(s3.endpoint().lastIndexOf(':') + 1));
     try (io.ferry.support.WanEmulator slow = new io.ferry.support.WanEmulator(0, port, 10_000, 100)) { // a page takes 200 ms or more

@@ -30,7 +30,12 @@ final class PlanSection {
     if (listingShards < 0 || listingShards > 100_000) {
       h.problem("plan.listing-shards", listingShards, "must be between 0 (twice the cluster's listing streams) and 100000");
     }
-    return h.problems().size() == before ? new PlanConfig(partSize, bundleSize, bundleObjects, copyCutoff, listingShards, auto)
-        : null;
+    int pageKeys = h.integer("plan.listing-page-keys");
+    if (pageKeys < 1 || pageKeys > 1000) {
+      h.problem("plan.listing-page-keys", pageKeys, "must be between 1 and 1000 (S3's most keys a page)");
+    }
+    boolean whileListing = h.bool("plan.copy-while-listing");
+    return h.problems().size() == before ? new PlanConfig(partSize, bundleSize, bundleObjects, copyCutoff, listingShards, auto, pageKeys,
+        whileListing) : null;
   }
 }

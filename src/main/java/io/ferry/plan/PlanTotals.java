@@ -69,6 +69,14 @@ public record PlanTotals(long objects, long bytes, long ranges, long splitObject
         restores + o.restores, restoreBytes + o.restoreBytes);
   }
 
+  /** These totals less {@code o}'s, a part of them. */
+  public PlanTotals minus(PlanTotals o) {
+    return new PlanTotals(objects - o.objects, bytes - o.bytes, ranges - o.ranges, splitObjects - o.splitObjects, tasks - o.tasks,
+        wholeRanges - o.wholeRanges, gets - o.gets, unchanged - o.unchanged, rejected - o.rejected, filtered - o.filtered,
+        extraneous - o.extraneous, extraneousBytes - o.extraneousBytes, notCopied - o.notCopied, archived - o.archived,
+        restores - o.restores, restoreBytes - o.restoreBytes);
+  }
+
   public long partRanges() {
     return ranges - wholeRanges;
   }

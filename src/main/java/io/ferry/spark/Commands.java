@@ -57,7 +57,7 @@ public final class Commands {
       kept = MigrationJob.kept(ledger.read(), ExecutorContext.destination(settings));
     }
     try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, null, null, kept, null,
-        out)) {
+        null, out)) {
       PlanTotals plan = planned.totals();
       out.printf("Plan for %s: %s -> %s%n", config.jobName(), config.source().describe(), config.destination().describe());
       out.printf("  objects   %d to copy (%d split into ranges), %d skipped unchanged, %d rejected, %d left out by size or time,"

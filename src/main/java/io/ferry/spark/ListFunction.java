@@ -24,16 +24,21 @@ final class ListFunction implements FlatMapFunction<Iterator<Shard>, ListFunctio
   private final boolean source;
   private final Listing.Counters counters;
   private final int pages;
+  private final int pageKeys;
 
   /** An object listed, or a piece of a shard left for the next round. */
   record Found(StoreObject object, Shard rest) implements Serializable {}
 
-  /** @param pages how long each shard is listed before what is left of it is split (0: to its end) */
-  ListFunction(CopySettings settings, boolean source, Listing.Counters counters, int pages) {
+  /**
+   * @param pages how long each shard is listed before what is left of it is split (0: to its end)
+   * @param pageKeys keys asked for in each page
+   */
+  ListFunction(CopySettings settings, boolean source, Listing.Counters counters, int pages, int pageKeys) {
     this.settings = settings;
     this.source = source;
     this.counters = counters;
     this.pages = pages;
+    this.pageKeys = pageKeys;
   }
 
   @Override
@@ -43,8 +48,8 @@ final class ListFunction implements FlatMapFunction<Iterator<Shard>, ListFunctio
     Lister lister = source ? ExecutorContext.source(settings).lister() : ExecutorContext.destination(settings).existing();
     ObjectFilter filter = new ObjectFilter(settings.source().selection());
     ParallelListing listing = new ParallelListing(shards, settings.copy().streamsPerTask(),
-        source ? (shard, consumer) -> filter.listSome(lister, shard, pages, consumer) : (shard, consumer) -> lister.listSome(shard, pages,
-            consumer));
+        source ? (shard, consumer) -> filter.listSome(lister, shard, pages, pageKeys, consumer)
+            : (shard, consumer) -> lister.listSome(shard, pages, pageKeys, consumer));
     TaskContext task = TaskContext.get();
     if (task != null) task.addTaskCompletionListener((org.apache.spark.util.TaskCompletionListener) t -> listing.close());
     return new Iterator<>() {

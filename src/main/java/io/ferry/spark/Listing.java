@@ -4,6 +4,7 @@ import io.ferry.config.MigrationConfig;
 import io.ferry.config.SourceConfig;
 import io.ferry.manifest.ManifestPart;
 import io.ferry.manifest.Manifests;
+import io.ferry.plan.Settled;
 import io.ferry.store.retry.Failures;
 import io.ferry.store.ListCounts;
 import io.ferry.store.Shard;
@@ -96,6 +97,14 @@ final class Listing {
     }
   }
 
+  /**
+   * Told of each round of the source's listing that left pieces for later rounds, as soon as it ends: the shards it
+   * listed and left ({@link Settled.Round}), and its objects (persisted).
+   */
+  interface Rounds {
+    void listed(Settled.Round round, JavaRDD<StoreObject> objects) throws JobFailure;
+  }
+
   /** The source's objects and, from a manifest, those it names that the source no longer holds. */
   record Sources(JavaRDD<StoreObject> objects, JavaRDD<StoreObject> missing, String description) {}
 
@@ -104,8 +113,8 @@ final class Listing {
    * rounds, each persisted into {@code cached}: this lists), or read from its manifest (not yet computed: the first
    * action reads it).
    */
-  static Sources sources(JavaSparkContext jsc, CopySettings settings, int target, Counters counters, List<JavaRDD<?>> cached)
-      throws JobFailure {
+  static Sources sources(JavaSparkContext jsc, CopySettings settings, int target, int pageKeys, Counters counters, Rounds rounds,
+      List<JavaRDD<?>> cached) throws JobFailure {
     if (!settings.source().manifest().isEmpty()) {
       List<ManifestPart> parts = manifestParts(settings);
       JavaRDD<ManifestFunction.Checked> checked = manifest(jsc, settings, parts, counters).persist(StorageLevel.MEMORY_AND_DISK_SER());
@@ -114,25 +123,27 @@ final class Listing {
           checked.filter(ManifestFunction.Checked::missing).map(ManifestFunction.Checked::object), parts.size()
               + " pieces of the manifest");
     }
-    JavaRDD<StoreObject> objects = list(jsc, settings, sourceShards(settings, target, counters), true, counters, target, cached);
+    JavaRDD<StoreObject> objects = list(jsc, settings, sourceShards(settings, target, counters), true, counters, target, pageKeys, rounds,
+        cached);
     return new Sources(objects, jsc.emptyRDD(), counters.shards.get() + " shards");
   }
 
   /** The destination's objects, strays (temp files of the job's earlier runs) included; listed in rounds, as the source's. */
-  static JavaRDD<StoreObject> destination(JavaSparkContext jsc, CopySettings settings, int target, Counters counters,
+  static JavaRDD<StoreObject> destination(JavaSparkContext jsc, CopySettings settings, int target, int pageKeys, Counters counters,
       List<JavaRDD<?>> cached) throws JobFailure {
     List<Shard> shards = destinationShards(settings, target, counters);
     if (shards.isEmpty()) return jsc.emptyRDD();
-    return list(jsc, settings, shards, false, counters, target, cached);
+    return list(jsc, settings, shards, false, counters, target, pageKeys, null, cached);
   }
 
   /**
    * The listing's rounds: each lists its shards on the executors, each shard for {@link KeySpace#PROVEN} pages while
    * there are fewer than {@code target} of them (to its end after that), and the pieces left of those that proved large
-   * are the next round's shards. The objects of every round, persisted into {@code cached}.
+   * are the next round's shards. The objects of every round, persisted into {@code cached}; {@code rounds} (null for
+   * none) is told of each round that left pieces.
    */
   private static JavaRDD<StoreObject> list(JavaSparkContext jsc, CopySettings settings, List<Shard> shards, boolean source,
-      Counters counters, int target, List<JavaRDD<?>> cached) throws JobFailure {
+      Counters counters, int target, int pageKeys, Rounds rounds, List<JavaRDD<?>> cached) throws JobFailure {
     String what = source ? "cannot list " + settings.source().describe()
         : "cannot list the destination " + settings.destination().describe();
     String hint = source ? Planning.hint("source", settings.source().store())
@@ -144,11 +155,13 @@ final class Listing {
       int pages = KeySpace.pages(open.size(), round, target);
       int partitions = Math.max(Math.min(open.size(), jsc.defaultParallelism()), (open.size() + streams - 1) / streams);
       JavaRDD<ListFunction.Found> listed = jsc.parallelize(open, Math.max(1, partitions))
-          .mapPartitions(new ListFunction(settings, source, counters, pages)).persist(StorageLevel.MEMORY_AND_DISK_SER());
+          .mapPartitions(new ListFunction(settings, source, counters, pages, pageKeys)).persist(StorageLevel.MEMORY_AND_DISK_SER());
       cached.add(listed);
       counters.shards.addAndGet(open.size());
+      List<Shard> listedShards = open;
       open = Actions.run(() -> listed.filter(f -> f.rest() != null).map(ListFunction.Found::rest).collect(), what, hint);
       JavaRDD<StoreObject> found = listed.filter(f -> f.object() != null).map(ListFunction.Found::object);
+      if (rounds != null && !open.isEmpty()) rounds.listed(new Settled.Round(round, listedShards, open), found);
       objects = round == 0 ? found : objects.union(found);
     }
     return objects;

@@ -135,10 +135,19 @@ public final class MigrationJob {
       boolean versions = config.source().store() instanceof BucketConfig b && b.versions();
       org.apache.spark.api.java.Optional<String> checkpointsBefore = jsc.getCheckpointDir();
       Map<String, CopyPlanner.Kept> kept = config.plan().autoPartSize() ? kept(earlier, ExecutorContext.destination(settings)) : Map.of();
+      EarlyCopies early = !Planning.mayCopyWhileListing(config, earlier.isEmpty()) ? null : new EarlyCopies(jsc, config, settings,
+          ledger.directory(), hadoop, held.broadcast(jsc.broadcast(Resumption.of(earlier, ExecutorContext.destination(settings)))), held,
+          out);
       try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, restore,
-          versions ? Planning.checkpoints(jsc, config, settings) : null, kept, stages, out)) {
-        return runPlanned(config, settings, jsc, ledger, lock, started, stages, out, method, earlier, held, hadoop, restore, planned);
+          versions ? Planning.checkpoints(jsc, config, settings) : null, kept, stages, early, out)) {
+        try {
+          return runPlanned(config, settings, jsc, ledger, lock, started, stages, out, method, earlier, held, hadoop, restore, planned,
+              early);
+        } finally {
+          if (early != null) early.close(); // before the plan's listings are dropped: its copies read them
+        }
       } finally {
+        if (early != null) early.close(); // the listing failed
         dropCheckpoints(jsc, config, settings);
         // a shared context's own folder back (an earlier run's is gone: setting it again would make it anew)
         if (versions && checkpointsBefore.isPresent() && !checkpointsBefore.get().contains("/.versions/")) {
@@ -163,9 +172,10 @@ public final class MigrationJob {
   /** The run past its plan: OPEN, COPY, COMMIT, DELETE, REPORT. */
   private static RunSummary runPlanned(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, Ledger ledger, RunLock lock,
       Instant started, StageTimes stages, PrintStream out, CopyMethod method, Ledger.State earlier, Held held,
-      Broadcast<SerializableConfiguration> hadoop, RestoreFunction.Context restore, Planning.Planned planned)
+      Broadcast<SerializableConfiguration> hadoop, RestoreFunction.Context restore, Planning.Planned planned, EarlyCopies early)
       throws JobFailure, IOException {
     PlanTotals plan = planned.totals();
+    PlanTotals rest = planned.rest(); // what the plan's own tasks copy: the early copies took the rest
     stages.lap("plan");
     printPlan(planned, method, config.copy(), out);
     JavaRDD<ObjectResult> restoring = held.persist(planned.restoring());
@@ -175,16 +185,25 @@ public final class MigrationJob {
     List<Ledger.Opened> stillOpen = takeOver(planned, resumption, settings, out);
 
     Broadcast<Resumption> earlierRuns = held.broadcast(jsc.broadcast(resumption));
-    Opening open = open(jsc, settings, planned, ledger.directory(), hadoop, earlierRuns, held, 0, out);
+    EarlyCopies.Done earlyDone = early == null ? EarlyCopies.Done.NONE : early.finish(); // the first failure of any is thrown
+    if (earlyDone.objectsCopied() > 0) {
+      out.printf("EARLY %d objects (%s) copied while the listing went on, after %d of its rounds; %d failed%n", earlyDone.objectsCopied(),
+          Units.bytes(earlyDone.bytes()), earlyDone.rounds(), earlyDone.failed());
+    }
+    Opening open = open(jsc, settings, planned.tasks(), rest.splitObjects(), ledger.directory(), hadoop, earlierRuns, held, 0, out);
     if (plan.splitObjects() > 0) stages.lap("open");
     boolean committed = false;
     try {
       boolean replay = planned.histories() != null;
-      Copied copied = copy(jsc, config, settings, plan, open, ledger.directory(), hadoop, held, replay, out);
+      Copied copied = copy(jsc, config, settings, rest, open, ledger.directory(), hadoop, held, replay, out);
       stages.lap("copy");
 
       jsc.setJobGroup("COMMIT", "COMMIT: check, then complete or abort each object", true);
-      JavaRDD<ObjectResult> objects = held.persist(commit(copied.ranges(), plan.splitObjects(), plan.objects(), settings));
+      JavaRDD<ObjectResult> objects = held.persist(commit(copied.ranges(), rest.splitObjects(), rest.objects(), settings));
+      if (earlyDone.copied() != null) {
+        copied = earlyDone.copied().and(copied);
+        objects = objects.union(earlyDone.objects());
+      }
       if (replay) {
         objects.checkpoint(); // a generation's writes are never done again: after later ones, they would go on top of them
         Replayed replayed = replayRest(jsc, config, settings, planned, new Replayed(copied, objects), ledger.directory(), hadoop,
@@ -255,7 +274,7 @@ public final class MigrationJob {
         if (totals.objects() > 0) {
           out.printf("VERSIONS generation %d of %d: %d versions, %s%n", gen + 1, generations, totals.objects(),
               Units.bytes(totals.bytes()));
-          Opening open = open(jsc, settings, planned.with(tasks, totals), ledger, hadoop, earlier, held, gen, out);
+          Opening open = open(jsc, settings, tasks, totals.splitObjects(), ledger, hadoop, earlier, held, gen, out);
           Copied copied = copy(jsc, config, settings, totals, open, ledger, hadoop, held, true, out);
           jsc.setJobGroup("COMMIT", "COMMIT: generation " + (gen + 1) + " of the versions", true);
           JavaRDD<ObjectResult> committed = held.persist(commit(copied.ranges(), totals.splitObjects(), totals.objects(), settings));
@@ -292,9 +311,10 @@ public final class MigrationJob {
   }
 
   /** What a run holds on the cluster until its end: broadcasts (destroyed) and persisted datasets (unpersisted). */
-  private static final class Held implements AutoCloseable {
-    private final List<Broadcast<?>> broadcasts = new ArrayList<>();
-    private final List<JavaRDD<?>> persisted = new ArrayList<>();
+  static final class Held implements AutoCloseable {
+    // the early copies' thread adds to them too
+    private final List<Broadcast<?>> broadcasts = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final List<JavaRDD<?>> persisted = java.util.Collections.synchronizedList(new ArrayList<>());
 
     <T> Broadcast<T> broadcast(Broadcast<T> b) {
       broadcasts.add(b);
@@ -308,8 +328,12 @@ public final class MigrationJob {
 
     @Override
     public void close() {
-      broadcasts.forEach(Broadcast::destroy);
-      persisted.forEach(JavaRDD::unpersist);
+      synchronized (broadcasts) {
+        broadcasts.forEach(Broadcast::destroy);
+      }
+      synchronized (persisted) {
+        persisted.forEach(JavaRDD::unpersist);
+      }
     }
   }
 
@@ -363,7 +387,7 @@ public final class MigrationJob {
   }
 
   /** OPEN's outcome: every task with what it copies (and the ranges resumed), and what opening did. */
-  private record Opening(JavaRDD<AssignFunction.Assigned> assigned, Opened totals, long[] weights) {
+  record Opening(JavaRDD<AssignFunction.Assigned> assigned, Opened totals, long[] weights) {
     long opened() {
       return totals.fresh() + totals.reused();
     }
@@ -373,11 +397,11 @@ public final class MigrationJob {
    * OPEN: the objects written in parts opened (or their earlier uploads taken over) where their first part is planned.
    * When any cannot be opened, those this run opened are aborted and the run stops.
    */
-  private static Opening open(JavaSparkContext jsc, CopySettings settings, Planning.Planned planned, String ledger,
+  static Opening open(JavaSparkContext jsc, CopySettings settings, JavaRDD<CopyTask> tasks, long splitObjects, String ledger,
       Broadcast<SerializableConfiguration> hadoop, Broadcast<Resumption> earlier, Held held, int generation, PrintStream out)
       throws IOException {
-    jsc.setJobGroup("OPEN", "OPEN: " + planned.totals().splitObjects() + " objects written in parts", true);
-    JavaRDD<AssignFunction.Assigned> assigned = held.persist(planned.tasks().mapPartitions(new AssignFunction(settings, ledger, hadoop,
+    jsc.setJobGroup("OPEN", "OPEN: " + splitObjects + " objects written in parts", true);
+    JavaRDD<AssignFunction.Assigned> assigned = held.persist(tasks.mapPartitions(new AssignFunction(settings, ledger, hadoop,
         earlier, generation)));
     // what OPEN did, a partition at a time: the partitions' weights are where the copy's lanes start (Lanes)
     List<Tuple2<Integer, Opened>> perPartition = assigned.mapPartitionsWithIndex((p, it) -> {
@@ -410,11 +434,19 @@ public final class MigrationJob {
   }
 
   /** COPY's outcome: every range's result (the resumed ones too) and when the copy ran. */
-  private record Copied(JavaRDD<RangeResult> ranges, long startMillis, long endMillis) {}
+  record Copied(JavaRDD<RangeResult> ranges, long startMillis, long endMillis) {
+    /** These and {@code other}'s ranges, over both copies' time. */
+    Copied and(Copied other) {
+      return new Copied(ranges.union(other.ranges), Math.min(startMillis, other.startMillis), Math.max(endMillis, other.endMillis));
+    }
+  }
 
   /** COPY: the assignments spread over lanes of equal weight, each range copied by the executors, with live progress. */
-  /** @param keep the results are checkpointed (a replay's generation): a copy is never done again once later ones ran */
-  private static Copied copy(JavaSparkContext jsc, MigrationConfig config, CopySettings settings, PlanTotals plan, Opening open,
+  /**
+   * @param keep the results are checkpointed (a replay's generation): a copy is never done again once later ones ran
+   * @param out gets the copy's progress lines; null for none
+   */
+  static Copied copy(JavaSparkContext jsc, MigrationConfig config, CopySettings settings, PlanTotals plan, Opening open,
       String ledger, Broadcast<SerializableConfiguration> hadoop, Held held, boolean keep, PrintStream out) {
     Opened opens = open.totals();
     JavaRDD<Assignment> assignments = open.assigned().filter(a -> a.assignment() != null).map(AssignFunction.Assigned::assignment);
@@ -428,6 +460,10 @@ public final class MigrationJob {
         : copied.union(open.assigned().filter(a -> a.resumed() != null).map(AssignFunction.Assigned::resumed)));
     if (keep) ranges.checkpoint();
     long start = System.currentTimeMillis();
+    if (out == null) {
+      ranges.count();
+      return new Copied(ranges, start, System.currentTimeMillis());
+    }
     try (Live live = Live.watch(jsc, counters.all());
         Console.Progress progress = Console.copying(live, counters, plan.bytes() - opens.resumedBytes(),
             plan.ranges() - opens.resumedRanges(), config.report().progressInterval(), out)) {

@@ -1,6 +1,7 @@
 package io.ferry.spark;
 
 import io.ferry.commit.ObjectResult;
+import io.ferry.config.ArchivedConfig;
 import io.ferry.config.BucketConfig;
 import io.ferry.config.MigrationConfig;
 import io.ferry.config.PlanConfig;
@@ -12,11 +13,13 @@ import io.ferry.plan.Decision;
 import io.ferry.plan.Keyed;
 import io.ferry.plan.PartSizing;
 import io.ferry.plan.PlanTotals;
+import io.ferry.plan.Settled;
 import io.ferry.plan.Triage;
 import io.ferry.plan.Versions;
 import io.ferry.store.Capabilities;
 import io.ferry.store.Destination;
 import io.ferry.store.ListCounts;
+import io.ferry.store.listing.KeySpace;
 import io.ferry.store.listing.ObjectFilter;
 import io.ferry.store.StoreObject;
 import io.ferry.report.StageTimes;
@@ -60,11 +63,18 @@ public final class Planning {
    *     ({@code VersionReplay}); null otherwise
    * @param partSizeLine what {@code plan.part-size = auto} chose and from what; null for a fixed part size
    * @param broadcasts the plan's own, destroyed with it
+   * @param early what of {@code totals} was handed to an {@link Early} while the listing went on ({@code tasks} holds the
+   *     rest)
    */
   record Planned(JavaRDD<CopyTask> tasks, JavaRDD<Decision> setAside, JavaRDD<StoreObject> missing, PlanTotals totals,
       ListCounts listing, ListCounts existing, long missingCount, List<StoreObject> strays, String listedIn, List<JavaRDD<?>> cached,
       JavaRDD<ObjectResult> restoring, JavaRDD<List<StoreObject>> histories, JavaRDD<HardLinks.Link> hardLinks, String partSizeLine,
-      List<org.apache.spark.broadcast.Broadcast<?>> broadcasts) implements AutoCloseable {
+      List<org.apache.spark.broadcast.Broadcast<?>> broadcasts, PlanTotals early) implements AutoCloseable {
+    /** What {@code tasks} copy: the totals' tasks less those handed over early. */
+    PlanTotals rest() {
+      return totals.minus(early);
+    }
+
     /**
      * A replay's line for the console ({@code source.versions = all} into a bucket), or null for none: the keys whose
      * histories are written, in how many generations (the longest of them), and the delete markers among them.
@@ -80,7 +90,7 @@ public final class Planning {
     /** The same plan with other tasks and totals: a later generation of a replay. */
     Planned with(JavaRDD<CopyTask> tasks, PlanTotals totals) {
       return new Planned(tasks, setAside, missing, totals, listing, existing, missingCount, strays, listedIn, cached, restoring,
-          histories, hardLinks, partSizeLine, broadcasts);
+          histories, hardLinks, partSizeLine, broadcasts, PlanTotals.NONE);
     }
 
     @Override
@@ -90,7 +100,92 @@ public final class Planning {
     }
   }
 
+  /**
+   * Takes what the plan may copy while the listing goes on ({@code plan.copy-while-listing}): after each of the
+   * listing's rounds but its last, the tasks of the objects settled in it ({@link Settled}). Whatever it takes, it
+   * copies, or the run fails: the plan leaves those objects out of its own tasks.
+   */
+  interface Early {
+    /** @param generation the tasks' ids and ledger files are apart from other rounds' and the plan's (generation 0) */
+    void copy(JavaRDD<CopyTask> tasks, int generation);
+  }
+
   private Planning() {}
+
+  /** The destination's objects and its strays (what earlier runs of the job left outside the ledger: temp files). */
+  private record Existing(JavaRDD<StoreObject> objects, List<StoreObject> strays) {}
+
+  /** LIST of the destination, in rounds as the source's. */
+  private static Existing existing(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, int target, int pageKeys,
+      Listing.Counters counts, List<JavaRDD<?>> cached) throws JobFailure {
+    jsc.setJobGroup("LIST", "LIST: " + config.destination().describe(), true);
+    JavaRDD<StoreObject> all = Listing.destination(jsc, settings, target, pageKeys, counts, cached);
+    List<StoreObject> strays = Actions.run(() -> all.mapPartitions(new Keep(settings, Keep.Which.STRAYS)).collect(),
+        "cannot list the destination " + config.destination().describe(), Planning.hint("destination", config.destination().store()));
+    return new Existing(all.mapPartitions(new Keep(settings, Keep.Which.OBJECTS)), strays);
+  }
+
+  /**
+   * The source's listing rounds turned into early copies: each round's objects joined with the destination's and
+   * decided as the whole plan decides them, and those {@link Settled} in it planned and handed to {@link Early}.
+   */
+  private static final class EarlyRounds implements Listing.Rounds {
+    /** The rounds handed over, and their tasks. */
+    final List<Settled.Round> handed = new ArrayList<>();
+    final List<JavaRDD<CopyTask>> tasks = new ArrayList<>();
+    private final MigrationConfig config;
+    private final CopySettings settings;
+    private final JavaSparkContext jsc;
+    private final Capabilities capabilities;
+    private final boolean serverSide;
+    private final JavaRDD<StoreObject> existing;
+    private final Early early;
+    private final List<JavaRDD<?>> cached;
+
+    EarlyRounds(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, Capabilities capabilities, boolean serverSide,
+        JavaRDD<StoreObject> existing, Early early, List<JavaRDD<?>> cached) {
+      this.config = config;
+      this.settings = settings;
+      this.jsc = jsc;
+      this.capabilities = capabilities;
+      this.serverSide = serverSide;
+      this.existing = existing;
+      this.early = early;
+      this.cached = cached;
+    }
+
+    @Override
+    public void listed(Settled.Round round, JavaRDD<StoreObject> objects) {
+      String base = ((BucketConfig) config.source().store()).prefix(); // a source key is its prefix and its relative key
+      boolean hierarchical = capabilities.hierarchicalKeys();
+      // every object of the round gives its folder marks; only the settled are decided here
+      JavaPairRDD<String, Keyed> keyed = objects.flatMapToPair(o -> Triage.sides(o, hierarchical, false).stream().map(Planning::tuple)
+          .iterator()).union(existing.filter(o -> Settled.settled(base + o.relativeKey(), round)).mapToPair(o -> tuple(Triage.side(o,
+          false))));
+      long most = (long) round.listed().size() * KeySpace.PROVEN * config.plan().listingPageKeys();
+      int partitions = (int) Math.max(jsc.defaultParallelism(), Math.min(100_000, most / OBJECTS_PER_PARTITION + 1));
+      JavaRDD<StoreObject> settled = keyed.reduceByKey(Keyed::merge, partitions)
+          .mapPartitions(new TriageFunction(settings, hierarchical, config.copy().skipUnchanged()))
+          .filter(d -> d.kind() == Decision.Kind.COPY && Settled.settled(d.object().key(), round)).map(Decision::object);
+      int generation = 1 + round.index();
+      JavaRDD<CopyTask> planned = cache(settled.mapPartitionsWithIndex(new PlanFunction(config.plan(), capabilities, serverSide,
+          generation), true), cached);
+      handed.add(round);
+      tasks.add(planned);
+      early.copy(planned, generation);
+    }
+  }
+
+  /**
+   * Whether a run may copy while its listing goes on: a listed bucket, without versions or restores; a fixed part
+   * size (auto chooses from every object's size); nothing left open by earlier runs ({@code fresh}), whose uploads the
+   * plan must first take over or abort. The destination's own rules (case folding, strays) are checked as it is listed.
+   */
+  static boolean mayCopyWhileListing(MigrationConfig config, boolean fresh) {
+    return config.plan().copyWhileListing() && fresh && config.source().store() instanceof BucketConfig b && !b.versions()
+        && config.source().manifest().isEmpty() && config.source().archived().policy() != ArchivedConfig.Policy.RESTORE
+        && !config.plan().autoPartSize();
+  }
 
   /**
    * @param restore the RESTORE step's context, for a run under {@code source.archived = restore}; null for none (a dry
@@ -107,48 +202,25 @@ public final class Planning {
    */
   static Planned plan(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, boolean serverSide,
       RestoreFunction.Context restore, String checkpoints, PrintStream out) throws JobFailure {
-    return plan(config, settings, jsc, serverSide, restore, checkpoints, Map.of(), null, out);
+    return plan(config, settings, jsc, serverSide, restore, checkpoints, Map.of(), null, null, out);
   }
 
   /**
    * @param kept under {@code plan.part-size = auto}, the objects earlier runs left open at this destination, by relative
    *     key: they keep their part size, so that a rerun resumes them whatever auto chooses now
    * @param stages gets the lap "list" once both sides are listed (null: a dry run, which keeps none)
+   * @param early takes what may be copied while the listing goes on, where {@link #mayCopyWhileListing} and the
+   *     destination allow (null: nothing is)
    */
   static Planned plan(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, boolean serverSide,
-      RestoreFunction.Context restore, String checkpoints, Map<String, CopyPlanner.Kept> kept, StageTimes stages, PrintStream out)
-      throws JobFailure {
+      RestoreFunction.Context restore, String checkpoints, Map<String, CopyPlanner.Kept> kept, StageTimes stages, Early early,
+      PrintStream out) throws JobFailure {
     int target = Listing.target(config, jsc);
+    int pageKeys = config.plan().listingPageKeys();
     Destination destination = ExecutorContext.destination(settings);
     Capabilities capabilities = destination.capabilities();
     List<JavaRDD<?>> cached = new ArrayList<>();
-    Listing.Counters sourceCounts = new Listing.Counters(jsc, "source");
-    jsc.setJobGroup("LIST", "LIST: " + config.source().describe(), true);
-    Listing.Sources sources;
-    long listed;
-    try (Live live = Live.watch(jsc, List.of(sourceCounts.selected, sourceCounts.bytes));
-        Console.Progress progress = Console.listing(live, sourceCounts, config.report().progressInterval(), out)) {
-      sources = Listing.sources(jsc, settings, target, sourceCounts, cached);
-      JavaRDD<StoreObject> objects = sources.objects();
-      listed = Actions.run(objects::count, "cannot list " + config.source().describe(), Planning.hint("source", config.source().store()));
-    }
-    JavaRDD<StoreObject> source = sources.objects();
     boolean versions = config.source().store() instanceof BucketConfig b && b.versions();
-    if (versions && !(config.destination().store() instanceof BucketConfig)) {
-      // a key's versions together, so that each gets a name of its own
-      source = source.groupBy(StoreObject::key).flatMap(t -> {
-        List<StoreObject> history = new ArrayList<>();
-        t._2().forEach(history::add);
-        return Versions.inDirectory(history).iterator();
-      });
-    }
-    JavaRDD<StoreObject> missing = sources.missing();
-    String what = sources.description();
-    long missingCount = config.source().manifest().isEmpty() ? 0 : missing.count();
-
-    Listing.Counters existingCounts = new Listing.Counters(jsc, "destination");
-    JavaRDD<StoreObject> existing = jsc.emptyRDD();
-    List<StoreObject> strays = List.of();
     boolean replay = versions && config.destination().store() instanceof BucketConfig;
     if (replay) {
       try {
@@ -162,16 +234,6 @@ public final class Planning {
             + io.ferry.store.retry.Failures.describe(e));
       }
     }
-    if (replay || config.copy().skipUnchanged() || config.destination().deleteExtraneous()) {
-      jsc.setJobGroup("LIST", "LIST: " + config.destination().describe(), true);
-      JavaRDD<StoreObject> all = Listing.destination(jsc, settings, target, existingCounts, cached);
-      strays = Actions.run(() -> all.mapPartitions(new Keep(settings, Keep.Which.STRAYS)).collect(),
-          "cannot list the destination " + config.destination().describe(), Planning.hint("destination", config.destination().store()));
-      existing = all.mapPartitions(new Keep(settings, Keep.Which.OBJECTS));
-    }
-
-    if (stages != null) stages.lap("list");
-    int partitions = (int) Math.max(jsc.defaultParallelism(), Math.min(100_000, listed / OBJECTS_PER_PARTITION + 1));
     boolean hierarchical = capabilities.hierarchicalKeys();
     // on a destination that folds case, "photo.jpg" and "Photo.JPG" are one file: joined as one key
     boolean folds;
@@ -181,15 +243,65 @@ public final class Planning {
       throw new JobFailure("cannot tell whether the destination " + config.destination().describe() + " folds case (a probe file could"
           + " not be written): " + io.ferry.store.retry.Failures.describe(e));
     }
-    if (replay) return replayed(config, settings, jsc, serverSide, capabilities, source, existing, partitions, sourceCounts, existingCounts,
-        missing, missingCount, strays, what, cached, checkpoints);
+    Listing.Counters existingCounts = new Listing.Counters(jsc, "destination");
+    Existing existing = new Existing(jsc.emptyRDD(), List.of());
+    boolean listsDestination = replay || config.copy().skipUnchanged() || config.destination().deleteExtraneous();
+    // copying while the source is listed needs the destination whole first: a key's decision depends on it
+    boolean destinationFirst = early != null && !folds;
+    EarlyRounds rounds = null;
+    if (destinationFirst) {
+      if (listsDestination) existing = existing(config, settings, jsc, target, pageKeys, existingCounts, cached);
+      // an earlier run's temp file is removed once the plan is made: by then an early copy may be writing at its name
+      String marker = io.ferry.store.file.KeyPaths.markerName(settings.job()); // this run's own
+      if (existing.strays().stream().allMatch(s -> s.relativeKey().equals(marker))) {
+        rounds = new EarlyRounds(config, settings, jsc, capabilities, serverSide, existing.objects(), early, cached);
+      }
+    }
+
+    Listing.Counters sourceCounts = new Listing.Counters(jsc, "source");
+    jsc.setJobGroup("LIST", "LIST: " + config.source().describe(), true);
+    Listing.Sources sources;
+    long listed;
+    try (Live live = Live.watch(jsc, List.of(sourceCounts.selected, sourceCounts.bytes));
+        Console.Progress progress = Console.listing(live, sourceCounts, config.report().progressInterval(), out)) {
+      sources = Listing.sources(jsc, settings, target, pageKeys, sourceCounts, rounds, cached);
+      JavaRDD<StoreObject> objects = sources.objects();
+      listed = Actions.run(objects::count, "cannot list " + config.source().describe(), Planning.hint("source", config.source().store()));
+    }
+    JavaRDD<StoreObject> source = sources.objects();
+    if (versions && !(config.destination().store() instanceof BucketConfig)) {
+      // a key's versions together, so that each gets a name of its own
+      source = source.groupBy(StoreObject::key).flatMap(t -> {
+        List<StoreObject> history = new ArrayList<>();
+        t._2().forEach(history::add);
+        return Versions.inDirectory(history).iterator();
+      });
+    }
+    JavaRDD<StoreObject> missing = sources.missing();
+    String what = sources.description();
+    long missingCount = config.source().manifest().isEmpty() ? 0 : missing.count();
+    if (listsDestination && !destinationFirst) existing = existing(config, settings, jsc, target, pageKeys, existingCounts, cached);
+    List<StoreObject> strays = existing.strays();
+
+    if (stages != null) stages.lap("list");
+    int partitions = (int) Math.max(jsc.defaultParallelism(), Math.min(100_000, listed / OBJECTS_PER_PARTITION + 1));
+    if (replay) return replayed(config, settings, jsc, serverSide, capabilities, source, existing.objects(), partitions, sourceCounts,
+        existingCounts, missing, missingCount, strays, what, cached, checkpoints);
     JavaPairRDD<String, Keyed> keyed = source.flatMapToPair(o -> Triage.sides(o, hierarchical,
         folds).stream().map(Planning::tuple).iterator())
-        .union(existing.mapToPair(o -> tuple(Triage.side(o, folds))));
+        .union(existing.objects().mapToPair(o -> tuple(Triage.side(o, folds))));
     jsc.setJobGroup("PLAN", "PLAN: " + listed + " objects", true);
     JavaRDD<Decision> decisions = cache(keyed.reduceByKey(Keyed::merge, partitions)
         .mapPartitions(new TriageFunction(settings, hierarchical, config.copy().skipUnchanged())), cached);
     JavaRDD<StoreObject> toCopy = decisions.filter(d -> d.kind() == Decision.Kind.COPY).map(Decision::object);
+    PlanTotals earlyTotals = PlanTotals.NONE;
+    if (rounds != null && !rounds.handed.isEmpty()) {
+      List<Settled.Round> handed = List.copyOf(rounds.handed);
+      toCopy = toCopy.filter(o -> !Settled.settledInAny(o.key(), handed)); // copied already: decided alike in their round
+      for (JavaRDD<CopyTask> t : rounds.tasks) {
+        earlyTotals = earlyTotals.plus(t.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus));
+      }
+    }
     JavaRDD<HardLinks.Link> hardLinks = null;
     if (config.source().store() instanceof io.ferry.config.DirectoryConfig d && d.hardLinks()) {
       JavaRDD<HardLinks.Named> named = cache(HardLinks.plan(decisions, settings, partitions), cached);
@@ -216,11 +328,11 @@ public final class Planning {
     JavaRDD<CopyTask> tasks = cache(toCopy.mapPartitionsWithIndex(new PlanFunction(planConfig, capabilities, serverSide, 0, keep), true),
         cached);
     PlanTotals totals = decisions.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus)
-        .plus(tasks.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus));
+        .plus(tasks.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus)).plus(earlyTotals);
     JavaRDD<Decision> setAside = decisions.filter(d -> d.kind() != Decision.Kind.COPY && d.kind() != Decision.Kind.UNCHANGED
         && d.kind() != Decision.Kind.FILTERED);
     return new Planned(tasks, setAside, missing, totals, sourceCounts.counts(), existingCounts.counts(), missingCount, strays, what,
-        cached, restoring, null, hardLinks, partSizeLine, keep == null ? List.of() : List.of(keep));
+        cached, restoring, null, hardLinks, partSizeLine, keep == null ? List.of() : List.of(keep), earlyTotals);
   }
 
   /**
@@ -252,7 +364,7 @@ public final class Planning {
             .map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus));
     JavaRDD<Decision> setAside = decisions.filter(d -> d.kind() != Decision.Kind.UNCHANGED && d.kind() != Decision.Kind.FILTERED);
     return new Planned(tasks, setAside, missing, totals, sourceCounts.counts(), existingCounts.counts(), missingCount, strays, what,
-        cached, jsc.emptyRDD(), histories, null, null, List.of());
+        cached, jsc.emptyRDD(), histories, null, null, List.of(), PlanTotals.NONE);
   }
 
   /** Where a replay keeps its histories while it runs (deleted at its end). */

@@ -53,10 +53,11 @@ final class VerifyJob {
     Listing.Counters sourceCounts = new Listing.Counters(jsc, "source");
     List<JavaRDD<?>> listings = new ArrayList<>();
     jsc.setJobGroup("LIST", "LIST: both sides, paired by key", true);
-    Listing.Sources sources = Listing.sources(jsc, settings, target, sourceCounts, listings);
+    int pageKeys = config.plan().listingPageKeys();
+    Listing.Sources sources = Listing.sources(jsc, settings, target, pageKeys, sourceCounts, null, listings);
     JavaRDD<StoreObject> source = sources.objects().mapPartitions(new Keep(settings, Keep.Which.SOURCE_SELECTED));
     Listing.Counters existingCounts = new Listing.Counters(jsc, "destination");
-    JavaRDD<StoreObject> existing = Listing.destination(jsc, settings, target, existingCounts, listings)
+    JavaRDD<StoreObject> existing = Listing.destination(jsc, settings, target, pageKeys, existingCounts, listings)
         .mapPartitions(new Keep(settings, Keep.Which.DESTINATION_SELECTED));
     long partitions = jsc.defaultParallelism();
     JavaRDD<Keyed> pairs = source.mapToPair(o -> new Tuple2<>(o.relativeKey(), Keyed.source(o)))

@@ -34,6 +34,12 @@ public interface Lister {
     return new Listed(list(shard, consumer), List.of());
   }
 
+  /** As {@link #listSome(Shard, int, Consumer)}, asking {@code pageKeys} keys a page where the store pages. */
+  @Retries.Retried
+  default Listed listSome(Shard shard, int pages, int pageKeys, Consumer<StoreObject> consumer) throws IOException {
+    return listSome(shard, pages, consumer);
+  }
+
   /** Lists everything, shard by shard (one shard where the store allows). */
   @Retries.Retried
   default ListCounts list(Consumer<StoreObject> consumer) throws IOException {

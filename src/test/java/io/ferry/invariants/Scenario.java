@@ -82,28 +82,35 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
    */
   record Job(long partSize, int streams, List<String> prefixes, int include, int exclude, long minSize, long maxSize,
       long modifiedAfter, Manifest manifest, boolean deleteExtraneous, String maxDelete, boolean deleteTo, boolean skipUnchanged,
-      boolean serverSideNever, boolean checksums, boolean followLinks, boolean copyTags, boolean keepClass, boolean copyLinks) {
+      boolean serverSideNever, boolean checksums, boolean followLinks, boolean copyTags, boolean keepClass, boolean copyLinks,
+      int pageKeys) {
 
     Job withPartSize(long size) {
       return new Job(size, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous, maxDelete,
-          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks);
+          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, pageKeys);
     }
 
     Job withStreams(int n) {
       return new Job(partSize, n, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous, maxDelete,
-          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks);
+          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, pageKeys);
     }
 
     /** source.symlinks = follow, destination.copy-tags, destination.storage-class = keep. */
     Job withWrites(boolean follow, boolean tags, boolean keep) {
       return new Job(partSize, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous,
-          maxDelete, deleteTo, skipUnchanged, serverSideNever, checksums, follow, tags, keep, copyLinks);
+          maxDelete, deleteTo, skipUnchanged, serverSideNever, checksums, follow, tags, keep, copyLinks, pageKeys);
     }
 
     /** source.symlinks = copy (over follow). */
     Job withCopiedLinks() {
       return new Job(partSize, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous,
-          maxDelete, deleteTo, skipUnchanged, serverSideNever, checksums, false, copyTags, keepClass, true);
+          maxDelete, deleteTo, skipUnchanged, serverSideNever, checksums, false, copyTags, keepClass, true, pageKeys);
+    }
+
+    /** plan.listing-page-keys: small pages list a bucket in rounds, whose settled objects copy while it lists on. */
+    Job withPageKeys(int n) {
+      return new Job(partSize, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous, maxDelete,
+          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, n);
     }
 
     /** Whether the selection takes a key relative to the prefix, by folders and globs (sizes and times aside). */
@@ -228,7 +235,7 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
     int streams = 1 + r.nextInt(8); // 8 draws auto: every other draw of a seed stays as it was
     Job job = new Job(partSize, streams == 8 ? 0 : streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest,
         deleteExtraneous, maxDelete, deleteTo, r.nextInt(5) > 0, destinationKind == DestinationKind.SAME_SERVICE && r.nextBoolean(),
-        r.nextInt(3) == 0, false, true, false, false);
+        r.nextInt(3) == 0, false, true, false, false, 1000);
 
     // what the destination holds already: copies, stale versions (another size, so no rule takes them for unchanged),
     // objects only it has (in the selection or not), another job's temp file
@@ -284,6 +291,9 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
       archived = new Archived(keys, List.of("fail", "skip", "restore").get(r.nextInt(3)), r.nextBoolean());
     }
     if (!sourceLinks.equals(SourceLinks.NONE) && r.nextInt(3) == 0) job = job.withCopiedLinks();
+    // pages of 1 to 3 keys: a bucket is listed in rounds (a shard splits after 8 pages), and each round's settled
+    // objects are copied while the listing goes on
+    if (r.nextInt(3) > 0) job = job.withPageKeys(1 + r.nextInt(3));
     return new Scenario(seed, sourceKind, destinationKind, sourcePrefix, destinationPrefix, source, outside, existing, links, job, runs,
         sourceLinks, archived);
   }

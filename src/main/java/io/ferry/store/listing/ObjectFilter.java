@@ -61,8 +61,14 @@ public final class ObjectFilter implements Serializable {
 
   /** As {@link #list}, for about {@code pages} pages ({@link Lister#listSome}). */
   public Lister.Listed listSome(Lister lister, Shard shard, int pages, Consumer<StoreObject> consumer) throws IOException {
+    return listSome(lister, shard, pages, KeySpace.PAGE, consumer);
+  }
+
+  /** As {@link #listSome(Lister, Shard, int, Consumer)}, asking {@code pageKeys} keys a page. */
+  public Lister.Listed listSome(Lister lister, Shard shard, int pages, int pageKeys, Consumer<StoreObject> consumer)
+      throws IOException {
     long[] filtered = {0};
-    Lister.Listed raw = lister.listSome(shard, pages, o -> {
+    Lister.Listed raw = lister.listSome(shard, pages, pageKeys, o -> {
       if (selectsKey(o)) {
         consumer.accept(o);
       } else {

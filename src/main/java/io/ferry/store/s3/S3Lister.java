@@ -72,6 +72,11 @@ final class S3Lister implements Lister {
   /** Pages one after another, each retried by the job's policy (a listing is many requests; it resumes at its page). */
   @Override
   public Listed listSome(Shard shard, int pages, Consumer<StoreObject> consumer) throws IOException {
+    return listSome(shard, pages, KeySpace.PAGE, consumer);
+  }
+
+  @Override
+  public Listed listSome(Shard shard, int pages, int pageKeys, Consumer<StoreObject> consumer) throws IOException {
     long[] counts = new long[3]; // listed, folder markers, requests
     if (versions) {
       List<Shard> rest = KeySpace.list(shard, pages, new VersionPages((under, keyMarker, versionMarker, max, level) -> {
@@ -94,14 +99,13 @@ final class S3Lister implements Lister {
         return entry.key();
       }
     };
-    List<Shard> rest = list(shard, pages, store, counts, consumer);
+    List<Shard> rest = list(shard, pages, pageKeys, store, counts, consumer);
     return new Listed(new ListCounts(counts[0], counts[0] - counts[1], counts[1], 0, counts[2]), rest);
   }
 
-  private List<Shard> list(Shard shard, int pages, KeySpace.Pages<ObjectListing.Entry> store, long[] counts,
-      Consumer<StoreObject> consumer)
-      throws IOException {
-    return KeySpace.list(shard, pages, store, o -> {
+  private List<Shard> list(Shard shard, int pages, int pageKeys, KeySpace.Pages<ObjectListing.Entry> store, long[] counts,
+      Consumer<StoreObject> consumer) throws IOException {
+    return KeySpace.list(shard, pages, pageKeys, store, o -> {
       counts[0]++;
       if (o.key().endsWith("/") && o.size() == 0 && (!folders || o.key().length() <= prefix.length())) {
         counts[1]++;
