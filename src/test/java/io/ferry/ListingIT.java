@@ -221,7 +221,7 @@ class ListingIT {
     assertThat(summary.succeeded()).as(console).isTrue();
     assertThat(summary.objects().copied()).isEqualTo(keys.size());
     assertThat(console).containsPattern("EARLY [1-9][0-9]* objects \\(.*\\) copied while the listing went on, after [1-9][0-9]* of its"
-        + " rounds; 0 failed");
+        + " rounds; 0 of them failed");
     Map<String, byte[]> expected = new TreeMap<>();
     keys.forEach(k -> expected.put(k, k.getBytes(StandardCharsets.UTF_8)));
     assertThat(Trees.digests(dest)).isEqualTo(sha(expected));

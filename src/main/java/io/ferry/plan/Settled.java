@@ -34,12 +34,6 @@ public final class Settled {
     return listedIn(key, round) && blockListedIn(key + "/", round);
   }
 
-  /** Whether {@code key} is settled in any of {@code rounds}. */
-  public static boolean settledInAny(String key, List<Round> rounds) {
-    for (Round r : rounds) if (settled(key, r)) return true;
-    return false;
-  }
-
   static boolean listedIn(String key, Round round) {
     if (round.listed().stream().noneMatch(s -> s.contains(key))) return false;
     return round.left().stream().noneMatch(s -> s.contains(key));

@@ -89,7 +89,8 @@ final class EarlyCopies implements Planning.Early, AutoCloseable {
   /** OPEN, COPY and COMMIT of one round's tasks: its objects are committed (or aborted) before the next round starts. */
   private Done round(JavaRDD<CopyTask> tasks, int generation) throws IOException {
     jsc.setLocalProperty("spark.scheduler.pool", POOL);
-    jsc.setJobGroup("PLAN", "PLAN while listing: round " + generation + "'s settled objects", true);
+    // a group of its own: the run's own groups (LIST, COPY, ...) are the main thread's
+    jsc.setJobGroup("EARLY", "EARLY: PLAN of the objects the listing's round " + generation + " settled", true);
     PlanTotals totals = tasks.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus);
     if (totals.objects() == 0) return new Done(null, null, 1, 0, 0, 0);
     MigrationJob.Opening open = MigrationJob.open(jsc, settings, tasks, totals.splitObjects(), ledger, hadoop, earlier, held, generation,
@@ -97,7 +98,7 @@ final class EarlyCopies implements Planning.Early, AutoCloseable {
     boolean committed = false;
     try {
       MigrationJob.Copied copied = MigrationJob.copy(jsc, config, settings, totals, open, ledger, hadoop, held, false, null);
-      jsc.setJobGroup("COMMIT", "COMMIT while listing: round " + generation, true);
+      jsc.setJobGroup("EARLY", "EARLY: COMMIT of round " + generation, true);
       JavaRDD<ObjectResult> objects = held.persist(MigrationJob.commit(copied.ranges(), totals.splitObjects(), totals.objects(),
           settings));
       long failed = objects.filter(o -> o.status() == ObjectResult.Status.FAILED).count();
@@ -146,12 +147,16 @@ final class EarlyCopies implements Planning.Early, AutoCloseable {
       cancelled = true;
     }
     thread.shutdown();
-    try {
-      while (!thread.awaitTermination(1, TimeUnit.MINUTES)) {
-        // a round's copy can take long: it is waited for, as the run's own copy would be
+    boolean interrupted = false;
+    // a round's copy can take long: it is waited for, as the run's own copy would be, even when interrupted, since its
+    // listings and broadcasts are dropped once this returns
+    while (!thread.isTerminated()) {
+      try {
+        thread.awaitTermination(1, TimeUnit.MINUTES);
+      } catch (InterruptedException e) {
+        interrupted = true;
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
+    if (interrupted) Thread.currentThread().interrupt();
   }
 }

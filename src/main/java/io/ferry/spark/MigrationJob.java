@@ -180,16 +180,17 @@ public final class MigrationJob {
     printPlan(planned, method, config.copy(), out);
     JavaRDD<ObjectResult> restoring = held.persist(planned.restoring());
     if (restore != null) printRestores(settings, plan, restoring, restore, out);
+    // the early copies done before anything of earlier runs is taken over: none of it may touch what they write
+    EarlyCopies.Done earlyDone = early == null ? EarlyCopies.Done.NONE : early.finish(); // the first failure of any is thrown
+    if (earlyDone.objectsCopied() > 0) {
+      out.printf("EARLY %d objects (%s) copied while the listing went on, after %d of its rounds; %d of them failed%n",
+          earlyDone.objectsCopied(), Units.bytes(earlyDone.bytes()), earlyDone.rounds(), earlyDone.failed());
+    }
     Destination destination = ExecutorContext.destination(settings);
     Resumption resumption = Resumption.of(earlier, destination);
     List<Ledger.Opened> stillOpen = takeOver(planned, resumption, settings, out);
 
     Broadcast<Resumption> earlierRuns = held.broadcast(jsc.broadcast(resumption));
-    EarlyCopies.Done earlyDone = early == null ? EarlyCopies.Done.NONE : early.finish(); // the first failure of any is thrown
-    if (earlyDone.objectsCopied() > 0) {
-      out.printf("EARLY %d objects (%s) copied while the listing went on, after %d of its rounds; %d failed%n", earlyDone.objectsCopied(),
-          Units.bytes(earlyDone.bytes()), earlyDone.rounds(), earlyDone.failed());
-    }
     Opening open = open(jsc, settings, planned.tasks(), rest.splitObjects(), ledger.directory(), hadoop, earlierRuns, held, 0, out);
     if (plan.splitObjects() > 0) stages.lap("open");
     boolean committed = false;

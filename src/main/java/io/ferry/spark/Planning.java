@@ -130,8 +130,9 @@ public final class Planning {
    * decided as the whole plan decides them, and those {@link Settled} in it planned and handed to {@link Early}.
    */
   private static final class EarlyRounds implements Listing.Rounds {
-    /** The rounds handed over, and their tasks. */
-    final List<Settled.Round> handed = new ArrayList<>();
+    /** The most shards (listed and left) of a round handed over: its checks scan them all. */
+    static final int MOST_SHARDS = 256;
+    /** The tasks of the rounds handed over. */
     final List<JavaRDD<CopyTask>> tasks = new ArrayList<>();
     private final MigrationConfig config;
     private final CopySettings settings;
@@ -156,6 +157,8 @@ public final class Planning {
 
     @Override
     public void listed(Settled.Round round, JavaRDD<StoreObject> objects) {
+      // the settled checks scan the round's shards for every object of the round and of the destination
+      if (round.listed().size() + round.left().size() > MOST_SHARDS) return;
       String base = ((BucketConfig) config.source().store()).prefix(); // a source key is its prefix and its relative key
       boolean hierarchical = capabilities.hierarchicalKeys();
       // every object of the round gives its folder marks; only the settled are decided here
@@ -170,7 +173,6 @@ public final class Planning {
       int generation = 1 + round.index();
       JavaRDD<CopyTask> planned = cache(settled.mapPartitionsWithIndex(new PlanFunction(config.plan(), capabilities, serverSide,
           generation), true), cached);
-      handed.add(round);
       tasks.add(planned);
       early.copy(planned, generation);
     }
@@ -291,17 +293,21 @@ public final class Planning {
         folds).stream().map(Planning::tuple).iterator())
         .union(existing.objects().mapToPair(o -> tuple(Triage.side(o, folds))));
     jsc.setJobGroup("PLAN", "PLAN: " + listed + " objects", true);
-    JavaRDD<Decision> decisions = cache(keyed.reduceByKey(Keyed::merge, partitions)
-        .mapPartitions(new TriageFunction(settings, hierarchical, config.copy().skipUnchanged())), cached);
-    JavaRDD<StoreObject> toCopy = decisions.filter(d -> d.kind() == Decision.Kind.COPY).map(Decision::object);
+    JavaRDD<Decision> triaged = keyed.reduceByKey(Keyed::merge, partitions)
+        .mapPartitions(new TriageFunction(settings, hierarchical, config.copy().skipUnchanged()));
     PlanTotals earlyTotals = PlanTotals.NONE;
-    if (rounds != null && !rounds.handed.isEmpty()) {
-      List<Settled.Round> handed = List.copyOf(rounds.handed);
-      toCopy = toCopy.filter(o -> !Settled.settledInAny(o.key(), handed)); // copied already: decided alike in their round
-      for (JavaRDD<CopyTask> t : rounds.tasks) {
-        earlyTotals = earlyTotals.plus(t.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus));
-      }
+    if (rounds != null && !rounds.tasks.isEmpty()) {
+      // the keys the early copies took are theirs, whatever this triage says of them: by the keys they took, not by the
+      // rule again (a listing computed anew after an executor was lost may differ from the one they were decided on)
+      JavaRDD<CopyTask> taken = rounds.tasks.get(0);
+      for (int i = 1; i < rounds.tasks.size(); i++) taken = taken.union(rounds.tasks.get(i));
+      JavaPairRDD<String, Boolean> keys = taken.flatMap(t -> t.ranges().stream().filter(r -> r.partNumber() == 1)
+          .map(r -> r.object().relativeKey()).iterator()).mapToPair(k -> new Tuple2<>(k, Boolean.TRUE));
+      triaged = triaged.keyBy(d -> d.object().relativeKey()).subtractByKey(keys, partitions).values();
+      earlyTotals = taken.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus);
     }
+    JavaRDD<Decision> decisions = cache(triaged, cached);
+    JavaRDD<StoreObject> toCopy = decisions.filter(d -> d.kind() == Decision.Kind.COPY).map(Decision::object);
     JavaRDD<HardLinks.Link> hardLinks = null;
     if (config.source().store() instanceof io.ferry.config.DirectoryConfig d && d.hardLinks()) {
       JavaRDD<HardLinks.Named> named = cache(HardLinks.plan(decisions, settings, partitions), cached);
