@@ -65,20 +65,25 @@ class ResumeIT {
   }
 
   private String job(String name, String sourceEndpoint, String to, String partSize) {
+    return job(name, sourceEndpoint, to, partSize, "src", "");
+  }
+
+  private String job(String name, String sourceEndpoint, String to, String partSize, String bucket, String extra) {
     String destination = to.equals("bucket")
         ? """
             ferry.destination { type = s3, endpoint = "%s", bucket = %s
               credentials { access-key-id = "%s", secret-access-key = ${?DST_SECRET} } }
             """.formatted(s3.endpoint(), name, s3.identity())
         : "";
-    return Jobs.hocon(sourceEndpoint, s3.identity(), "src", work.resolve(name + "-files"), work.resolve("reports"), """
+    return Jobs.hocon(sourceEndpoint, s3.identity(), bucket, work.resolve(name + "-files"), work.resolve("reports"), """
         ferry.job.name = %s
         ferry.plan.part-size = %s
         ferry.copy.streams-per-task = %d
         ferry.spark.master = "local[1]"
         ferry.source.credentials.secret-access-key = ${?SRC_SECRET}
         %s
-        """.formatted(name, partSize, STREAMS, destination));
+        %s
+        """.formatted(name, partSize, STREAMS, destination, extra));
   }
 
   /** Ferry in a JVM of its own, as jobs/migrate.sh starts it. */
@@ -147,6 +152,53 @@ class ResumeIT {
         + ", in flight at the kill (copied twice) " + inFlight + " = " + inFlight * 5 + " MiB\n");
     System.out.printf("ResumeIT to %s: %d parts, %d landed before the kill, %d in flight (re-copied, %d MiB)%n", to, PARTS, landed,
         inFlight, inFlight * 5);
+  }
+
+  /**
+   * A run killed while it copies what its listing settled (pages of 2 keys: the listing goes in rounds, and the first
+   * round's objects, the large one among them, are copied while it lists on), then a rerun: every object arrives
+   * byte-identical, and no upload, temp file or ledger entry is left.
+   */
+  @ParameterizedTest(name = "to {0}")
+  @ValueSource(strings = {"files", "bucket"})
+  void aRunKilledWhileItCopiesWhatItsListingSettledIsCompletedByARerun(String to) throws Exception {
+    String name = "settled-" + to;
+    List<SeedData.Spec> specs = new java.util.ArrayList<>(List.of(new SeedData.Spec("0-big.bin", 8 * 5 * MIB + 7, 11)));
+    for (int i = 0; i < 40; i++) specs.add(new SeedData.Spec(String.format(java.util.Locale.ROOT, "k-%02d", i), 1_000 + i, 20 + i));
+    Map<String, String> objects = SeedData.upload(s3.client(), name + "-src", specs);
+    if (to.equals("bucket")) s3.client().createBucket(b -> b.bucket(name));
+    Path conf = Jobs.file(work.resolve("conf"), name + ".conf", job(name, counter.endpoint(), to, "5MiB", name + "-src",
+        "ferry.plan.listing-page-keys = 2"));
+    Process run = ferry(conf, work.resolve(name + "-crash.log"), "migrate");
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+    while (copiedParts(name) < 2) {
+      assertThat(run.isAlive()).as("the run ended before the kill: " + Files.readString(work.resolve(name + "-crash.log"))).isTrue();
+      assertThat(System.nanoTime()).as("parts landed").isLessThan(deadline);
+      Thread.sleep(100);
+    }
+    run.destroyForcibly(); // SIGKILL
+    assertThat(run.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    // the large object was opened by the copies made while listing: their ledger files are of a generation above 0
+    try (var files = Files.list(Path.of(java.net.URI.create(Ledger.directory(work.resolve("reports").toString(), name,
+        new Configuration()))))) {
+      assertThat(files.map(f -> f.getFileName().toString()).filter(f -> f.matches(".*-open-\\d+-\\d+\\.jsonl"))
+          .map(f -> Long.parseLong(f.replaceAll(".*-open-(\\d+)-\\d+\\.jsonl", "$1")))).as("OPEN ledger files' partitions")
+          .isNotEmpty().allMatch(p -> p >= 1 << 20);
+    }
+
+    Path rerunConf = Jobs.file(work.resolve("conf"), name + "-rerun.conf", Files.readString(conf).replace(counter.endpoint(),
+        fast.endpoint()));
+    Process rerun = ferry(rerunConf, work.resolve(name + "-rerun.log"), "migrate");
+    assertThat(rerun.waitFor(3, TimeUnit.MINUTES)).isTrue();
+    String out = Files.readString(work.resolve(name + "-rerun.log"));
+    assertThat(rerun.exitValue()).as(out).isZero();
+    assertThat(out).contains("RESUME 1 objects opened by earlier runs");
+    Map<String, String> copied = to.equals("bucket") ? Buckets.digests(s3.client(), name, "") : Trees.digests(work.resolve(name
+        + "-files"));
+    assertThat(copied).isEqualTo(objects);
+    if (to.equals("bucket")) assertThat(Buckets.openUploads(s3.client(), name)).isZero();
+    else assertThat(Trees.tempFiles(work.resolve(name + "-files"))).isEmpty();
+    assertThat(ledger(name).read().isEmpty()).as("the ledger keeps nothing open").isTrue();
   }
 
   /**
