@@ -226,6 +226,11 @@ class ListingIT {
     keys.forEach(k -> expected.put(k, k.getBytes(StandardCharsets.UTF_8)));
     assertThat(Trees.digests(dest)).isEqualTo(sha(expected));
     assertThat(summary.objects().failed()).isZero();
+    // the copy's progress counts on from the copies made while listing: its last line is the whole run's
+    List<String> progress = console.lines().filter(l -> l.startsWith("COPY  ")).toList();
+    assertThat(progress).isNotEmpty();
+    assertThat(progress.get(progress.size() - 1)).contains("(100%)").contains("ranges " + keys.size() + " of " + keys.size()
+        + ", 0 retries, 0 failed");
 
     ByteArrayOutputStream again = new ByteArrayOutputStream();
     RunSummary rerun = run(config, again);

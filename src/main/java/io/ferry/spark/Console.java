@@ -16,6 +16,12 @@ final class Console {
    * count from the first MiB of each range, not from when it finishes.
    */
   static Progress copying(Live live, CopyCounters c, long totalBytes, long totalRanges, Duration interval, PrintStream out) {
+    return copying(live, c, totalBytes, totalRanges, interval, false, out);
+  }
+
+  /** @param always the final figures are printed even when no line was yet (copies made while listing are in them) */
+  static Progress copying(Live live, CopyCounters c, long totalBytes, long totalRanges, Duration interval, boolean always,
+      PrintStream out) {
     long start = System.nanoTime();
     long[] last = {start, 0};
     return new Progress(() -> {
@@ -31,7 +37,7 @@ final class Console {
           "COPY  %s of %s (%.0f%%), %.1f MB/s now, %.1f MB/s average, ETA %s; ranges %d of %d, %d retries, %d failed",
           Units.bytes(bytes), Units.bytes(totalBytes), totalBytes == 0 ? 100.0 : 100.0 * bytes / totalBytes, current, average, eta,
           live.value(c.ranges), totalRanges, live.value(c.retries), live.value(c.failures));
-    }, interval, out);
+    }, interval, out, always);
   }
 
   /** While listing: the objects and bytes found so far. */
@@ -54,8 +60,14 @@ final class Console {
     private volatile boolean printed;
 
     Progress(java.util.function.Supplier<String> line, Duration interval, PrintStream out) {
+      this(line, interval, out, false);
+    }
+
+    /** @param always the close prints the final figures even when no line was printed yet */
+    Progress(java.util.function.Supplier<String> line, Duration interval, PrintStream out, boolean always) {
       this.line = line;
       this.out = out;
+      this.printed = always;
       thread = new Thread(() -> {
         try {
           while (true) {

@@ -59,6 +59,8 @@ final class EarlyCopies implements Planning.Early, AutoCloseable {
   private boolean taking = true;
   /** Rounds not started are skipped: the run is failing. */
   private volatile boolean cancelled;
+  /** The early copies' counters, which the run's own copy counts on from. */
+  private final CopyCounters counters;
 
   EarlyCopies(JavaSparkContext jsc, MigrationConfig config, CopySettings settings, String ledger,
       Broadcast<SerializableConfiguration> hadoop, Broadcast<Resumption> earlier, MigrationJob.Held held, PrintStream out) {
@@ -70,6 +72,11 @@ final class EarlyCopies implements Planning.Early, AutoCloseable {
     this.earlier = earlier;
     this.held = held;
     this.out = out;
+    this.counters = new CopyCounters(jsc);
+  }
+
+  CopyCounters counters() {
+    return counters;
   }
 
   @Override
@@ -97,7 +104,7 @@ final class EarlyCopies implements Planning.Early, AutoCloseable {
         out);
     boolean committed = false;
     try {
-      MigrationJob.Copied copied = MigrationJob.copy(jsc, config, settings, totals, open, ledger, hadoop, held, false, null);
+      MigrationJob.Copied copied = MigrationJob.copy(jsc, config, settings, totals, open, ledger, hadoop, held, false, counters, null);
       jsc.setJobGroup("EARLY", "EARLY: COMMIT of round " + generation, true);
       JavaRDD<ObjectResult> objects = held.persist(MigrationJob.commit(copied.ranges(), totals.splitObjects(), totals.objects(),
           settings));

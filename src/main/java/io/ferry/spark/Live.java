@@ -1,5 +1,6 @@
 package io.ferry.spark;
 
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -26,10 +27,15 @@ final class Live extends SparkListener implements AutoCloseable {
   private final Set<Long> ids = new HashSet<>();
   private final Map<Long, Long> finished = new ConcurrentHashMap<>();
   private final Map<Long, Map<Long, Long>> running = new ConcurrentHashMap<>();
+  /** The accumulators' values when the watch began (copies made while listing count on into the run's copy). */
+  private final Map<Long, Long> before = new HashMap<>();
 
   private Live(JavaSparkContext jsc, List<LongAccumulator> accumulators) {
     this.jsc = jsc;
-    for (LongAccumulator a : accumulators) ids.add(a.id());
+    for (LongAccumulator a : accumulators) {
+      ids.add(a.id());
+      before.put(a.id(), a.value());
+    }
   }
 
   static Live watch(JavaSparkContext jsc, List<LongAccumulator> accumulators) {
@@ -44,7 +50,7 @@ final class Live extends SparkListener implements AutoCloseable {
    */
   long value(LongAccumulator accumulator) {
     long id = accumulator.id();
-    long total = finished.getOrDefault(id, 0L);
+    long total = before.getOrDefault(id, 0L) + finished.getOrDefault(id, 0L);
     for (Map<Long, Long> task : running.values()) total += task.getOrDefault(id, 0L);
     return Math.max(total, accumulator.value());
   }

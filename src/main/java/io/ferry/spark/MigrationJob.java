@@ -196,7 +196,10 @@ public final class MigrationJob {
     boolean committed = false;
     try {
       boolean replay = planned.histories() != null;
-      Copied copied = copy(jsc, config, settings, rest, open, ledger.directory(), hadoop, held, replay, out);
+      // the progress counts on from what the copies made while listing did, to the whole plan
+      CopyCounters counters = earlyDone.copied() != null ? early.counters() : new CopyCounters(jsc);
+      Copied copied = copy(jsc, config, settings, earlyDone.copied() != null ? plan : rest, open, ledger.directory(), hadoop, held, replay,
+          counters, out);
       stages.lap("copy");
 
       jsc.setJobGroup("COMMIT", "COMMIT: check, then complete or abort each object", true);
@@ -276,7 +279,7 @@ public final class MigrationJob {
           out.printf("VERSIONS generation %d of %d: %d versions, %s%n", gen + 1, generations, totals.objects(),
               Units.bytes(totals.bytes()));
           Opening open = open(jsc, settings, tasks, totals.splitObjects(), ledger, hadoop, earlier, held, gen, out);
-          Copied copied = copy(jsc, config, settings, totals, open, ledger, hadoop, held, true, out);
+          Copied copied = copy(jsc, config, settings, totals, open, ledger, hadoop, held, true, new CopyCounters(jsc), out);
           jsc.setJobGroup("COMMIT", "COMMIT: generation " + (gen + 1) + " of the versions", true);
           JavaRDD<ObjectResult> committed = held.persist(commit(copied.ranges(), totals.splitObjects(), totals.objects(), settings));
           committed.checkpoint();
@@ -444,16 +447,16 @@ public final class MigrationJob {
 
   /** COPY: the assignments spread over lanes of equal weight, each range copied by the executors, with live progress. */
   /**
+   * @param plan what the progress line counts to (with {@code counters}: the copies made while listing, when they ran)
    * @param keep the results are checkpointed (a replay's generation): a copy is never done again once later ones ran
    * @param out gets the copy's progress lines; null for none
    */
   static Copied copy(JavaSparkContext jsc, MigrationConfig config, CopySettings settings, PlanTotals plan, Opening open,
-      String ledger, Broadcast<SerializableConfiguration> hadoop, Held held, boolean keep, PrintStream out) {
+      String ledger, Broadcast<SerializableConfiguration> hadoop, Held held, boolean keep, CopyCounters counters, PrintStream out) {
     Opened opens = open.totals();
     JavaRDD<Assignment> assignments = open.assigned().filter(a -> a.assignment() != null).map(AssignFunction.Assigned::assignment);
     // tuned streams: lanes hold as many ranges as a task's most streams, so the gate, not the lane, bounds them
     int lanes = Lanes.count(opens.assignments(), config.copy().threadsPerTask(), jsc.defaultParallelism());
-    CopyCounters counters = new CopyCounters(jsc);
     jsc.setJobGroup("COPY", "COPY: " + plan.ranges() + " ranges of " + plan.objects() + " objects", true);
     JavaRDD<RangeResult> copied = inLanes(assignments, held.broadcast(jsc.broadcast(Lanes.starts(open.weights()))), lanes)
         .mapPartitions(new CopyRangesFunction(settings, ledger, hadoop, counters));
@@ -467,7 +470,7 @@ public final class MigrationJob {
     }
     try (Live live = Live.watch(jsc, counters.all());
         Console.Progress progress = Console.copying(live, counters, plan.bytes() - opens.resumedBytes(),
-            plan.ranges() - opens.resumedRanges(), config.report().progressInterval(), out)) {
+            plan.ranges() - opens.resumedRanges(), config.report().progressInterval(), live.value(counters.ranges) > 0, out)) {
       ranges.count();
     }
     return new Copied(ranges, start, System.currentTimeMillis());
