@@ -104,10 +104,13 @@ final class EarlyCopies implements Planning.Early, AutoCloseable {
         out);
     boolean committed = false;
     try {
-      MigrationJob.Copied copied = MigrationJob.copy(jsc, config, settings, totals, open, ledger, hadoop, held, false, counters, null);
+      // checkpointed, as a replay's generations are: a round is never copied or committed again once later ones ran (an
+      // executor lost after it would otherwise recompute its results, writing its objects' temp files anew)
+      MigrationJob.Copied copied = MigrationJob.copy(jsc, config, settings, totals, open, ledger, hadoop, held, true, counters, null);
       jsc.setJobGroup("EARLY", "EARLY: COMMIT of round " + generation, true);
       JavaRDD<ObjectResult> objects = held.persist(MigrationJob.commit(copied.ranges(), totals.splitObjects(), totals.objects(),
           settings));
+      objects.checkpoint();
       long failed = objects.filter(o -> o.status() == ObjectResult.Status.FAILED).count();
       committed = true;
       return new Done(copied, objects, 1, totals.objects(), totals.bytes(), failed);

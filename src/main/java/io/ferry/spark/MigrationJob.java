@@ -138,6 +138,8 @@ public final class MigrationJob {
       EarlyCopies early = !Planning.mayCopyWhileListing(config, earlier.isEmpty()) ? null : new EarlyCopies(jsc, config, settings,
           ledger.directory(), hadoop, held.broadcast(jsc.broadcast(Resumption.of(earlier, ExecutorContext.destination(settings)))), held,
           out);
+      boolean checkpointed = versions || early != null;
+      if (early != null) jsc.setCheckpointDir(Planning.checkpoints(jsc, config, settings));
       try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, restore,
           versions ? Planning.checkpoints(jsc, config, settings) : null, kept, stages, early, out)) {
         try {
@@ -148,9 +150,9 @@ public final class MigrationJob {
         }
       } finally {
         if (early != null) early.close(); // the listing failed
-        dropCheckpoints(jsc, config, settings);
+        if (checkpointed) dropCheckpoints(jsc, config, settings);
         // a shared context's own folder back (an earlier run's is gone: setting it again would make it anew)
-        if (versions && checkpointsBefore.isPresent() && !checkpointsBefore.get().contains("/.versions/")) {
+        if (checkpointed && checkpointsBefore.isPresent() && !checkpointsBefore.get().contains("/.checkpoints/")) {
           jsc.setCheckpointDir(checkpointsBefore.get());
         }
       }
@@ -302,9 +304,8 @@ public final class MigrationJob {
     return new Replayed(new Copied(ranges, first.copied().startMillis(), end), objects);
   }
 
-  /** A replay's histories kept while it ran ({@link Planning#checkpoints}), if any. */
+  /** What a replay or copies made while listing kept while the run went on ({@link Planning#checkpoints}). */
   private static void dropCheckpoints(JavaSparkContext jsc, MigrationConfig config, CopySettings settings) throws IOException {
-    if (!(config.source().store() instanceof BucketConfig b && b.versions())) return;
     org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(Planning.checkpoints(jsc, config, settings));
     org.apache.hadoop.fs.FileSystem fs = dir.getFileSystem(jsc.hadoopConfiguration());
     if (fs.exists(dir)) fs.delete(dir, true);

@@ -173,6 +173,8 @@ public final class Planning {
       int generation = 1 + round.index();
       JavaRDD<CopyTask> planned = cache(settled.mapPartitionsWithIndex(new PlanFunction(config.plan(), capabilities, serverSide,
           generation), true), cached);
+      // kept in the run's folder: the copies and the plan's anti-join read the same tasks, even after an executor is lost
+      planned.checkpoint();
       tasks.add(planned);
       early.copy(planned, generation);
     }
@@ -373,10 +375,13 @@ public final class Planning {
         cached, jsc.emptyRDD(), histories, null, null, List.of(), PlanTotals.NONE);
   }
 
-  /** Where a replay keeps its histories while it runs (deleted at its end). */
+  /**
+   * Where a replay keeps its histories, and copies made while listing their tasks and results, while the run goes on
+   * (deleted at its end): what is written must never be computed again.
+   */
   static String checkpoints(JavaSparkContext jsc, MigrationConfig config, CopySettings settings) throws java.io.IOException {
     return new io.ferry.report.ReportWriter(jsc.hadoopConfiguration(), config.reportPath(), config.jobName(), settings.runId())
-        .qualifiedRunDirectory() + "/.versions";
+        .qualifiedRunDirectory() + "/.checkpoints";
   }
 
   /** The versions of generation {@code g} that are objects (its delete markers are written apart): the g-th of each history. */
