@@ -80,12 +80,12 @@ final class EarlyCopies implements Planning.Early, AutoCloseable {
   }
 
   @Override
-  public synchronized void copy(JavaRDD<CopyTask> tasks, int generation) {
+  public synchronized void copy(JavaRDD<CopyTask> tasks, int generation, PlanTotals totals) {
     if (!taking) throw new IllegalStateException("the early copies were finished: no more rounds are taken");
     rounds.add(thread.submit(() -> {
       if (cancelled) throw new IllegalStateException("skipped: the run failed before this round's early copy began");
       try {
-        return round(tasks, generation);
+        return round(tasks, generation, totals);
       } catch (IOException | RuntimeException e) {
         cancelled = true; // the run fails: the rounds after this one are not begun
         throw e;
@@ -94,11 +94,8 @@ final class EarlyCopies implements Planning.Early, AutoCloseable {
   }
 
   /** OPEN, COPY and COMMIT of one round's tasks: its objects are committed (or aborted) before the next round starts. */
-  private Done round(JavaRDD<CopyTask> tasks, int generation) throws IOException {
+  private Done round(JavaRDD<CopyTask> tasks, int generation, PlanTotals totals) throws IOException {
     jsc.setLocalProperty("spark.scheduler.pool", POOL);
-    // a group of its own: the run's own groups (LIST, COPY, ...) are the main thread's
-    jsc.setJobGroup("EARLY", "EARLY: PLAN of the objects the listing's round " + generation + " settled", true);
-    PlanTotals totals = tasks.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus);
     if (totals.objects() == 0) return new Done(null, null, 1, 0, 0, 0);
     MigrationJob.Opening open = MigrationJob.open(jsc, settings, tasks, totals.splitObjects(), ledger, hadoop, earlier, held, generation,
         out);
@@ -107,6 +104,7 @@ final class EarlyCopies implements Planning.Early, AutoCloseable {
       // checkpointed, as a replay's generations are: a round is never copied or committed again once later ones ran (an
       // executor lost after it would otherwise recompute its results, writing its objects' temp files anew)
       MigrationJob.Copied copied = MigrationJob.copy(jsc, config, settings, totals, open, ledger, hadoop, held, true, counters, null);
+      // a group of its own: the run's own groups (LIST, COPY, ...) are the main thread's
       jsc.setJobGroup("EARLY", "EARLY: COMMIT of round " + generation, true);
       JavaRDD<ObjectResult> objects = held.persist(MigrationJob.commit(copied.ranges(), totals.splitObjects(), totals.objects(),
           settings));

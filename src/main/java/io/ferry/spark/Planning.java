@@ -106,8 +106,12 @@ public final class Planning {
    * copies, or the run fails: the plan leaves those objects out of its own tasks.
    */
   interface Early {
-    /** @param generation the tasks' ids and ledger files are apart from other rounds' and the plan's (generation 0) */
-    void copy(JavaRDD<CopyTask> tasks, int generation);
+    /**
+     * @param tasks computed and checkpointed already
+     * @param generation the tasks' ids and ledger files are apart from other rounds' and the plan's (generation 0)
+     * @param totals what the tasks copy
+     */
+    void copy(JavaRDD<CopyTask> tasks, int generation, PlanTotals totals);
   }
 
   private Planning() {}
@@ -132,8 +136,9 @@ public final class Planning {
   private static final class EarlyRounds implements Listing.Rounds {
     /** The most shards (listed and left) of a round handed over: its checks scan them all. */
     static final int MOST_SHARDS = 256;
-    /** The tasks of the rounds handed over. */
+    /** The tasks of the rounds handed over, and their totals. */
     final List<JavaRDD<CopyTask>> tasks = new ArrayList<>();
+    PlanTotals totals = PlanTotals.NONE;
     private final MigrationConfig config;
     private final CopySettings settings;
     private final JavaSparkContext jsc;
@@ -173,10 +178,13 @@ public final class Planning {
       int generation = 1 + round.index();
       JavaRDD<CopyTask> planned = cache(settled.mapPartitionsWithIndex(new PlanFunction(config.plan(), capabilities, serverSide,
           generation), true), cached);
-      // kept in the run's folder: the copies and the plan's anti-join read the same tasks, even after an executor is lost
+      // kept in the run's folder: the copies and the plan's anti-join read the same tasks, even after an executor is lost;
+      // written here, on the listing's thread, before the copies' thread or the plan may read them
       planned.checkpoint();
+      PlanTotals planTotals = planned.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus);
       tasks.add(planned);
-      early.copy(planned, generation);
+      totals = totals.plus(planTotals);
+      early.copy(planned, generation, planTotals);
     }
   }
 
@@ -306,7 +314,7 @@ public final class Planning {
       JavaPairRDD<String, Boolean> keys = taken.flatMap(t -> t.ranges().stream().filter(r -> r.partNumber() == 1)
           .map(r -> r.object().relativeKey()).iterator()).mapToPair(k -> new Tuple2<>(k, Boolean.TRUE));
       triaged = triaged.keyBy(d -> d.object().relativeKey()).subtractByKey(keys, partitions).values();
-      earlyTotals = taken.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus);
+      earlyTotals = rounds.totals;
     }
     JavaRDD<Decision> decisions = cache(triaged, cached);
     JavaRDD<StoreObject> toCopy = decisions.filter(d -> d.kind() == Decision.Kind.COPY).map(Decision::object);
