@@ -214,7 +214,8 @@ class ListingIT {
     // copied while it lists on; the splitting's bounds, keys above U+FFFF and "flat0" beside "flat/" are among them
     // (shardsCoverEveryKeyOnceAndTheRunCopiesEachByContent copies the same keys planned whole)
     Path dest = work.resolve("early-out");
-    MigrationConfig config = config("keys", dest, "ferry.plan { listing-shards = 40, listing-page-keys = 40 }");
+    MigrationConfig config = config("keys", dest,
+        "ferry.plan { listing-shards = 40, listing-page-keys = 40, copy-while-listing = true }");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     RunSummary summary = run(config, out);
     String console = out.toString(StandardCharsets.UTF_8);

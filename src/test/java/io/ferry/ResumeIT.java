@@ -168,7 +168,7 @@ class ResumeIT {
     Map<String, String> objects = SeedData.upload(s3.client(), name + "-src", specs);
     if (to.equals("bucket")) s3.client().createBucket(b -> b.bucket(name));
     Path conf = Jobs.file(work.resolve("conf"), name + ".conf", job(name, counter.endpoint(), to, "5MiB", name + "-src",
-        "ferry.plan.listing-page-keys = 2"));
+        "ferry.plan { listing-page-keys = 2, copy-while-listing = true }"));
     Process run = ferry(conf, work.resolve(name + "-crash.log"), "migrate");
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
     while (copiedParts(name) < 2) {

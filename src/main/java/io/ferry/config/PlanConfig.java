@@ -28,7 +28,7 @@ public record PlanConfig(long partSize, long bundleSize, int bundleObjects, long
   }
 
   public PlanConfig(long partSize, long bundleSize, int bundleObjects, long copyCutoff, int listingShards, boolean autoPartSize) {
-    this(partSize, bundleSize, bundleObjects, copyCutoff, listingShards, autoPartSize, 1000, true);
+    this(partSize, bundleSize, bundleObjects, copyCutoff, listingShards, autoPartSize, 1000, false);
   }
 
   public PlanConfig(long partSize, long bundleSize, int bundleObjects, long copyCutoff, int listingShards) {

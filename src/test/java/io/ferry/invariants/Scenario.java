@@ -292,7 +292,7 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
     }
     if (!sourceLinks.equals(SourceLinks.NONE) && r.nextInt(3) == 0) job = job.withCopiedLinks();
     // pages of 1 to 3 keys: a bucket is listed in rounds (a shard splits after 8 pages), and each round's settled
-    // objects are copied while the listing goes on
+    // objects are copied while the listing goes on (the job file turns plan.copy-while-listing on with them)
     if (r.nextInt(3) > 0) job = job.withPageKeys(1 + r.nextInt(3));
     return new Scenario(seed, sourceKind, destinationKind, sourcePrefix, destinationPrefix, source, outside, existing, links, job, runs,
         sourceLinks, archived);
