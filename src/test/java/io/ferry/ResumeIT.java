@@ -102,7 +102,11 @@ class ResumeIT {
 
   /** Runs the job through the slow link and kills the driver with SIGKILL once {@code atLeast} parts are in the ledger. */
   private int crash(String name, String to, int atLeast) throws Exception {
-    Path conf = Jobs.file(work.resolve("conf"), name + ".conf", job(name, counter.endpoint(), to));
+    return crash(name, Jobs.file(work.resolve("conf"), name + ".conf", job(name, counter.endpoint(), to)), atLeast);
+  }
+
+  /** Runs job {@code name} from {@code conf} and kills the driver with SIGKILL once {@code atLeast} parts are in the ledger. */
+  private int crash(String name, Path conf, int atLeast) throws Exception {
     Process run = ferry(conf, work.resolve(name + "-crash.log"), "migrate");
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
     while (copiedParts(name) < atLeast) {
@@ -169,15 +173,7 @@ class ResumeIT {
     if (to.equals("bucket")) s3.client().createBucket(b -> b.bucket(name));
     Path conf = Jobs.file(work.resolve("conf"), name + ".conf", job(name, counter.endpoint(), to, "5MiB", name + "-src",
         "ferry.plan { listing-page-keys = 2, copy-while-listing = true }"));
-    Process run = ferry(conf, work.resolve(name + "-crash.log"), "migrate");
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-    while (copiedParts(name) < 2) {
-      assertThat(run.isAlive()).as("the run ended before the kill: " + Files.readString(work.resolve(name + "-crash.log"))).isTrue();
-      assertThat(System.nanoTime()).as("parts landed").isLessThan(deadline);
-      Thread.sleep(100);
-    }
-    run.destroyForcibly(); // SIGKILL
-    assertThat(run.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    crash(name, conf, 2);
     // the large object was opened by the copies made while listing: their ledger files are of a generation above 0
     try (var files = Files.list(Path.of(java.net.URI.create(Ledger.directory(work.resolve("reports").toString(), name,
         new Configuration()))))) {
