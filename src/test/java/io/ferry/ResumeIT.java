@@ -139,18 +139,9 @@ class ResumeIT {
     if (to.equals("bucket")) assertThat(Buckets.openUploads(s3.client(), name)).as("the crash left its upload open").isEqualTo(1);
     else assertThat(Trees.tempFiles(work.resolve(name + "-files"))).as("the crash left its temp file").isNotEmpty();
 
-    Path conf = Jobs.file(work.resolve("conf"), name + "-rerun.conf", job(name, fast.endpoint(), to));
-    Process rerun = ferry(conf, work.resolve(name + "-rerun.log"), "migrate");
-    assertThat(rerun.waitFor(3, TimeUnit.MINUTES)).isTrue();
-    String out = Files.readString(work.resolve(name + "-rerun.log"));
-    assertThat(rerun.exitValue()).as(out).isZero();
+    String out = rerunCompletes(name, to, Jobs.file(work.resolve("conf"), name + "-rerun.conf", job(name, fast.endpoint(), to)),
+        source);
     assertThat(out).contains("RESUME 1 objects opened by earlier runs, " + landed + " of their parts already copied");
-    Map<String, String> copied = to.equals("bucket") ? Buckets.digests(s3.client(), name, "") : Trees.digests(work.resolve(name
-        + "-files"));
-    assertThat(copied).isEqualTo(source);
-    if (to.equals("bucket")) assertThat(Buckets.openUploads(s3.client(), name)).isZero();
-    else assertThat(Trees.tempFiles(work.resolve(name + "-files"))).isEmpty();
-    assertThat(ledger(name).read().isEmpty()).as("the ledger keeps nothing open").isTrue();
     // Recorded: the parts copied twice are the ones in flight at the kill (the rerun copied PARTS - landed).
     Files.writeString(work.resolve(name + "-recopied.txt"), "parts " + PARTS + ", landed before the kill " + landed
         + ", in flight at the kill (copied twice) " + inFlight + " = " + inFlight * 5 + " MiB\n");
@@ -184,17 +175,25 @@ class ResumeIT {
 
     Path rerunConf = Jobs.file(work.resolve("conf"), name + "-rerun.conf", Files.readString(conf).replace(counter.endpoint(),
         fast.endpoint()));
-    Process rerun = ferry(rerunConf, work.resolve(name + "-rerun.log"), "migrate");
+    assertThat(rerunCompletes(name, to, rerunConf, objects)).contains("RESUME 1 objects opened by earlier runs");
+  }
+
+  /**
+   * Reruns job {@code name} from {@code conf} and checks it completed: exit 0, the destination byte-identical to
+   * {@code expected}, no upload or temp file left, the ledger empty. Returns its console.
+   */
+  private String rerunCompletes(String name, String to, Path conf, Map<String, String> expected) throws Exception {
+    Process rerun = ferry(conf, work.resolve(name + "-rerun.log"), "migrate");
     assertThat(rerun.waitFor(3, TimeUnit.MINUTES)).isTrue();
     String out = Files.readString(work.resolve(name + "-rerun.log"));
     assertThat(rerun.exitValue()).as(out).isZero();
-    assertThat(out).contains("RESUME 1 objects opened by earlier runs");
     Map<String, String> copied = to.equals("bucket") ? Buckets.digests(s3.client(), name, "") : Trees.digests(work.resolve(name
         + "-files"));
-    assertThat(copied).isEqualTo(objects);
+    assertThat(copied).isEqualTo(expected);
     if (to.equals("bucket")) assertThat(Buckets.openUploads(s3.client(), name)).isZero();
     else assertThat(Trees.tempFiles(work.resolve(name + "-files"))).isEmpty();
     assertThat(ledger(name).read().isEmpty()).as("the ledger keeps nothing open").isTrue();
+    return out;
   }
 
   /**

@@ -113,10 +113,7 @@ final class EarlyCopies implements Planning.Early, AutoCloseable {
       committed = true;
       return new Done(copied, objects, 1, totals.objects(), totals.bytes(), failed);
     } finally {
-      if (!committed && open.opened() > 0) {
-        out.printf("KEPT  %d objects opened for writing (multipart uploads, temp files) and the parts they hold, for a rerun of"
-            + " job %s to resume; 'ferry cleanup' removes them%n", open.opened(), config.jobName());
-      }
+      if (!committed) MigrationJob.printKept(open, config.jobName(), out);
     }
   }
 

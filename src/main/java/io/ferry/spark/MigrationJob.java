@@ -237,11 +237,15 @@ public final class MigrationJob {
       Console.printSummary(summary, out);
       return summary;
     } finally {
-      if (!committed && open.opened() > 0) {
-        out.printf("KEPT  %d objects opened for writing (multipart uploads, temp files) and the parts they hold, for a rerun of"
-            + " job %s to resume; 'ferry cleanup' removes them%n", open.opened(), config.jobName());
-      }
+      if (!committed) printKept(open, config.jobName(), out);
     }
+  }
+
+  /** After a copy that did not reach its commit: what it opened stays, for a rerun to resume. */
+  static void printKept(Opening open, String job, PrintStream out) {
+    if (open.opened() == 0) return;
+    out.printf("KEPT  %d objects opened for writing (multipart uploads, temp files) and the parts they hold, for a rerun of job %s"
+        + " to resume; 'ferry cleanup' removes them%n", open.opened(), job);
   }
 
   /** What a replay's generations copied and committed, so far. */
