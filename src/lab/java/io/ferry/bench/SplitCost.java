@@ -15,6 +15,8 @@ import java.util.TreeSet;
  * shards listed in the last, and the requests in all (pages, probes, and the one that finds each shard's end). Every
  * key is checked to be listed once. Prints a Markdown table.
  *   ferry_lab_java io.ferry.bench.SplitCost [target] [keys...]
+ * with FERRY_SPLIT_KEYS, a format for the keys' numbers (default {@code data/obj-%07d}; the bench's flat workload is
+ * {@code flat/f-%06d}).
  */
 public final class SplitCost {
   private SplitCost() {}
@@ -24,11 +26,13 @@ public final class SplitCost {
     List<Integer> sizes = new ArrayList<>();
     for (int i = 1; i < args.length; i++) sizes.add(Integer.parseInt(args[i]));
     if (sizes.isEmpty()) sizes = List.of(1_000, 20_000, 100_000, 1_000_000);
+    String format = System.getenv().getOrDefault("FERRY_SPLIT_KEYS", "data/obj-%07d");
+    String folder = format.substring(0, format.lastIndexOf('/') + 1);
     System.out.println("| keys | target | rounds | shards in the last round | requests | requests per 1,000 keys |");
     System.out.println("| ---: | ---: | ---: | ---: | ---: | ---: |");
     for (int n : sizes) {
       NavigableSet<String> keys = new TreeSet<>(KeyOrder.COMPARATOR);
-      for (int i = 0; i < n; i++) keys.add(String.format(Locale.ROOT, "data/obj-%07d", i));
+      for (int i = 0; i < n; i++) keys.add(String.format(Locale.ROOT, format, i));
       long[] requests = {0};
       KeySpace.Pages<String> pages = new KeySpace.Pages<>() {
         @Override
@@ -52,7 +56,7 @@ public final class SplitCost {
       long listed = 0;
       int rounds = 0;
       int last = 0;
-      List<Shard> open = List.of(Shard.all("data/"));
+      List<Shard> open = List.of(Shard.all(folder));
       for (int round = 0; !open.isEmpty(); round++) {
         List<Shard> next = new ArrayList<>();
         long[] got = {0};

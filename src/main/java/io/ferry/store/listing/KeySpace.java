@@ -53,6 +53,8 @@ public final class KeySpace {
   public static final int LEVELS = 8;
   /** Pages a shard is read for before what is left of it is split: it has proven large enough to pay for pieces. */
   public static final int PROVEN = 8;
+  /** Pieces past the last character seen that are worth a probe for whether they hold any key. */
+  static final int SPECULATIVE = 3;
   private static final String DIGITS = "0123456789";
   private static final String UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
   private static final String LOWER = "abcdefghijklmnopqrstuvwxyz";
@@ -149,7 +151,35 @@ public final class KeySpace {
       after = bound;
     }
     pieces.add(new Shard(closed ? common : base, after, shard.upTo(), true));
-    return pieces;
+    return seenNext.isEmpty() ? pieces : withoutEmpty(pieces, common + seenNext.last(), shard, store);
+  }
+
+  /**
+   * {@code pieces} with the empty ones among those past {@code evidenced} (the alphabet's characters after the last one
+   * any key showed) joined to their neighbours: one probe for the first key after where they start stands for as many
+   * LIST requests as there are pieces before that key's (a flat folder's split asks for a run of digits no key has, and
+   * a server that walks the folder for every request pays a walk for each). Joining adjacent pieces never changes which
+   * keys they cover, so a wrong answer can only cost evenness.
+   */
+  private static <T> List<Shard> withoutEmpty(List<Shard> pieces, String evidenced, Shard shard, Pages<T> store) throws IOException {
+    int first = 1;
+    while (first < pieces.size() && KeyOrder.compare(pieces.get(first).after(), evidenced) <= 0) first++;
+    if (pieces.size() - first < SPECULATIVE) return pieces;
+    Shard tail = pieces.get(pieces.size() - 1);
+    String from = pieces.get(first).after();
+    List<String> probe = keys(store, store.page(tail.prefix(), from, null, 1, false));
+    List<Shard> kept = new ArrayList<>(pieces.subList(0, first));
+    if (probe.isEmpty() || shard.beyond(probe.get(0))) { // all empty: the last piece with keys takes their range
+      Shard end = kept.remove(kept.size() - 1);
+      kept.add(new Shard(tail.prefix(), end.after(), shard.upTo(), true));
+      return kept;
+    }
+    int holder = first;
+    while (holder < pieces.size() - 1 && pieces.get(holder).beyond(probe.get(0))) holder++;
+    Shard at = pieces.get(holder);
+    kept.add(new Shard(at.prefix(), from, at.upTo(), true)); // the empty pieces before the probe's key, and its own
+    kept.addAll(pieces.subList(holder + 1, pieces.size()));
+    return kept;
   }
 
   private static <T> List<String> keys(Pages<T> store, Page<T> page) {

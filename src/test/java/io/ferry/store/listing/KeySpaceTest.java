@@ -96,6 +96,10 @@ public class KeySpaceTest {
 
   /** The rounds of listing {@code prefix} with {@code target} shards, as spark/Listing runs them. */
   private static Listed list(Bucket b, String prefix, int target) throws IOException {
+    return list(b, prefix, target, KeySpace.PAGE);
+  }
+
+  private static Listed list(Bucket b, String prefix, int target, int pageKeys) throws IOException {
     java.util.Map<String, Integer> times = new java.util.HashMap<>();
     List<Integer> sizes = new ArrayList<>();
     List<Integer> rounds = new ArrayList<>();
@@ -106,7 +110,7 @@ public class KeySpaceTest {
       List<Shard> next = new ArrayList<>();
       for (Shard shard : open) {
         int[] n = {0};
-        next.addAll(KeySpace.list(shard, KeySpace.pages(open.size(), round, target), b, k -> {
+        next.addAll(KeySpace.list(shard, KeySpace.pages(open.size(), round, target), pageKeys, b, k -> {
           times.merge(k, 1, Integer::sum);
           n[0]++;
         }));
@@ -152,6 +156,39 @@ public class KeySpaceTest {
     assertThat(l.rounds().get(0)).isEqualTo(1);
     assertThat(l.sizes().get(0)).as("keys the first round lists").isEqualTo(KeySpace.PROVEN * KeySpace.PAGE);
     assertThat(l.requests()).as("requests").isLessThanOrEqualTo(50);
+  }
+
+  @Test
+  void piecesNoKeyShowedAreProbedOnceAndJoinedWhenEmpty() throws IOException {
+    // 20,000 keys: the split after 8,000 asks for data/obj-0002 .. 0009 and the rest, which hold nothing; 34 requests before
+    Bucket b = new Bucket(numbered("data/obj-%07d", 20_000));
+    Listed l = list(b, "data/", 64).coversOnce(b, "data/");
+    assertThat(l.requests()).as("requests").isLessThanOrEqualTo(27);
+    // keys again after a gap: the probe finds them, the empty pieces before them join theirs, and all are listed
+    List<String> gap = new ArrayList<>(numbered("g/%05d", 12_000));
+    gap.addAll(numbered("g/7%04d", 3_000));
+    Bucket g = new Bucket(gap);
+    list(g, "g/", 64).coversOnce(g, "g/");
+  }
+
+  @Test
+  void overRandomRunsOfNumberedKeysEveryKeyIsListedOnce() throws IOException {
+    for (long seed = 1; seed <= 60; seed++) {
+      java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+      List<String> keys = new ArrayList<>();
+      for (int run = 1 + r.nextInt(5); run > 0; run--) { // runs of numbered keys at random digits, with random gaps
+        String head = List.of("", "a", "x/", "img_", "9", "\u00e9", "\uD83D\uDE00").get(r.nextInt(7)) + r.nextInt(10);
+        int width = 2 + r.nextInt(4);
+        int from = r.nextInt((int) Math.pow(10, width));
+        for (int i = 0, n = r.nextInt(3_000); i < n; i++) {
+          keys.add(head + String.format(Locale.ROOT, "%0" + width + "d", (from + i * (1 + r.nextInt(3))) % (int) Math.pow(10, width)));
+        }
+      }
+      for (java.util.Comparator<String> order : List.of(KeyOrder.COMPARATOR, java.util.Comparator.<String>naturalOrder())) {
+        Bucket b = new Bucket(keys, order);
+        list(b, "", 2 + r.nextInt(80), 1 + r.nextInt(100)).coversOnce(b, "");
+      }
+    }
   }
 
   @Test
