@@ -1,0 +1,56 @@
+package io.ferry.bench;
+
+import io.ferry.copy.RangeResult;
+import io.ferry.store.StoreObject;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.spark.SparkConf;
+import org.apache.spark.serializer.DeserializationStream;
+import org.apache.spark.serializer.JavaSerializer;
+import org.apache.spark.serializer.SerializationStream;
+import org.apache.spark.serializer.SerializerInstance;
+import scala.reflect.ClassTag$;
+
+/**
+ * The CPU of storing and reading a persisted block of ranges as Spark does ({@code MEMORY_AND_DISK_SER}: its
+ * serializer's stream), for a value of {@code spark.serializer.objectStreamReset} (Spark's default 100).
+ *   ferry_lab_java io.ferry.bench.SerializeCost [rows] [rounds] [reset]
+ */
+public final class SerializeCost {
+  private SerializeCost() {}
+
+  public static void main(String[] args) throws Exception {
+    int n = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
+    int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+    String reset = args.length > 2 ? args[2] : "100";
+    List<RangeResult> rows = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      String key = String.format(Locale.ROOT, "flat/f-%06d", i);
+      long start = 1_700_000_000_000L + i * 3L;
+      rows.add(RangeResult.of(new StoreObject(key, key, 65_536, "\"" + Integer.toHexString(key.hashCode()) + "\"", start), "/data/" + key)
+          .task(i / 500).part(1, 1, 0, 65_536).bytes(65_536, 65_536).times(start, start + 7, 1_000_000L + i, 7_000_000L + i).attempts(1)
+          .by("get+write", "1", "host-a").digests("0a0b0c0d", "md5:" + i, "md5:" + i).build());
+    }
+    SerializerInstance java = new JavaSerializer(new SparkConf().set("spark.serializer.objectStreamReset", reset)).newInstance();
+    ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+    for (int r = 0; r < rounds; r++) {
+      long t0 = cpu.getCurrentThreadCpuTime();
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      SerializationStream out = java.serializeStream(bytes);
+      for (RangeResult row : rows) out.writeObject(row, ClassTag$.MODULE$.apply(RangeResult.class));
+      out.close();
+      long t1 = cpu.getCurrentThreadCpuTime();
+      DeserializationStream in = java.deserializeStream(new ByteArrayInputStream(bytes.toByteArray()));
+      for (int i = 0; i < n; i++) in.readObject(ClassTag$.MODULE$.apply(RangeResult.class));
+      in.close();
+      long t2 = cpu.getCurrentThreadCpuTime();
+      System.out.printf(Locale.ROOT, "reset %s round %d: %,d bytes; write %.1f, read %.1f CPU-ms per 1,000 rows%n", reset, r, bytes.size(),
+          (t1 - t0) / 1e3 / n, (t2 - t1) / 1e3 / n);
+    }
+  }
+}
