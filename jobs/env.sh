@@ -103,10 +103,10 @@ ferry_java() {
   elif [ "${FERRY_CDS:-0}" = 1 ] && ferry_cds_fresh; then
     cds=(-XX:SharedArchiveFile="$FERRY_HOME/target/cds/ferry.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off)
   fi
-  # FERRY_JIT=late-c2 (set for local runs): the second JIT compiler takes only methods called or looping 100x more
-  # often than its defaults, so a short run does not spend a core compiling Spark's start-up code, while hot loops
-  # (SHA-256 signing, TLS) still reach it. FERRY_JIT=c1 stops at the first compiler (cheapest to compile, but SHA-256
-  # and AES then run without their intrinsics); FERRY_JIT=default leaves HotSpot's choice.
+  # FERRY_JIT=late-c2: the second JIT compiler takes only methods called or looping 100x more often than its defaults,
+  # so a short run does not spend a core compiling Spark's start-up code, while hot loops (SHA-256 signing, TLS) still
+  # reach it. FERRY_JIT=c1 stops at the first compiler (cheapest, but SHA-256 and AES then run without their
+  # intrinsics). jobs/migrate.sh asks the job which (`ferry jit`); FERRY_JIT=default leaves HotSpot's choice.
   local jit=()
   case "${FERRY_JIT:-default}" in
     late-c2) jit=(-XX:Tier4InvocationThreshold=500000 -XX:Tier4MinInvocationThreshold=60000

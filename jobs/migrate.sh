@@ -8,11 +8,19 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 command=migrate
 case "${1:-}" in migrate|plan|verify|cleanup|report) command="$1"; shift ;; esac
 [ $# -ge 1 ] || { echo "usage: jobs/migrate.sh [migrate|plan|verify|cleanup] <job.conf> [-Dferry.key=value ...] [--dry-run]" >&2; exit 2; }
-# local mode only: the class-data archive, a late C2 and the Parallel collector (see ferry_java in env.sh); spark-submit runs its own JVMs
+# local mode only: the class-data archive, the JIT compilers the job wants and the Parallel collector (see ferry_java in
+# env.sh); spark-submit runs its own JVMs
 if [ -z "${SPARK_HOME:-}" ]; then
-  export FERRY_CDS="${FERRY_CDS:-1}" FERRY_JIT="${FERRY_JIT:-late-c2}" FERRY_GC="${FERRY_GC:-parallel}"
+  export FERRY_CDS="${FERRY_CDS:-1}" FERRY_GC="${FERRY_GC:-parallel}"
 fi
 ferry_build
+if [ -z "${SPARK_HOME:-}" ] && [ -z "${FERRY_JIT:-}" ]; then
+  FERRY_JIT=late-c2
+  if [[ "$command" =~ ^(migrate|plan|verify)$ ]]; then # Ferry reads the job (a small JVM, ~0.3 s): c1 unless bytes are signed or on TLS
+    FERRY_JIT=$(FERRY_JIT=c1 FERRY_DRIVER_OPTS=-Xmx256m ferry_java io.ferry.Ferry jit "$@" 2>/dev/null) || FERRY_JIT=late-c2
+  fi
+  export FERRY_JIT
+fi
 if [ -n "${SPARK_HOME:-}" ]; then
   exec "$SPARK_HOME/bin/spark-submit" --master "${SPARK_MASTER:-local[*]}" --class io.ferry.Ferry \
     "$FERRY_HOME/target/ferry.jar" "$command" "$@"

@@ -1,0 +1,46 @@
+package io.ferry.copy;
+
+import io.ferry.config.BucketConfig;
+import io.ferry.config.DestinationConfig;
+import io.ferry.config.S3EndpointConfig;
+import io.ferry.config.SourceConfig;
+import io.ferry.config.StoreConfig;
+import java.util.Locale;
+
+/**
+ * Which JIT compilers a local run's JVM wants (jobs/env.sh's FERRY_JIT), from what its copies do to every byte. HotSpot's
+ * first compiler alone costs a job of small objects a fifth less CPU than a late second one (bench/results, the flat
+ * job), but has none of the second's SHA-256 and AES intrinsics: a job whose bytes are signed (uploads with signed
+ * payloads) or carried over TLS keeps the second compiler, late.
+ */
+public enum LocalJit {
+  C1("c1"),
+  LATE_C2("late-c2");
+
+  private final String name;
+
+  LocalJit(String name) {
+    this.name = name;
+  }
+
+  /** As FERRY_JIT names it. */
+  public String flag() {
+    return name;
+  }
+
+  public static LocalJit of(SourceConfig source, DestinationConfig destination) {
+    if (overTls(source.store()) || overTls(destination.store())) return LATE_C2;
+    boolean signsPayloads = CopyMethod.choose(source, destination) == CopyMethod.STREAM_TO_BUCKET
+        && !((BucketConfig) destination.store()).endpoint().unsignedPayload();
+    return signsPayloads ? LATE_C2 : C1;
+  }
+
+  private static boolean overTls(StoreConfig store) {
+    // a bucket's bytes cross its endpoint's connection; AWS's own endpoints ("") are https
+    return store instanceof BucketConfig b && !plainHttp(b.endpoint());
+  }
+
+  private static boolean plainHttp(S3EndpointConfig endpoint) {
+    return endpoint.endpoint().toLowerCase(Locale.ROOT).startsWith("http://");
+  }
+}
