@@ -159,7 +159,8 @@ public final class KeySpace {
    * any key showed) joined to their neighbours: one probe for the first key after where they start stands for as many
    * LIST requests as there are pieces before that key's (a flat folder's split asks for a run of digits no key has, and
    * a server that walks the folder for every request pays a walk for each). Joining adjacent pieces never changes which
-   * keys they cover, so a wrong answer can only cost evenness.
+   * keys they cover (every bound starts with the common prefix, so every key between two of them does too, in either
+   * order), so a wrong answer can only cost evenness.
    */
   private static <T> List<Shard> withoutEmpty(List<Shard> pieces, String evidenced, Shard shard, Pages<T> store) throws IOException {
     int first = 1;
@@ -169,7 +170,7 @@ public final class KeySpace {
     String from = pieces.get(first).after();
     List<String> probe = keys(store, store.page(tail.prefix(), from, null, 1, false));
     List<Shard> kept = new ArrayList<>(pieces.subList(0, first));
-    if (probe.isEmpty() || shard.beyond(probe.get(0))) { // all empty: the last piece with keys takes their range
+    if (probe.isEmpty() || shard.beyond(probe.get(0))) { // all empty: the last piece before them takes their range
       Shard end = kept.remove(kept.size() - 1);
       kept.add(new Shard(tail.prefix(), end.after(), shard.upTo(), true));
       return kept;
