@@ -3,7 +3,7 @@
 # against its peers. bench/run.sh's benchmark (io.ferry.bench.Bench: two S3Proxy endpoints on loopback, every copy
 # verified by SHA-256, CPU by /usr/bin/time) runs each job at two sizes; the difference of the two runs' CPU over the
 # difference of their bytes (objects) cancels each tool's start-up. Results: bench/results/cpu.csv (the runs) and
-# cpu.md (the marginal figures).
+# cpu.md (the marginal figures, each session's table with its notes; the table is printed and left in target/).
 #   bench/cpu.sh                                   # FERRY_BENCH_REPEAT=3: each run three times, the median CPU taken
 #   FERRY_CPU_SCALES="1.0 2.0" FERRY_BENCH_WORKLOADS=large,small FERRY_BENCH_TASKS=files,other,same FERRY_BENCH_TOOLS=ferry,rclone-tuned,aws-tuned,s3cmd bench/cpu.sh
 set -euo pipefail
@@ -21,7 +21,9 @@ for scale in ${FERRY_CPU_SCALES:-1.0 2.0}; do
     FERRY_BENCH_TOOLS=ferry@destination.unsigned-payload=true bash bench/run.sh
 done
 # the marginal figures: for each workload, task and tool, its newest run at each of the two sizes
-python3 - "$CSV" "$since" > "$FERRY_HOME/bench/results/cpu.md" <<'PY'
+# the table goes to the console and target/ (bench/results/cpu.md keeps each session's table with its notes)
+mkdir -p "$FERRY_HOME/target"
+python3 - "$CSV" "$since" > "$FERRY_HOME/target/cpu-marginal.md" <<'PY'
 import csv, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["verified"] == "yes" and r["session"] >= sys.argv[2]]
 runs = {}
@@ -47,4 +49,4 @@ for (w, t, tool), sizes in sorted(by.items()):
     print("| %s | %s | %s | %d | %.1f | %.1f | %.2f | %d | %s | %s |" % (w, t, tool, n_runs[(w, t, tool)], float(a["cpu_s"]), float(b["cpu_s"]), gb, n,
           "%.2f" % (cpu / gb) if gb > 0 else "", "%.2f" % (cpu / n * 1000) if n > 0 else ""))
 PY
-cat "$FERRY_HOME/bench/results/cpu.md"
+cat "$FERRY_HOME/target/cpu-marginal.md"
