@@ -1,12 +1,10 @@
 package io.ferry.bench;
 
 import io.ferry.copy.RangeResult;
-import io.ferry.store.StoreObject;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.spark.SparkConf;
@@ -28,14 +26,7 @@ public final class SerializeCost {
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
     String reset = args.length > 2 ? args[2] : "100";
-    List<RangeResult> rows = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      String key = String.format(Locale.ROOT, "flat/f-%06d", i);
-      long start = 1_700_000_000_000L + i * 3L;
-      rows.add(RangeResult.of(new StoreObject(key, key, 65_536, "\"" + Integer.toHexString(key.hashCode()) + "\"", start), "/data/" + key)
-          .task(i / 500).part(1, 1, 0, 65_536).bytes(65_536, 65_536).times(start, start + 7, 1_000_000L + i, 7_000_000L + i).attempts(1)
-          .by("get+write", "1", "host-a").digests("0a0b0c0d", "md5:" + i, "md5:" + i).build());
-    }
+    List<RangeResult> rows = DatasetCost.flatRows(n); // the datasets bench's rows
     SerializerInstance java = new JavaSerializer(new SparkConf().set("spark.serializer.objectStreamReset", reset)).newInstance();
     ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
     for (int r = 0; r < rounds; r++) {
