@@ -18,6 +18,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -190,13 +191,11 @@ final class FileDestination implements Destination {
     if (upload.object().isFolder()) return Ownership.of(metadata.get().userMetadata()).receipt(); // made by its completion
     Path temp = tempPath(upload);
     folder(root, temp, !upload.inParts());
-    // An object written whole starts a fresh file of its own (a planted link at its name is removed, not followed);
-    // its retry continues that file; the parts of one write into the file its opening created.
-    if (!upload.inParts() && from == 0) Files.deleteIfExists(temp);
-    java.nio.file.OpenOption[] options = !upload.inParts() && from == 0
-        ? new java.nio.file.OpenOption[] {StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE}
-        : new java.nio.file.OpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS};
-    try (FileChannel channel = FileChannel.open(temp, options); InputStream in = body.open()) {
+    // An object written whole starts a fresh file of its own; its retry continues that file; the parts of one write
+    // into the file its opening created.
+    try (FileChannel channel = !upload.inParts() && from == 0 ? createFresh(temp)
+        : FileChannel.open(temp, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+        InputStream in = body.open()) {
       int chunk = (int) Math.min(bufferSize, Math.max(1, range.length()));
       byte[] buffer = BUFFERS.get(chunk);
       long position = range.offset() + from;
@@ -221,6 +220,20 @@ final class FileDestination implements Destination {
     }
     // the first range carries the file's mode and owner to the completion (read from its GET's answer: no request)
     return range.offset() == 0 ? Ownership.of(metadata.get().userMetadata()).receipt() : "";
+  }
+
+  /**
+   * A new file at {@code temp}; what stands at its name (an earlier attempt's file, a planted link) is removed first, not
+   * followed. Created before anything is looked up: the name is free but for a retry, and a lookup that misses in a
+   * folder of many files costs as much as the create.
+   */
+  private static FileChannel createFresh(Path temp) throws IOException {
+    try {
+      return FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    } catch (FileAlreadyExistsException taken) {
+      Files.deleteIfExists(temp);
+      return FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    }
   }
 
   /**
@@ -256,17 +269,21 @@ final class FileDestination implements Destination {
       channel.force(true);
     }
     if (object.isSymlink()) return completeLink(object, target, temp);
-    Files.getFileAttributeView(temp, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-        .setTimes(FileTime.fromMillis(object.lastModifiedMillis()), null, null);
+    FileTime modified = FileTime.fromMillis(object.lastModifiedMillis());
+    // the access time too (as rclone and rsync set it), or the JDK reads the file's attributes again for it
+    Files.getFileAttributeView(temp, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setTimes(modified, modified, null);
     Ownership ownership = Ownership.fromReceipts(receipts.values());
     String notRestored = ownership.restore(temp, OWNER_RW);
-    if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
-      throw new FileAlreadyExistsException(target.toString(), null, "a directory stands at the object's final name");
-    }
     try {
       Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (AtomicMoveNotSupportedException e) {
       throw new IOException("the destination filesystem cannot rename atomically: " + e.getMessage(), e);
+    } catch (FileSystemException e) {
+      // a rename never replaces a directory with a file (EISDIR): looked at only then, to say so
+      if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+        throw new FileAlreadyExistsException(target.toString(), null, "a directory stands at the object's final name");
+      }
+      throw e;
     }
     renamedInto.add(target.getParent());
     String notExact = ownership.exact(target, OWNER_RW);

@@ -161,6 +161,19 @@ class FileDestinationTest extends DestinationContract {
   }
 
   @Test
+  void aDanglingLinkPlantedAtATempFilesNameIsReplacedNotCreatedThrough() throws Exception {
+    Path nowhere = root.resolveSibling(root.getFileName() + "-nowhere");
+    Files.createSymbolicLink(root.resolve(".w.ferry-R1.tmp"), nowhere);
+    Destination d = destination();
+    StoreObject o = object("w", 3);
+    writeWhole(d, o, "new");
+    d.complete(Upload.whole(o), new TreeMap<>());
+    assertThat(root.resolve("w")).hasContent("new");
+    assertThat(Files.getLastModifiedTime(root.resolve("w")).toMillis()).isEqualTo(o.lastModifiedMillis());
+    assertThat(nowhere).doesNotExist();
+  }
+
+  @Test
   void aLinkAtAFinalNameIsReplacedByTheObjectNotWrittenThrough() throws Exception {
     Path victim = Files.writeString(root.resolveSibling(root.getFileName() + "-target"), "a user's file");
     Files.createSymbolicLink(root.resolve("z"), victim);
