@@ -40,7 +40,8 @@ public final class KeyPaths {
       if (segment.equals(".") || segment.equals("..")) {
         throw new UnsafeKeyException("the key has a '" + segment + "' segment (it could escape the destination directory)");
       }
-      if (segment.getBytes(StandardCharsets.UTF_8).length > NAME_MAX) {
+      // at most 3 bytes of UTF-8 per char: only a long segment is encoded to be measured
+      if (segment.length() > NAME_MAX / 3 && segment.getBytes(StandardCharsets.UTF_8).length > NAME_MAX) {
         throw new UnsafeKeyException("a path segment of the key is longer than " + NAME_MAX + " bytes");
       }
       try {
@@ -54,11 +55,23 @@ public final class KeyPaths {
       throw new UnsafeKeyException("the key's file name has the form of Ferry's own temp files and markers, which a later run"
           + " would remove as a leftover");
     }
-    Path normalizedRoot = root.toAbsolutePath().normalize();
-    if (!resolved.toAbsolutePath().normalize().startsWith(normalizedRoot)) {
+    if (!resolved.toAbsolutePath().normalize().startsWith(normalized(root))) {
       throw new UnsafeKeyException("the key resolves outside the destination directory");
     }
     return resolved;
+  }
+
+  /** The last root asked for and its absolute, normalized form: a destination resolves all its keys under one root. */
+  private record Root(Path given, Path normalized) {}
+
+  private static volatile Root last = new Root(Path.of(""), Path.of("").toAbsolutePath().normalize());
+
+  private static Path normalized(Path root) {
+    Root seen = last;
+    if (seen.given().equals(root)) return seen.normalized();
+    Root now = new Root(root, root.toAbsolutePath().normalize());
+    last = now;
+    return now.normalized();
   }
 
   /**
