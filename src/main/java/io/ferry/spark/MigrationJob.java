@@ -221,16 +221,16 @@ public final class MigrationJob {
         jsc.setJobGroup("LINK", "LINK: each file's other names made hard links to its copy", true);
         objects = held.persist(objects.union(HardLinks.link(planned.hardLinks(), objects, settings)));
       }
-      long failed = objects.filter(o -> o.status() == ObjectResult.Status.FAILED).count();
+      Failed failed = Failed.of(objects);
       committed = true;
       stillHeld(lock, config.jobName());
-      keepOpenOnly(ledger, destination, objects, stillOpen);
+      keepOpenOnly(ledger, destination, failed.inParts(), stillOpen);
       stages.lap("commit");
 
       stillHeld(lock, config.jobName());
       String runDirectory = new io.ferry.report.ReportWriter(jsc.hadoopConfiguration(), config.reportPath(), config.jobName(),
           settings.runId()).qualifiedRunDirectory();
-      RunSummary.Deletions deletions = CutOverStep.run(jsc, settings, planned, failed, runDirectory, out);
+      RunSummary.Deletions deletions = CutOverStep.run(jsc, settings, planned, failed.count(), runDirectory, out);
       if (deletions != null && deletions.outcome().equals("ran")) stages.lap("delete");
 
       RunSummary summary = report(jsc, config, settings.runId(), started, planned, copied, objects.union(restoring), stages, deletions);
@@ -313,6 +313,32 @@ public final class MigrationJob {
     org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(Planning.checkpoints(jsc, config, settings));
     org.apache.hadoop.fs.FileSystem fs = dir.getFileSystem(jsc.hadoopConfiguration());
     if (fs.exists(dir)) fs.delete(dir, true);
+  }
+
+  /** The objects that failed: how many, and the keys of those written in parts (their uploads may stay open). */
+  record Failed(long count, List<String> inParts) implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** One pass over the commit's results (a pass deserializes each of them again). */
+    static Failed of(JavaRDD<ObjectResult> objects) {
+      return objects.mapPartitions(rows -> {
+        long count = 0;
+        List<String> inParts = new ArrayList<>();
+        while (rows.hasNext()) {
+          ObjectResult o = rows.next();
+          if (o.status() != ObjectResult.Status.FAILED) continue;
+          count++;
+          if (o.parts() > 1) inParts.add(o.object().relativeKey());
+        }
+        return List.of(new Failed(count, inParts)).iterator();
+      }).fold(new Failed(0, List.of()), Failed::plus);
+    }
+
+    Failed plus(Failed other) {
+      List<String> both = new ArrayList<>(inParts);
+      both.addAll(other.inParts);
+      return new Failed(count + other.count, both);
+    }
   }
 
   private static List<String> failedKeys(JavaRDD<ObjectResult> objects) {
@@ -559,12 +585,11 @@ public final class MigrationJob {
    * failed too (they are checked with the destination), and {@code stillOpen}; everything else was completed or
    * aborted.
    */
-  private static void keepOpenOnly(Ledger ledger, Destination destination, JavaRDD<ObjectResult> objects, List<Ledger.Opened> stillOpen)
+  private static void keepOpenOnly(Ledger ledger, Destination destination, List<String> failedInParts, List<Ledger.Opened> stillOpen)
       throws IOException {
     Ledger.State state = ledger.read();
     List<Ledger.Opened> keep = new ArrayList<>(stillOpen);
-    for (String key : objects.filter(o -> o.status() == ObjectResult.Status.FAILED && o.parts() > 1).map(o -> o.object().relativeKey())
-        .collect()) {
+    for (String key : failedInParts) {
       Ledger.Opened entry = state.opened().get(key);
       if (entry != null && stillThere(destination, new Upload(LedgerRecords.object(entry), entry.uploadId()))) keep.add(entry);
     }
