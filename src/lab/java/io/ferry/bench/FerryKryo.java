@@ -23,10 +23,10 @@ import java.util.Map;
 import org.apache.spark.serializer.KryoRegistrator;
 
 /**
- * A Kryo registrator for Ferry's rows, for {@link KryoCost} (not used by Ferry: see there). Kryo 4's field serializer
- * cannot build records (their fields are final to reflection), and the rows hold the JDK's unmodifiable collections,
- * which Kryo would rebuild by {@code add}. Records are written component by component and built by their canonical
- * constructor; unmodifiable lists, sets and maps come back unmodifiable.
+ * A Kryo registrator for Ferry's rows, for {@link SerializeCost} (not used by Ferry: bench/results/README.md says why).
+ * Kryo 4's field serializer cannot build records (their fields are final to reflection), and the rows hold the JDK's
+ * unmodifiable collections, which Kryo would rebuild by {@code add}. Records are written component by component and
+ * built by their canonical constructor; unmodifiable lists, sets and maps come back unmodifiable.
  */
 public final class FerryKryo implements KryoRegistrator {
   @Override
