@@ -223,9 +223,9 @@ final class FileDestination implements Destination {
   }
 
   /**
-   * A new file at {@code temp}; what stands at its name (an earlier attempt's file, a planted link) is removed first, not
-   * followed. Created before anything is looked up: the name is free but for a retry, and a lookup that misses in a
-   * folder of many files costs as much as the create.
+   * A new file at {@code temp}, created exclusively (never through a link). Only when its name is taken (an earlier
+   * attempt's file, a planted link) is that removed, not followed, and the file created again: the name is free but for
+   * a retry, and a lookup first would miss in a folder of many files at about the cost of the create.
    */
   private static FileChannel createFresh(Path temp) throws IOException {
     try {

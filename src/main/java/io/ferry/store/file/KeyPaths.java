@@ -55,23 +55,11 @@ public final class KeyPaths {
       throw new UnsafeKeyException("the key's file name has the form of Ferry's own temp files and markers, which a later run"
           + " would remove as a leftover");
     }
-    if (!resolved.toAbsolutePath().normalize().startsWith(normalized(root))) {
+    Path normalizedRoot = root.toAbsolutePath().normalize();
+    if (!resolved.toAbsolutePath().normalize().startsWith(normalizedRoot)) {
       throw new UnsafeKeyException("the key resolves outside the destination directory");
     }
     return resolved;
-  }
-
-  /** The last root asked for and its absolute, normalized form: a destination resolves all its keys under one root. */
-  private record Root(Path given, Path normalized) {}
-
-  private static volatile Root last = new Root(Path.of(""), Path.of("").toAbsolutePath().normalize());
-
-  private static Path normalized(Path root) {
-    Root seen = last;
-    if (seen.given().equals(root)) return seen.normalized();
-    Root now = new Root(root, root.toAbsolutePath().normalize());
-    last = now;
-    return now.normalized();
   }
 
   /**

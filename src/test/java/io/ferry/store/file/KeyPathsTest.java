@@ -33,11 +33,16 @@ class KeyPathsTest {
   }
 
   @Test
-  void overlongSegmentsAreRejected() {
+  void overlongSegmentsAreRejected() throws UnsafeKeyException {
     assertThatThrownBy(() -> KeyPaths.resolve(ROOT, "d/" + "x".repeat(256)))
         .hasMessage("a path segment of the key is longer than 255 bytes");
     // 128 two-byte characters = 256 bytes
     assertThatThrownBy(() -> KeyPaths.resolve(ROOT, "é".repeat(128))).isInstanceOf(UnsafeKeyException.class);
+    // around the 85 chars below which a segment is not encoded to be measured: 3 bytes a char, 4 a surrogate pair
+    assertThat(KeyPaths.resolve(ROOT, "€".repeat(85))).isEqualTo(ROOT.resolve("€".repeat(85)));
+    assertThatThrownBy(() -> KeyPaths.resolve(ROOT, "€".repeat(86))).isInstanceOf(UnsafeKeyException.class);
+    assertThat(KeyPaths.resolve(ROOT, "\uD83D\uDE00".repeat(63))).isEqualTo(ROOT.resolve("\uD83D\uDE00".repeat(63)));
+    assertThatThrownBy(() -> KeyPaths.resolve(ROOT, "\uD83D\uDE00".repeat(64))).isInstanceOf(UnsafeKeyException.class);
   }
 
   @Test
