@@ -38,7 +38,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * FERRY_BENCH_MODES (direct,wan; link: the WAN with every connection to an endpoint sharing one link of
  * FERRY_BENCH_LINK_MBPS, 125 = 1 Gbit/s, each way), FERRY_BENCH_TOOLS (raw,ferry,rclone,rclone-tuned,aws,aws-tuned,s3cmd,distcp,
  * distcp-tuned; a Ferry variant is written ferry@key=value@..., e.g. ferry@copy.streams-per-task=4@heap=512m, keys
- * under ferry., heap for the JVM's -Xmx and jit for FERRY_JIT), FERRY_BENCH_SCALE (1.0 = the sizes of issue 4; the
+ * under ferry., heap for the JVM's -Xmx, jit for FERRY_JIT and digests=jdk for the JDK's MD5 and SHA-256),
+ * FERRY_BENCH_SCALE (1.0 = the sizes of issue 4; the
  * workload huge, one FERRY_BENCH_HUGE_MIB (4096) object, and the workload one, one 1 KiB object (a tool's fixed cost per
  * run), are not scaled; another scale seeds buckets of its own, so
  * that its extra objects never join the full-size workloads), FERRY_BENCH_WAN_MBPS (40),
@@ -202,13 +203,18 @@ public final class Bench {
     write(awsConfig, "[default]\n" + (tool.equals("aws-tuned")
         ? "s3 =\n  max_concurrent_requests = 32\n  multipart_chunksize = 64MB\n  multipart_threshold = 64MB\n" : ""));
     env.put("AWS_CONFIG_FILE", awsConfig.toString());
+    String heap = "2g";
+    String jvm = System.getenv().getOrDefault("FERRY_BENCH_JVM_OPTS", "");
     for (String override : overrides(tool)) {
       if (override.startsWith("heap=")) {
-        env.put("FERRY_DRIVER_OPTS", "-Xmx" + override.substring(5) + " " + System.getenv().getOrDefault("FERRY_BENCH_JVM_OPTS", ""));
+        heap = override.substring(5);
+      } else if (override.startsWith("digests=")) {
+        jvm += " -Dferry." + override; // store/checksums/Digests: jdk keeps the JDK's
       } else if (override.startsWith("jit=")) {
         env.put("FERRY_JIT", override.substring(4)); // jobs/env.sh: late-c2 (local default), default, c1
       }
     }
+    env.put("FERRY_DRIVER_OPTS", "-Xmx" + heap + " " + jvm);
     Measured m = measure(command, env);
     double sync = 0;
     if (toFiles && !tool.equals("raw")) {
@@ -269,7 +275,9 @@ public final class Bench {
             + ", secret-access-key = ${?BENCH_SECRET} } }\n" + destination + "\n}\n");
         List<String> c = new ArrayList<>(List.of("bash", home.resolve("jobs/migrate.sh").toString(), conf.toString()));
         for (String override : overrides(tool)) {
-          if (!override.startsWith("heap=") && !override.startsWith("jit=")) c.add("-Dferry." + override);
+          if (!override.startsWith("heap=") && !override.startsWith("jit=") && !override.startsWith("digests=")) {
+            c.add("-Dferry." + override);
+          }
         }
         yield c;
       }

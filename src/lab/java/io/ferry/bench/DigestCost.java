@@ -2,13 +2,15 @@ package io.ferry.bench;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import io.ferry.store.checksums.Digests;
 import java.security.MessageDigest;
 import java.util.Locale;
 import java.util.Random;
 
 /**
- * CPU per GiB of the JDK's MD5 over 64 KiB objects (what checking a whole object's ETag costs), under the JIT compilers
- * the launcher is given: {@code FERRY_JIT=c1} (no MD5 intrinsic), {@code late-c2} or {@code default}.
+ * CPU per GiB of MD5 over 64 KiB objects (what checking a whole object's ETag costs), as Ferry computes it ({@link Digests}:
+ * BoringSSL's where it loads; the JDK's with {@code FERRY_DRIVER_OPTS="-Xmx4g -Dferry.digests=jdk"}), under the JIT
+ * compilers the launcher is given: {@code FERRY_JIT=c1} (no intrinsic for the JDK's), {@code late-c2} or {@code default}.
  *   FERRY_JIT=c1 ferry_lab_java io.ferry.bench.DigestCost [MiB] [rounds]
  */
 public final class DigestCost {
@@ -20,10 +22,11 @@ public final class DigestCost {
     byte[] object = new byte[64 * 1024];
     new Random(1).nextBytes(object);
     ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+    System.out.println("MD5: " + Digests.implementation());
     for (int r = 0; r < rounds; r++) {
       long t0 = cpu.getCurrentThreadCpuTime();
       for (int i = 0; i < mib * 16; i++) {
-        MessageDigest md5 = MessageDigest.getInstance("MD5");
+        MessageDigest md5 = Digests.md5();
         md5.update(object, 0, object.length);
         md5.digest();
       }

@@ -103,7 +103,7 @@ public record Checksum(Algorithm algorithm, String value, boolean composite) imp
   private static Digest message(String name, boolean hex) {
     MessageDigest md;
     try {
-      md = MessageDigest.getInstance(name);
+      md = name.equals("MD5") ? Digests.md5() : name.equals("SHA-256") ? Digests.sha256() : MessageDigest.getInstance(name);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
