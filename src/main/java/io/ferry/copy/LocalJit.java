@@ -5,13 +5,15 @@ import io.ferry.config.DestinationConfig;
 import io.ferry.config.S3EndpointConfig;
 import io.ferry.config.SourceConfig;
 import io.ferry.config.StoreConfig;
+import io.ferry.store.checksums.Digests;
 import java.util.Locale;
 
 /**
  * Which JIT compilers a local run's JVM wants (jobs/env.sh's FERRY_JIT), from what its copies do to every byte. HotSpot's
- * first compiler alone costs a job of small objects a fifth less CPU than a late second one (bench/results, the flat
- * job), but has none of the second's SHA-256 and AES intrinsics: a job whose bytes are signed (uploads with signed
- * payloads) or carried over TLS keeps the second compiler, late.
+ * first compiler alone costs a job of small objects a fifth less CPU than a late second one, and uploads with signed
+ * payloads a third (bench/results, the flat job), but has none of the second's AES intrinsics: a job whose bytes
+ * cross TLS keeps the second compiler, late. MD5 and SHA-256 run per byte too, at the same cost under either compiler
+ * where BoringSSL's load ({@link Digests}); where they do not, signed uploads keep the second compiler as well.
  */
 public enum LocalJit {
   C1("c1"),
@@ -29,10 +31,15 @@ public enum LocalJit {
   }
 
   public static LocalJit of(SourceConfig source, DestinationConfig destination) {
+    return of(source, destination, Digests.implementation().equals("boringssl"));
+  }
+
+  /** @param nativeDigests whether {@link Digests} are BoringSSL's (else the JDK's, with intrinsics only under C2) */
+  static LocalJit of(SourceConfig source, DestinationConfig destination, boolean nativeDigests) {
     if (overTls(source.store()) || overTls(destination.store())) return LATE_C2;
     boolean signsPayloads = CopyMethod.choose(source, destination) == CopyMethod.STREAM_TO_BUCKET
         && !((BucketConfig) destination.store()).endpoint().unsignedPayload();
-    return signsPayloads ? LATE_C2 : C1;
+    return signsPayloads && !nativeDigests ? LATE_C2 : C1;
   }
 
   private static boolean overTls(StoreConfig store) {
