@@ -386,6 +386,9 @@ public final class MigrationJob {
     if (planned.partSizeLine() != null) out.println("PART SIZE " + planned.partSizeLine());
     String streams = autoStreams(copy);
     if (streams != null) out.println("STREAMS " + streams);
+    if (!io.ferry.store.checksums.Digests.fallback().isEmpty()) {
+      out.println("DIGESTS the JDK's MD5 and SHA-256 on the driver: " + io.ferry.store.checksums.Digests.fallback());
+    }
   }
 
   /** What {@code copy.streams-per-task = auto} starts with and how it goes on; null for a fixed count. */

@@ -3,7 +3,6 @@ package io.ferry.store.checksums;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Locale;
@@ -75,9 +74,9 @@ public record Checksum(Algorithm algorithm, String value, boolean composite) imp
       case CRC32 -> crc(new CRC32(), 4);
       case CRC32C -> crc(new CRC32C(), 4);
       case CRC64NVME -> crc(new Crc64Nvme(), 8);
-      case SHA1 -> message("SHA-1", false);
-      case SHA256 -> message("SHA-256", false);
-      case MD5 -> message("MD5", true);
+      case SHA1 -> message(Digests.sha1(), false);
+      case SHA256 -> message(Digests.sha256(), false);
+      case MD5 -> message(Digests.md5(), true);
     };
   }
 
@@ -100,13 +99,7 @@ public record Checksum(Algorithm algorithm, String value, boolean composite) imp
     };
   }
 
-  private static Digest message(String name, boolean hex) {
-    MessageDigest md;
-    try {
-      md = name.equals("MD5") ? Digests.md5() : name.equals("SHA-256") ? Digests.sha256() : MessageDigest.getInstance(name);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+  private static Digest message(MessageDigest md, boolean hex) {
     return new Digest() {
       private String done;
 

@@ -4,24 +4,35 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.Provider;
-import java.util.HexFormat;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.function.Supplier;
 import org.conscrypt.Conscrypt;
 
 /**
- * The digests Ferry runs over every byte it copies (MD5 against ETags, SHA-256 of signed payloads), from BoringSSL
- * through Conscrypt's provider where its native library loads (Linux and macOS on x86-64 and ARM64, Windows on
- * x86-64), else the JDK's. Under C1 alone, which short local jobs run with ({@code copy/LocalJit}), the JDK's have no
- * intrinsics: its MD5 takes about 1.7 times the CPU and its SHA-256 ten times (bench/results). The provider is never
- * installed: only these digests use it, and TLS and the rest keep the JDK's. {@code -Dferry.digests=jdk} keeps the
- * JDK's.
+ * The digests Ferry runs over every byte it copies (MD5 against ETags, SHA-1 and SHA-256 against stored checksums and
+ * of signed upload bodies), from BoringSSL through Conscrypt's provider where its native library loads (Linux and macOS
+ * on x86-64 and ARM64, Windows on x86-64), else the JDK's. Under C1 alone, which short local jobs run with ({@code
+ * copy/LocalJit}), the JDK's have no intrinsics: its MD5 takes about twice the CPU and its SHA-256 ten times
+ * (bench/results). The provider is never installed: only these digests use it, and TLS and the rest keep the JDK's.
+ * The JVM property {@code ferry.digests=jdk} keeps the JDK's (locally through {@code FERRY_DRIVER_OPTS}, on a cluster
+ * through {@code spark.driver.extraJavaOptions} and {@code spark.executor.extraJavaOptions}).
  */
 public final class Digests {
-  private static final Provider NATIVE = load();
+  private static final String[] ALGORITHMS = {"MD5", "SHA-1", "SHA-256"};
+  private static final Loaded LOADED = load(System.getProperty("ferry.digests"), Digests::conscrypt);
 
   private Digests() {}
 
+  /** Which provider serves the digests, and why the JDK's where BoringSSL's do not. */
+  record Loaded(Provider provider, String why) {}
+
   public static MessageDigest md5() {
     return of("MD5");
+  }
+
+  public static MessageDigest sha1() {
+    return of("SHA-1");
   }
 
   public static MessageDigest sha256() {
@@ -30,31 +41,50 @@ public final class Digests {
 
   /** Whose digests these are: "boringssl" or "jdk". */
   public static String implementation() {
-    return NATIVE != null ? "boringssl" : "jdk";
+    return LOADED.provider() != null ? "boringssl" : "jdk";
+  }
+
+  /** Why the digests are the JDK's; empty when they are BoringSSL's. */
+  public static String fallback() {
+    return LOADED.why();
   }
 
   private static MessageDigest of(String algorithm) {
     try {
-      return NATIVE != null ? MessageDigest.getInstance(algorithm, NATIVE) : MessageDigest.getInstance(algorithm);
+      return LOADED.provider() != null ? MessageDigest.getInstance(algorithm, LOADED.provider()) : MessageDigest.getInstance(algorithm);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
   }
 
-  private static Provider load() {
-    if ("jdk".equals(System.getProperty("ferry.digests"))) return null;
+  private static Provider conscrypt() {
+    Conscrypt.checkAvailability(); // throws why its native library did not load
+    return Conscrypt.newProvider();
+  }
+
+  /**
+   * The provider to use: {@code candidate}'s, unless {@code property} is "jdk" or the candidate fails to load or gives
+   * another digest than the JDK's for the same bytes (200 KiB fed in uneven pieces: several blocks, and updates above
+   * the sizes a native call copies at once), so that a broken native build can only cost speed.
+   */
+  static Loaded load(String property, Supplier<Provider> candidate) {
+    if ("jdk".equals(property)) return new Loaded(null, "ferry.digests=jdk");
     try {
-      if (!Conscrypt.isAvailable()) return null; // no native library for this platform, or it could not be loaded
-      Provider provider = Conscrypt.newProvider();
-      // known answers (RFC 1321's and FIPS 180-2's "abc"), so that a broken native build can only cost speed
-      byte[] abc = "abc".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-      boolean md5 = HexFormat.of().formatHex(MessageDigest.getInstance("MD5", provider).digest(abc))
-          .equals("900150983cd24fb0d6963f7d28e17f72");
-      boolean sha256 = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256", provider).digest(abc))
-          .equals("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-      return md5 && sha256 ? provider : null;
+      Provider provider = candidate.get();
+      byte[] bytes = new byte[200 << 10];
+      new SplittableRandom(1).nextBytes(bytes);
+      for (String algorithm : ALGORITHMS) {
+        MessageDigest ours = MessageDigest.getInstance(algorithm, provider);
+        for (int at = 0, step = 1; at < bytes.length; at += step, step = step * 7 % 70_001 + 1) {
+          ours.update(bytes, at, Math.min(step, bytes.length - at));
+        }
+        if (!Arrays.equals(ours.digest(), MessageDigest.getInstance(algorithm).digest(bytes))) {
+          return new Loaded(null, "BoringSSL's " + algorithm + " gave another digest than the JDK's");
+        }
+      }
+      return new Loaded(provider, "");
     } catch (GeneralSecurityException | LinkageError | RuntimeException e) {
-      return null;
+      return new Loaded(null, "BoringSSL's digests did not load (" + e + ")");
     }
   }
 }
