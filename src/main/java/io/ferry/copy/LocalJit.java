@@ -13,7 +13,10 @@ import java.util.Locale;
  * first compiler alone costs a job of small objects a fifth less CPU than a late second one, and uploads with signed
  * payloads a third (bench/results, the flat job), but has none of the second's AES intrinsics: a job whose bytes
  * cross TLS keeps the second compiler, late. MD5 and SHA-256 run per byte too, at the same cost under either compiler
- * where BoringSSL's load ({@link Digests}); where they do not, signed uploads keep the second compiler as well.
+ * where BoringSSL's load ({@link Digests}); signed uploads keep the second compiler where they do not, and where the
+ * body carries a checksum trailer ({@code checksum-mode = when-supported}), which the SDK signs with the JDK's SHA-256.
+ * (Uploads to a bucket with Object Lock take that form too, found only at run time: they run under C1 with the JDK's
+ * SHA-256.)
  */
 public enum LocalJit {
   C1("c1"),
@@ -37,9 +40,12 @@ public enum LocalJit {
   /** @param nativeDigests whether {@link Digests} are BoringSSL's (else the JDK's, with intrinsics only under C2) */
   static LocalJit of(SourceConfig source, DestinationConfig destination, boolean nativeDigests) {
     if (overTls(source.store()) || overTls(destination.store())) return LATE_C2;
-    boolean signsPayloads = CopyMethod.choose(source, destination) == CopyMethod.STREAM_TO_BUCKET
-        && !((BucketConfig) destination.store()).endpoint().unsignedPayload();
-    return signsPayloads && !nativeDigests ? LATE_C2 : C1;
+    if (CopyMethod.choose(source, destination) != CopyMethod.STREAM_TO_BUCKET) return C1;
+    S3EndpointConfig to = ((BucketConfig) destination.store()).endpoint();
+    if (to.unsignedPayload()) return C1;
+    // with a checksum trailer the SDK's own encoder signs the body, with the JDK's SHA-256
+    boolean trailer = to.checksumMode() == S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED;
+    return nativeDigests && !trailer ? C1 : LATE_C2;
   }
 
   private static boolean overTls(StoreConfig store) {
