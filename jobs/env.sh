@@ -105,9 +105,9 @@ ferry_java() {
   fi
   # FERRY_JIT=late-c2: the second JIT compiler takes only methods called or looping 100x more often than its defaults,
   # so a short run does not spend a core compiling Spark's start-up code, while hot loops (SHA-256 signing, TLS) still
-  # reach it. FERRY_JIT=c1 stops at the first compiler (cheapest, but SHA-256 and AES then run without their
-  # intrinsics; MD5 comes from BoringSSL either way, store/checksums/Digests). jobs/migrate.sh asks the job which (`ferry jit`);
-  # FERRY_JIT=default leaves HotSpot's choice.
+  # reach it. FERRY_JIT=c1 stops at the first compiler (cheapest, but AES then runs without its intrinsics; MD5 and
+  # SHA-256 come from BoringSSL where it loads, store/checksums/Digests). jobs/migrate.sh asks the job which (`ferry
+  # jit`); FERRY_JIT=default leaves HotSpot's choice.
   local jit=()
   case "${FERRY_JIT:-default}" in
     late-c2) jit=(-XX:Tier4InvocationThreshold=500000 -XX:Tier4MinInvocationThreshold=60000
