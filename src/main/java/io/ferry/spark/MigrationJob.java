@@ -29,6 +29,7 @@ import io.ferry.store.retry.Failures;
 import io.ferry.store.retry.Retrier;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
+import io.ferry.store.checksums.Digests;
 import io.ferry.store.file.KeyPaths;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -386,9 +387,7 @@ public final class MigrationJob {
     if (planned.partSizeLine() != null) out.println("PART SIZE " + planned.partSizeLine());
     String streams = autoStreams(copy);
     if (streams != null) out.println("STREAMS " + streams);
-    if (!io.ferry.store.checksums.Digests.fallback().isEmpty()) {
-      out.println("DIGESTS the JDK's MD5 and SHA-256 on the driver: " + io.ferry.store.checksums.Digests.fallback());
-    }
+    if (!Digests.fallback().isEmpty()) out.println("DIGESTS the JDK's on the driver: " + Digests.fallback());
   }
 
   /** What {@code copy.streams-per-task = auto} starts with and how it goes on; null for a fixed count. */

@@ -1,5 +1,6 @@
 package io.ferry.store.s3;
 
+import io.ferry.store.checksums.Digests;
 import io.ferry.store.limits.ThreadBuffers;
 import java.io.IOException;
 import java.io.InputStream;
@@ -59,7 +60,7 @@ final class SignedChunks extends InputStream {
     this.prefix = "AWS4-HMAC-SHA256-PAYLOAD\n" + seed.time + "\n" + seed.scope + "\n";
     byte[] signingKey = seed.key;
     try {
-      this.sha256 = io.ferry.store.checksums.Digests.sha256(); // every byte of the body: BoringSSL's where it loads
+      this.sha256 = Digests.sha256(); // every byte of the body: BoringSSL's where it loads
       this.hmac = Mac.getInstance("HmacSHA256");
       hmac.init(new SecretKeySpec(signingKey, "HmacSHA256"));
     } catch (GeneralSecurityException e) {
