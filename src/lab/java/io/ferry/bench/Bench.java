@@ -43,7 +43,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * workload huge, one FERRY_BENCH_HUGE_MIB (4096) object, and the workload one, one 1 KiB object (a tool's fixed cost per
  * run), are not scaled; another scale seeds buckets of its own, so
  * that its extra objects never join the full-size workloads), FERRY_BENCH_WAN_MBPS (40),
- * FERRY_BENCH_WAN_DELAY_MS (10), FERRY_BENCH_REPEAT (1; n runs every tool n times in turns, and the table shows the
+ * FERRY_BENCH_WAN_DELAY_MS (10), FERRY_BENCH_WARMUP (1; 0 skips the first tool's unrecorded run per mode and task that
+ * warms the servers), FERRY_BENCH_REPEAT (1; n runs every tool n times in turns, and the table shows the
  * run of median wall time of each), FERRY_BENCH_RESULTS (the CSV; default bench/results/results.csv), FERRY_BENCH_RAW_STREAMS (32) and
  * FERRY_BENCH_RAW_PART_MIB (32) for the raw reader. {@code Bench <home> --table <csv>} re-renders a CSV's table.
  */
@@ -164,12 +165,19 @@ public final class Bench {
           case "direct" -> new Endpoints(sa.endpoint(), sb.endpoint());
           default -> throw new IllegalArgumentException("FERRY_BENCH_MODES: " + mode + " is not direct, wan or link");
         };
+        java.util.Set<String> warm = new java.util.HashSet<>();
         for (String workload : digests.keySet()) {
           long bytes = all.get(workload).stream().mapToLong(SeedData.Spec::size).sum();
           for (String task : select("FERRY_BENCH_TASKS", "files,other,same")) {
+            List<String> tools = select("FERRY_BENCH_TOOLS", "raw,ferry,rclone,rclone-tuned,aws,aws-tuned,s3cmd,distcp,distcp-tuned");
+            // a fresh server's first run pays its JIT's warm-up (twice a warm run's server CPU on the flat job): the
+            // first tool runs once unrecorded per mode and task, so that no tool's first run carries it
+            if (!"0".equals(System.getenv("FERRY_BENCH_WARMUP")) && warm.add(task)) {
+              runOne(mode, endpoints, workload, task, tools.get(0), bytes, digests.get(workload), null);
+            }
             // FERRY_BENCH_REPEAT=n: every tool n times, in turns (A B C A B C ...); results.md shows each one's median
             for (int round = 0; round < repeat; round++) {
-              for (String tool : select("FERRY_BENCH_TOOLS", "raw,ferry,rclone,rclone-tuned,aws,aws-tuned,s3cmd,distcp,distcp-tuned")) {
+              for (String tool : tools) {
                 runOne(mode, endpoints, workload, task, tool, bytes, digests.get(workload), csv);
               }
             }
@@ -195,7 +203,7 @@ public final class Bench {
     List<String> command = command(tool, task, endpoints.source(), bucket, dstEndpoint, dstBucket, dir);
     if (command == null) return; // the tool cannot do this task (e.g. one endpoint only): no bucket left behind
     if (!toFiles) dstClient.createBucket(r -> r.bucket(dstBucket));
-    System.out.printf("%s %s %s %s ... ", mode, workload, task, tool);
+    System.out.printf("%s %s %s %s%s ... ", mode, workload, task, tool, csv == null ? " (warm-up, not recorded)" : "");
     Map<String, String> env = new LinkedHashMap<>();
     env.put("RCLONE_CONFIG_SRC_ENDPOINT", endpoints.source());
     env.put("RCLONE_CONFIG_DST_ENDPOINT", endpoints.destination());
@@ -215,7 +223,9 @@ public final class Bench {
       }
     }
     env.put("FERRY_DRIVER_OPTS", "-Xmx" + heap + " " + jvm);
+    double serverBefore = serverCpu();
     Measured m = measure(command, env);
+    double server = serverCpu() - serverBefore;
     double sync = 0;
     if (toFiles && !tool.equals("raw")) {
       long t = System.nanoTime();
@@ -244,13 +254,15 @@ public final class Bench {
         note = line.group(2) + " s of ranged GETs after the listing";
       }
     }
+    // on one machine the wall is bounded by (client + servers' CPU) / cores: the servers' share names the rest
+    note = (note.isEmpty() ? "" : note + "; ") + String.format(Locale.ROOT, "servers' CPU %.1f s", server);
     double mbps = bytes / 1e6 / m.wall();
     double cpuPerGb = m.cpu() / (bytes / 1e9);
     String row = String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%s,%d,%d,%.2f,%.2f,%.1f,%.1f,%.1f,%.1f,%.2f,%d,%.1f,%s,%s",
         Instant.now(), session, mode, workload, task, tool, bytes, expected.size(), m.wall(), sync, mbps,
         bytes / 1e6 / (m.wall() + sync), expected.size() / (m.wall() + sync), m.cpu(), cpuPerGb, m.maxRssKiB() / 1024,
         inner, verified, note);
-    Files.writeString(csv, row + "\n", java.nio.file.StandardOpenOption.APPEND);
+    if (csv != null) Files.writeString(csv, row + "\n", java.nio.file.StandardOpenOption.APPEND); // null: a warm-up
     System.out.printf(Locale.ROOT, "%.1f s, %.1f MB/s, cpu %.1f s, rss %d MiB, verified %s%n", m.wall(), mbps, m.cpu(),
         m.maxRssKiB() / 1024, verified);
     if (m.exit() != 0) System.out.println(m.log().lines().reduce("", (x, y) -> x.length() > 3000 ? x : x + "\n    " + y));
@@ -341,6 +353,11 @@ public final class Bench {
     }
     c.addAll(List.of("-update", from, to));
     return c;
+  }
+
+  /** CPU seconds so far of both S3Proxy servers and of this JVM (the WAN emulators run here; nothing else does during a run). */
+  private double serverCpu() {
+    return a.cpuSeconds() + b.cpuSeconds() + ProcessHandle.current().info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0);
   }
 
   private Measured measure(List<String> command, Map<String, String> extra) throws Exception {

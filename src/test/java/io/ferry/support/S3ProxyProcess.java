@@ -36,6 +36,11 @@ public final class S3ProxyProcess implements AutoCloseable {
     this.log = log;
   }
 
+  /** The server process's CPU time so far (every thread, user and kernel), in seconds; 0 where the platform keeps none. */
+  public double cpuSeconds() {
+    return process.toHandle().info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0);
+  }
+
   public static Path jar() {
     Path jar = Path.of(System.getProperty("ferry.s3proxy.jar", DEFAULT_JAR));
     if (!Files.isRegularFile(jar)) {
