@@ -137,7 +137,7 @@ final class Listing {
   }
 
   /**
-   * The listing's rounds: each lists its shards on the executors, each shard for {@link KeySpace#PROVEN} pages while
+   * The listing's rounds: each lists its shards on the executors, each shard for {@link KeySpace#pages} pages while
    * there are fewer than {@code target} of them (to its end after that), and the pieces left of those that proved large
    * are the next round's shards. The objects of every round, persisted into {@code cached}; {@code rounds} (null for
    * none) is told of each round that left pieces.

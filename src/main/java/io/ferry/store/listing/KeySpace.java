@@ -11,14 +11,14 @@ import java.util.function.Consumer;
 /**
  * Lists a shard of a bucket's key space and, where it proves large, splits what is left of it, so that a listing
  * spreads over the cluster only where there are enough keys to pay for it and no page is read twice. A shard is read
- * for {@link #PROVEN} pages; one that ends within them is listed. One that does not has its rest split after the last
- * key read, at the keys' common prefix followed by each character of a fixed alphabet (and those seen there; pieces
- * past the characters seen are probed once and joined where empty); the rounds of a listing ({@code spark/Listing})
- * list those pieces in parallel, and split them again while there are fewer than its target. A shard's common prefix
- * is found from its pages and then widened by probes for the first key after everything that starts with it, so keys
- * such as {@code img_000001 .. img_999999} split at {@code img_0 .. img_9}, not at the {@code img_00} their first page
- * shares. Any split is correct (the pieces always
- * cover the rest exactly once); the alphabet only decides how even they are.
+ * for {@link #PROVEN} pages ({@link #FIRST} a whole folder); one that ends within them is listed. One that does
+ * not has its rest split after the last key read, at the keys' common prefix followed by each character of a fixed
+ * alphabet (and those seen there; pieces past the characters seen are probed once and joined where empty); the rounds
+ * of a listing ({@code spark/Listing}) list those pieces in parallel, and split them again while there are fewer than
+ * its target. A shard's common prefix is found from its pages and then widened by probes for the first key after
+ * everything that starts with it, so keys such as {@code img_000001 .. img_999999} split at {@code img_0 .. img_9},
+ * not at the {@code img_00} their first page shares. Any split is correct (the pieces always cover the rest exactly
+ * once); the alphabet only decides how even they are.
  *
  * <p>A folder (a shard of every key under a prefix) is first listed by delimiter: when one page holds its objects and
  * subfolders, its objects are listed and each subfolder is a shard of its own, so that a server that walks a folder's
@@ -54,6 +54,13 @@ public final class KeySpace {
   public static final int LEVELS = 8;
   /** Pages a shard is read for before what is left of it is split: it has proven large enough to pay for pieces. */
   public static final int PROVEN = 8;
+  /**
+   * Full pages a whole folder (not yet split) is read for before it splits: a folder of up to 20,000 keys is listed in
+   * as many requests as pages (a server that walks the folder for each page, S3Proxy or MinIO, walks it 20 times, not
+   * 28), for about a second of pages read in sequence before a large bucket's listing spreads. Smaller pages (set to
+   * see rounds sooner) split after {@link #PROVEN}, as pieces do.
+   */
+  public static final int FIRST = 20;
   /** Pieces past the last character seen that are worth a probe for whether they hold any key. */
   static final int SPECULATIVE = 3;
   private static final String DIGITS = "0123456789";
@@ -72,7 +79,8 @@ public final class KeySpace {
 
   /**
    * Lists {@code shard}, handing each of its entries to {@code listed} in key order: to its end when {@code pages} is
-   * 0, else for at most {@code pages} pages, then returns the rest of it split into pieces (none when it ended).
+   * 0, else for at most {@code pages} pages (a whole folder in full pages: at least {@link #FIRST}), then returns the
+   * rest of it split into pieces (none when it ended).
    */
   public static <T> List<Shard> list(Shard shard, int pages, Pages<T> store, Consumer<T> listed) throws IOException {
     return list(shard, pages, PAGE, store, listed);
@@ -81,12 +89,14 @@ public final class KeySpace {
   /** As {@link #list(Shard, int, Pages, Consumer)}, asking {@code pageKeys} keys a page (at most {@link #PAGE}). */
   public static <T> List<Shard> list(Shard shard, int pages, int pageKeys, Pages<T> store, Consumer<T> listed) throws IOException {
     boolean split = pages > 0 && shard.recursive();
+    boolean whole = shard.after().isEmpty() && shard.upTo().isEmpty();
+    int budget = split && whole && pageKeys >= PAGE ? Math.max(pages, FIRST) : pages;
     List<String> seen = new ArrayList<>();
     String last = shard.after();
     String token = null;
     int read = 0;
     Page<T> first = null;
-    if (split && shard.after().isEmpty() && shard.upTo().isEmpty()) {
+    if (split && whole) {
       Page<T> level = store.page(shard.prefix(), "", null, pageKeys, true);
       if (!level.truncated()) {
         level.entries().forEach(listed);
@@ -95,7 +105,7 @@ public final class KeySpace {
       // no folders among its first entries: they are the first page of every key under it, continued after the last
       if (level.folders().isEmpty() && !level.entries().isEmpty()) first = level;
     }
-    for (; !split || read < pages; read++) {
+    for (; !split || read < budget; read++) {
       Page<T> page = first != null ? first : store.page(shard.prefix(), last, token, pageKeys, !shard.recursive());
       for (T entry : page.entries()) {
         String key = store.key(entry);

@@ -30,7 +30,7 @@ public class KeySpaceTest {
       this(keys, KeyOrder.COMPARATOR);
     }
 
-    public Bucket(List<String> keys, java.util.Comparator<String> order) {
+    public Bucket(List<String> keys, java.util.Comparator<? super String> order) {
       this.keys = new TreeSet<>(order);
       this.keys.addAll(keys);
     }
@@ -94,8 +94,14 @@ public class KeySpaceTest {
     }
   }
 
-  /** The rounds of listing {@code prefix} with {@code target} shards, as spark/Listing runs them. */
+  /**
+   * The rounds of listing {@code prefix} with {@code target} shards, as spark/Listing runs them, in full pages; first
+   * checked in pages of 999 keys, whose first round splits after {@link KeySpace#PROVEN} pages as every round did when
+   * these edges were found.
+   */
   private static Listed list(Bucket b, String prefix, int target) throws IOException {
+    Bucket again = new Bucket(new ArrayList<>(b.keys), b.keys.comparator());
+    list(again, prefix, target, 999).coversOnce(again, prefix);
     return list(b, prefix, target, KeySpace.PAGE);
   }
 
@@ -141,10 +147,12 @@ public class KeySpaceTest {
   void aKeyThatIsAPiecesUpperBoundIsListedWhenTheProbeFindsIt() throws IOException {
     // the piece (a07999, b] is split again after 8 pages; the probe past everything under "a" finds "b", the piece's own
     // last key: the pieces it was split into held only keys under "a", and "b" was listed by no shard (SettledTest found it)
-    List<String> keys = new ArrayList<>(numbered("a%05d", 20_000));
-    keys.addAll(List.of("b", "c"));
-    Bucket b = new Bucket(keys);
-    list(b, "", 100).coversOnce(b, ""); // a target above the 26 pieces of the first round: they are split again
+    for (int n : new int[] {20_000, 50_000}) {
+      List<String> keys = new ArrayList<>(numbered("a%05d", n));
+      keys.addAll(List.of("b", "c"));
+      Bucket b = new Bucket(keys);
+      list(b, "", 100).coversOnce(b, ""); // a target above the pieces of the first round: they are split again
+    }
   }
 
   @Test
@@ -154,16 +162,20 @@ public class KeySpaceTest {
     Bucket b = new Bucket(numbered("data/obj-%05d", 20_000));
     Listed l = list(b, "data/", 64).coversOnce(b, "data/");
     assertThat(l.rounds().get(0)).isEqualTo(1);
-    assertThat(l.sizes().get(0)).as("keys the first round lists").isEqualTo(KeySpace.PROVEN * KeySpace.PAGE);
-    assertThat(l.requests()).as("requests").isLessThanOrEqualTo(50);
+    assertThat(l.sizes().get(0)).as("keys the first round lists").isEqualTo(KeySpace.FIRST * KeySpace.PAGE);
+    assertThat(l.requests()).as("requests: its 20 pages and the one that finds its end").isLessThanOrEqualTo(21);
   }
 
   @Test
   void piecesNoKeyShowedAreProbedOnceAndJoinedWhenEmpty() throws IOException {
-    // 20,000 keys: the split after 8,000 asks for data/obj-0002 .. 0009 and the rest, which hold nothing; 34 requests before
+    // 20,000 keys in pages of 999: the split after 7,992 asks for data/obj-0002 .. 0009 and the rest, which hold
+    // nothing; 34 requests before
     Bucket b = new Bucket(numbered("data/obj-%07d", 20_000));
-    Listed l = list(b, "data/", 64).coversOnce(b, "data/");
-    assertThat(l.requests()).as("requests").isLessThanOrEqualTo(27);
+    Listed l = list(b, "data/", 64, 999).coversOnce(b, "data/");
+    assertThat(l.requests()).as("requests").isLessThanOrEqualTo(28);
+    // in full pages, 50,000 keys: the split after 20,000 asks for data/obj-0002 .. 0009, five of them empty
+    Bucket c = new Bucket(numbered("data/obj-%07d", 50_000));
+    assertThat(list(c, "data/", 64).coversOnce(c, "data/").requests()).as("requests").isLessThanOrEqualTo(67);
     // keys again after a gap: the probe finds them, the empty pieces before them join theirs, and all are listed
     List<String> gap = new ArrayList<>(numbered("g/%05d", 12_000));
     gap.addAll(numbered("g/7%04d", 3_000));
