@@ -170,7 +170,8 @@ public final class Planning {
       JavaPairRDD<String, Keyed> keyed = objects.flatMapToPair(o -> Triage.sides(o, hierarchical, false).stream().map(Planning::tuple)
           .iterator()).union(existing.filter(o -> Settled.settled(base + o.relativeKey(), round)).mapToPair(o -> tuple(Triage.side(o,
           false))));
-      long most = (long) round.listed().size() * Math.max(KeySpace.FIRST, KeySpace.PROVEN) * config.plan().listingPageKeys();
+      int pageKeys = config.plan().listingPageKeys();
+      long most = round.listed().stream().mapToLong(s -> KeySpace.budget(s, KeySpace.PROVEN, pageKeys)).sum() * pageKeys;
       int partitions = (int) Math.max(jsc.defaultParallelism(), Math.min(100_000, most / OBJECTS_PER_PARTITION + 1));
       JavaRDD<StoreObject> settled = keyed.reduceByKey(Keyed::merge, partitions)
           .mapPartitions(new TriageFunction(settings, hierarchical, config.copy().skipUnchanged()))

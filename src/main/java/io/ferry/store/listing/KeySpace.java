@@ -11,7 +11,7 @@ import java.util.function.Consumer;
 /**
  * Lists a shard of a bucket's key space and, where it proves large, splits what is left of it, so that a listing
  * spreads over the cluster only where there are enough keys to pay for it and no page is read twice. A shard is read
- * for {@link #PROVEN} pages ({@link #FIRST} a whole folder); one that ends within them is listed. One that does
+ * for {@link #PROVEN} pages ({@link #FIRST} a whole folder in full pages); one that ends within them is listed. One that does
  * not has its rest split after the last key read, at the keys' common prefix followed by each character of a fixed
  * alphabet (and those seen there; pieces past the characters seen are probed once and joined where empty); the rounds
  * of a listing ({@code spark/Listing}) list those pieces in parallel, and split them again while there are fewer than
@@ -56,8 +56,8 @@ public final class KeySpace {
   public static final int PROVEN = 8;
   /**
    * Full pages a whole folder (not yet split) is read for before it splits: a folder of up to 20,000 keys is listed in
-   * as many requests as pages (a server that walks the folder for each page, S3Proxy or MinIO, walks it 20 times, not
-   * 28), for about a second of pages read in sequence before a large bucket's listing spreads. Smaller pages (set to
+   * about as many requests as pages (a server that walks the folder for each page, S3Proxy or MinIO, walks it 21 times,
+   * not 28), for about a second of pages read in sequence before a large bucket's listing spreads. Smaller pages (set to
    * see rounds sooner) split after {@link #PROVEN}, as pieces do.
    */
   public static final int FIRST = 20;
@@ -71,10 +71,20 @@ public final class KeySpace {
 
   /**
    * How long a listing's round lists each of its {@code open} shards before what is left of them is split: for
-   * {@link #PROVEN} pages while there are fewer than {@code target} and rounds are left, else to their ends (0).
+   * {@link #PROVEN} pages while there are fewer than {@code target} and rounds are left (a whole folder longer: {@link
+   * #budget}), else to their ends (0).
    */
   public static int pages(int open, int round, int target) {
     return open < target && round < LEVELS ? PROVEN : 0;
+  }
+
+  /**
+   * The pages {@link #list} reads of {@code shard} before it splits the rest, in a round that lists for {@code pages}
+   * (0: to its end): at least {@link #FIRST} for a whole folder in full pages.
+   */
+  public static int budget(Shard shard, int pages, int pageKeys) {
+    boolean whole = shard.after().isEmpty() && shard.upTo().isEmpty();
+    return pages > 0 && shard.recursive() && whole && pageKeys >= PAGE ? Math.max(pages, FIRST) : pages;
   }
 
   /**
@@ -90,7 +100,7 @@ public final class KeySpace {
   public static <T> List<Shard> list(Shard shard, int pages, int pageKeys, Pages<T> store, Consumer<T> listed) throws IOException {
     boolean split = pages > 0 && shard.recursive();
     boolean whole = shard.after().isEmpty() && shard.upTo().isEmpty();
-    int budget = split && whole && pageKeys >= PAGE ? Math.max(pages, FIRST) : pages;
+    int budget = budget(shard, pages, pageKeys);
     List<String> seen = new ArrayList<>();
     String last = shard.after();
     String token = null;

@@ -163,7 +163,7 @@ public class KeySpaceTest {
     Listed l = list(b, "data/", 64).coversOnce(b, "data/");
     assertThat(l.rounds().get(0)).isEqualTo(1);
     assertThat(l.sizes().get(0)).as("keys the first round lists").isEqualTo(KeySpace.FIRST * KeySpace.PAGE);
-    assertThat(l.requests()).as("requests: its 20 pages and the one that finds its end").isLessThanOrEqualTo(21);
+    assertThat(l.requests()).as("requests: its 20 pages (a server may answer a 21st, empty)").isLessThanOrEqualTo(21);
   }
 
   @Test
@@ -173,7 +173,7 @@ public class KeySpaceTest {
     Bucket b = new Bucket(numbered("data/obj-%07d", 20_000));
     Listed l = list(b, "data/", 64, 999).coversOnce(b, "data/");
     assertThat(l.requests()).as("requests").isLessThanOrEqualTo(28);
-    // in full pages, 50,000 keys: the split after 20,000 asks for data/obj-0002 .. 0009, five of them empty
+    // in full pages, 50,000 keys: the split after 20,000 asks for data/obj-002 .. 009 and the rest, six of them empty
     Bucket c = new Bucket(numbered("data/obj-%07d", 50_000));
     assertThat(list(c, "data/", 64).coversOnce(c, "data/").requests()).as("requests").isLessThanOrEqualTo(67);
     // keys again after a gap: the probe finds them, the empty pieces before them join theirs, and all are listed
