@@ -32,21 +32,21 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * task, timed by {@code /usr/bin/time} (wall, CPU, peak RSS), every copy verified by SHA-256; results appended to
  * a CSV and a markdown table.
  *
- * <p>Selection by environment: FERRY_BENCH_WORKLOADS (large,small,mixed; also large-md5: large, each put whole;
- * many: 100,000 objects of 16-64 KiB,
- * flat: 20,000 of 64 KiB in one folder, huge, one), FERRY_BENCH_TASKS (files,other,same),
- * FERRY_BENCH_MODES (direct,wan; link: the WAN with every connection to an endpoint sharing one link of
- * FERRY_BENCH_LINK_MBPS, 125 = 1 Gbit/s, each way), FERRY_BENCH_TOOLS (raw,ferry,rclone,rclone-tuned,aws,aws-tuned,s3cmd,distcp,
- * distcp-tuned; a Ferry variant is written ferry@key=value@..., e.g. ferry@copy.streams-per-task=4@heap=512m, keys
- * under ferry., heap for the JVM's -Xmx, jit for FERRY_JIT and digests=jdk for the JDK's MD5 and SHA-256),
- * FERRY_BENCH_SCALE (1.0 = the sizes of issue 4; the
- * workload huge, one FERRY_BENCH_HUGE_MIB (4096) object, and the workload one, one 1 KiB object (a tool's fixed cost per
- * run), are not scaled; another scale seeds buckets of its own, so
- * that its extra objects never join the full-size workloads), FERRY_BENCH_WAN_MBPS (40),
- * FERRY_BENCH_WAN_DELAY_MS (10), FERRY_BENCH_WARMUP (1; 0 skips the first tool's unrecorded run per mode and task that
- * warms the servers), FERRY_BENCH_REPEAT (1; n runs every tool n times in turns, and the table shows the
- * run of median wall time of each), FERRY_BENCH_RESULTS (the CSV; default bench/results/results.csv), FERRY_BENCH_RAW_STREAMS (32) and
- * FERRY_BENCH_RAW_PART_MIB (32) for the raw reader. {@code Bench <home> --table <csv>} re-renders a CSV's table.
+ * <p>Selection by environment: FERRY_BENCH_WORKLOADS (large,small,mixed; also large-md5: large, each put whole; many:
+ * 100,000 objects of 16-64 KiB, flat: 20,000 of 64 KiB in one folder, huge, one), FERRY_BENCH_TASKS
+ * (files,other,same), FERRY_BENCH_MODES (direct,wan; link: the WAN with every connection to an endpoint sharing one
+ * link of FERRY_BENCH_LINK_MBPS, 125 = 1 Gbit/s, each way), FERRY_BENCH_TOOLS
+ * (raw,ferry,rclone,rclone-tuned,aws,aws-tuned,s3cmd,distcp,distcp-tuned; a Ferry variant is written
+ * ferry@key=value@..., e.g. ferry@copy.streams-per-task=4@heap=512m, keys under ferry., heap for the JVM's -Xmx, jit
+ * for FERRY_JIT and digests=jdk for the JDK's MD5 and SHA-256), FERRY_BENCH_SCALE (1.0 = the sizes of issue 4; the
+ * workload huge, one FERRY_BENCH_HUGE_MIB (4096) object, and the workload one, one 1 KiB object (a tool's fixed cost
+ * per run), are not scaled; another scale seeds buckets of its own, so that its extra objects never join the full-size
+ * workloads), FERRY_BENCH_WAN_MBPS (40), FERRY_BENCH_WAN_DELAY_MS (10), FERRY_BENCH_WARMUP (1; 0 skips the first
+ * tool's unrecorded run per mode and task that warms the servers), FERRY_BENCH_SETTLE_S (10: seconds each run waits
+ * after the last run's files are deleted), FERRY_BENCH_REPEAT (1; n runs every tool n times in turns, and the table
+ * shows the run of median wall time of each), FERRY_BENCH_RESULTS (the CSV; default bench/results/results.csv),
+ * FERRY_BENCH_RAW_STREAMS (32) and FERRY_BENCH_RAW_PART_MIB (32) for the raw reader. {@code Bench <home> --table
+ * <csv>} re-renders a CSV's table.
  */
 public final class Bench {
   private static final long MIB = 1L << 20;
@@ -194,6 +194,11 @@ public final class Bench {
     String dstBucket = "dst-" + workload + "-" + base(tool) + "-" + mode + "-" + System.nanoTime() % 100000;
     Path dir = work.resolve("out").resolve(mode + "-" + workload + "-" + tool);
     Demo.deleteTree(work.resolve("out"));
+    // This VM hands freed memory back to its host within seconds (virtio-balloon free page reporting), and writing into
+    // memory the host must give back costs the writer ~1-2 kernel CPU-s per GiB more: the pages the last run's files
+    // freed would be cheap for a tool that writes at once and dear for one that starts slower, so each run waits until
+    // they are returned (FERRY_BENCH_SETTLE_S, 10 s; 0 starts at once)
+    Thread.sleep(1000L * Integer.parseInt(System.getenv().getOrDefault("FERRY_BENCH_SETTLE_S", "10")));
     Files.createDirectories(dir);
     boolean toFiles = task.equals("files");
     boolean same = task.equals("same");
