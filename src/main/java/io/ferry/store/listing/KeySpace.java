@@ -11,14 +11,14 @@ import java.util.function.Consumer;
 /**
  * Lists a shard of a bucket's key space and, where it proves large, splits what is left of it, so that a listing
  * spreads over the cluster only where there are enough keys to pay for it and no page is read twice. A shard is read
- * for {@link #PROVEN} pages ({@link #FIRST} a whole folder in full pages); one that ends within them is listed. One that does
- * not has its rest split after the last key read, at the keys' common prefix followed by each character of a fixed
- * alphabet (and those seen there; pieces past the characters seen are probed once and joined where empty); the rounds
- * of a listing ({@code spark/Listing}) list those pieces in parallel, and split them again while there are fewer than
- * its target. A shard's common prefix is found from its pages and then widened by probes for the first key after
- * everything that starts with it, so keys such as {@code img_000001 .. img_999999} split at {@code img_0 .. img_9},
- * not at the {@code img_00} their first page shares. Any split is correct (the pieces always cover the rest exactly
- * once); the alphabet only decides how even they are.
+ * for {@link #PROVEN} pages ({@link #FIRST} a whole folder in full pages); one that ends within them is listed. One
+ * that does not has its rest split after the last key read, at the keys' common prefix followed by each character of a
+ * fixed alphabet (and those seen there; pieces past the characters seen are probed once and joined where empty); the
+ * rounds of a listing ({@code spark/Listing}) list those pieces in parallel, and split them again while there are
+ * fewer than its target. A shard's common prefix is found from its pages and then widened by probes for the first key
+ * after everything that starts with it, so keys such as {@code img_000001 .. img_999999} split at {@code
+ * img_0 .. img_9}, not at the {@code img_00} their first page shares. Any split is correct (the pieces always cover
+ * the rest exactly once); the alphabet only decides how even they are.
  *
  * <p>A folder (a shard of every key under a prefix) is first listed by delimiter: when one page holds its objects and
  * subfolders, its objects are listed and each subfolder is a shard of its own, so that a server that walks a folder's
