@@ -194,11 +194,6 @@ public final class Bench {
     String dstBucket = "dst-" + workload + "-" + base(tool) + "-" + mode + "-" + System.nanoTime() % 100000;
     Path dir = work.resolve("out").resolve(mode + "-" + workload + "-" + tool);
     Demo.deleteTree(work.resolve("out"));
-    // This VM hands freed memory back to its host within seconds (virtio-balloon free page reporting), and writing into
-    // memory the host must give back costs the writer ~1-2 kernel CPU-s per GiB more: the pages the last run's files
-    // freed would be cheap for a tool that writes at once and dear for one that starts slower, so each run waits until
-    // they are returned (FERRY_BENCH_SETTLE_S, 10 s; 0 starts at once)
-    Thread.sleep(1000L * Integer.parseInt(System.getenv().getOrDefault("FERRY_BENCH_SETTLE_S", "10")));
     Files.createDirectories(dir);
     boolean toFiles = task.equals("files");
     boolean same = task.equals("same");
@@ -207,6 +202,11 @@ public final class Bench {
         SECRET));
     List<String> command = command(tool, task, endpoints.source(), bucket, dstEndpoint, dstBucket, dir);
     if (command == null) return; // the tool cannot do this task (e.g. one endpoint only): no bucket left behind
+    // This VM hands freed memory back to its host within seconds (virtio-balloon free page reporting), and writing into
+    // memory the host must give back costs the writer 0.7-1.2 kernel CPU-s per GiB more: the pages the last run's files
+    // freed would be cheap for a tool that writes at once and dear for one that starts slower, so each run waits until
+    // they are returned (FERRY_BENCH_SETTLE_S, 10 s; 0 starts at once)
+    Thread.sleep(1000L * Integer.parseInt(System.getenv().getOrDefault("FERRY_BENCH_SETTLE_S", "10")));
     if (!toFiles) dstClient.createBucket(r -> r.bucket(dstBucket));
     System.out.printf("%s %s %s %s%s ... ", mode, workload, task, tool, csv == null ? " (warm-up, not recorded)" : "");
     Map<String, String> env = new LinkedHashMap<>();
