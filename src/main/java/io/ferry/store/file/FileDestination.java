@@ -61,6 +61,12 @@ final class FileDestination implements Destination {
   private static final ThreadBuffers BUFFERS = new ThreadBuffers();
   /** The block a hole is made of: ext4's, XFS's and NFS's usual one. */
   static final int SPARSE_BLOCK = 4096;
+  /**
+   * The most one write system call hands the kernel: on a VM whose host takes freed memory back, writes of 1 MiB into
+   * fresh page-cache memory cost several times the kernel CPU of writes this size (bench/results), and smaller ones
+   * only add calls.
+   */
+  static final int WRITE_AT_MOST = 256 << 10;
   private static final byte[] ZEROS = new byte[SPARSE_BLOCK];
   /**
    * Buffered writes to one file serialize on its inode lock anyway (ext4, XFS, NFS); the ranges of one object take a
@@ -673,9 +679,11 @@ final class FileDestination implements Destination {
   }
 
   private static void write(FileChannel channel, byte[] bytes, int from, int to, long position) throws IOException {
-    ByteBuffer b = ByteBuffer.wrap(bytes, from, to - from);
-    long at = position + from;
-    while (b.hasRemaining()) at += channel.write(b, at);
+    for (int at = from; at < to; ) {
+      ByteBuffer b = ByteBuffer.wrap(bytes, at, Math.min(WRITE_AT_MOST, to - at));
+      while (b.hasRemaining()) channel.write(b, position + b.position()); // bytes[i] goes to position + i
+      at = b.position();
+    }
   }
 
   /** The destination filesystem refused a write (disk full, I/O error): not a network fault, never retried. */
