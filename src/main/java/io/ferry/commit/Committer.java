@@ -15,11 +15,12 @@ import java.util.Map;
  * COMMIT: an object whose parts all arrived is checked, then completed (fsync and rename into place,
  * CompleteMultipartUpload with every part's ETag in order); any other is aborted (temp file removed,
  * AbortMultipartUpload), leaving nothing at its final name and its previous version intact. The check, before the
- * completion (none for a copy inside the service, whose bytes never left it): the source's stored checksum, from the
- * parts' digests combined (an object copied whole was checked as it was read); else the source's MD5 ETag, against
- * the bytes read back from the destination; else the CRC32C of the bytes read from the source, against the bytes read
- * back. A read-back is done in order as the parts landed, where they landed in one JVM and nothing wrote the file
- * since ({@link InOrderDigests}); else after the last one. An object that fails its check is copied again ({@link
+ * completion (none for a copy inside the service, whose bytes never left it): the source's stored checksum, from the parts' digests
+ * combined (an object copied whole was checked as
+ * it was read); else the source's MD5 ETag, against the bytes read back from the destination (in order as the parts
+ * landed, where they landed in one JVM and nothing wrote the file since: {@link InOrderDigests}; else after the last
+ * one); else the CRC32C of the
+ * bytes read from the source, against the bytes read back. An object that fails its check is copied again ({@link
  * Repair}), and fails for good, with the parts whose bytes changed between the two reads named, if it still does not
  * match. A batch (one Spark task's objects) is committed on {@code threads} threads, so fsyncs and completions
  * overlap, then the destination flushes what it deferred. Free of Spark.
@@ -149,13 +150,9 @@ public final class Committer {
             : Verdict.failed("source-md5-etag", "the copy's MD5 " + back + " does not match the source's ETag " + expected.value());
       }
     }
-    String read = Checksum.encode(crc32cOfParts(tally), 4);
-    if (!tally.objectDigest().isEmpty() // read back part by part as they landed, and not written since
-        && InOrderDigests.readBack(tally.objectDigest(), crc32cOfParts(tally), destination.staged(tally.upload()))) {
-      return Verdict.passed("read-back-crc32c", "crc32c:" + read);
-    }
     String back = destination.readBack(tally.upload(), Checksum.Algorithm.CRC32C);
     if (back == null) return Verdict.passed("none", "");
+    String read = Checksum.encode(crc32cOfParts(tally), 4);
     return back.equals(read) ? Verdict.passed("read-back-crc32c", "crc32c:" + back)
         : Verdict.failed("read-back-crc32c", "the destination holds crc32c " + back + " but " + read + " was written");
   }

@@ -14,15 +14,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The read-back of an object copied in parts into a destination that can read its staged bytes back, done as its
- * parts land rather than over the whole file after the last one: per upload, the contiguous prefix landed so far.
- * Whichever thread lands the part at the prefix's end reads it (and the landed parts that follow it) back from the
- * destination, where the bytes were just written, and checks each part's CRC32C against the one its stream computed;
- * where the source keeps only an MD5, the same read feeds the object's MD5, so the digest is of the bytes on disk. The
- * landing that carries the prefix to the object's end gets the object's {@link #text}: its MD5 (where asked for), the
- * CRC32C of the parts it was read from and the staged file's state then. The commit trusts it only where the committed
- * parts combine to that CRC32C and the file is in that state still (no write since), and reads the object back
- * otherwise.
+ * The MD5 of an object copied in parts into a destination that can read its staged bytes back, computed as its parts
+ * land rather than by reading the whole file back after the last one: per upload, a digest of the contiguous prefix
+ * landed so far. Whichever thread lands the part at the prefix's end reads it (and the landed parts that follow it)
+ * back from the destination, where the bytes were just written, and checks each part's CRC32C against the one its
+ * stream computed, so the digest is of the bytes on disk. The landing that carries the prefix to the object's end
+ * gets the object's {@link #text}: its MD5, the CRC32C of the parts it was taken from and the staged file's state
+ * then. The commit takes the MD5 only where the committed parts combine to that CRC32C and the file is in that state
+ * still (no write since), and reads the object back otherwise.
  *
  * <p>Held per JVM (an executor's parts of an object meet here); an object whose parts land on several executors, or
  * were resumed from a ledger, never completes a prefix here and is read back at its commit as before. Bounded: the
@@ -40,7 +39,7 @@ public final class InOrderDigests {
 
   /** One object's prefix: its digest, where it ends, and the landed parts beyond it. */
   private static final class Prefix {
-    final Checksum.Digest md5; // null where only the CRC32C is checked
+    final Checksum.Digest md5 = Checksum.digest(Checksum.Algorithm.MD5);
     final TreeMap<Long, long[]> landed = new TreeMap<>(); // offset -> {length, crc32c}
     final Map<Long, Long> consumed = new HashMap<>(); // offset -> crc32c of a part already in the digest
     final AtomicInteger parts = new AtomicInteger(); // landed and consumed, read without the prefix's lock
@@ -48,10 +47,6 @@ public final class InOrderDigests {
     long crc; // CRC32C of the prefix, combined from the parts' read back
     boolean hashing;
     volatile boolean broken;
-
-    Prefix(boolean md5) {
-      this.md5 = md5 ? Checksum.digest(Checksum.Algorithm.MD5) : null;
-    }
 
     void breakOff(AtomicLong tracked) {
       broken = true;
@@ -73,17 +68,16 @@ public final class InOrderDigests {
   }
 
   /**
-   * A part of {@code upload}'s object landed: bytes {@code range}, whose CRC32C (8 hex digits) its stream computed;
-   * {@code md5} where the object's MD5 is wanted too (the same for all its parts). Returns the object's {@link #text}
-   * when this landing completed its prefix, else "".
+   * A part of {@code upload}'s object landed: bytes {@code range}, whose CRC32C (8 hex digits) its stream computed.
+   * Returns the object's {@link #text} when this landing completed its prefix, else "".
    */
-  public String landed(Reader reader, Upload upload, ByteRange range, String crc32c, boolean md5) {
+  public String landed(Reader reader, Upload upload, ByteRange range, String crc32c) {
     long size = upload.object().size();
     long crc = Integer.toUnsignedLong(HexFormat.fromHexDigits(crc32c));
     String key = upload.object().key() + '\n' + upload.id(); // ids are unique per folder, keys per bucket
     Prefix p;
     synchronized (prefixes) {
-      p = prefixes.computeIfAbsent(key, k -> new Prefix(md5));
+      p = prefixes.computeIfAbsent(key, k -> new Prefix());
       Iterator<Prefix> eldest = prefixes.values().iterator();
       while (prefixes.size() > 1 && (prefixes.size() > objects || tracked.get() > parts)) {
         Prefix gone = eldest.next();
@@ -129,15 +123,14 @@ public final class InOrderDigests {
             if (p.broken || p.end != size) return "";
             String staged = reader.staged(upload);
             forget(key, p);
-            return staged == null ? "" : text(p.md5 == null ? "" : p.md5.value(), p.crc, staged);
+            return staged == null ? "" : text(p.md5.value(), p.crc, staged);
           }
           p.landed.pollFirstEntry();
           offset = next.getKey();
           part = next.getValue();
         }
         Checksum.Digest back = Checksum.digest(Checksum.Algorithm.CRC32C);
-        ByteRange r = new ByteRange(offset, part[0]);
-        boolean read = p.md5 == null ? reader.read(upload, r, back) : reader.read(upload, r, p.md5, back);
+        boolean read = reader.read(upload, new ByteRange(offset, part[0]), p.md5, back);
         synchronized (p) {
           if (!read || back.crc() != part[1]) {
             p.breakOff(tracked); // not readable, or the file holds other bytes than the stream wrote
@@ -164,31 +157,19 @@ public final class InOrderDigests {
     }
   }
 
-  /**
-   * "md5:HEX crc32c:HEX staged:STATE": the object's MD5 ("" where not asked for: "md5: crc32c:…"), the CRC32C of the
-   * bytes it was read from, the file's state.
-   */
+  /** "md5:HEX crc32c:HEX staged:STATE": the object's MD5, the CRC32C of the bytes it was taken from, the file's state. */
   public static String text(String md5, long crc32c, String staged) {
     return "md5:" + md5 + " crc32c:" + HexFormat.of().toHexDigits((int) crc32c) + " staged:" + staged;
   }
 
   /**
-   * The MD5 (hex) in {@code text} where it has one and was read from the bytes {@link #readBack} vouches for: else
-   * null, and the object is read back.
+   * The MD5 (hex) in {@code text} where its CRC32C is {@code crc32c}, the committed parts' combined, and the staged
+   * bytes are in the state it names still: else null, and the object is read back.
    */
   public static String md5(String text, long crc32c, String stagedNow) {
-    if (!readBack(text, crc32c, stagedNow)) return null;
-    String md5 = text.substring("md5:".length(), text.indexOf(' '));
-    return md5.isEmpty() ? null : md5;
-  }
-
-  /**
-   * Whether {@code text} says the object was read back, part by part, as bytes whose CRC32C is {@code crc32c} (the
-   * committed parts' combined), and the staged bytes are in the state it names still (no write since).
-   */
-  public static boolean readBack(String text, long crc32c, String stagedNow) {
-    if (text == null || stagedNow == null || !text.startsWith("md5:")) return false;
+    if (text == null || stagedNow == null || !text.startsWith("md5:")) return null;
+    String expected = " crc32c:" + HexFormat.of().toHexDigits((int) crc32c) + " staged:" + stagedNow;
     int space = text.indexOf(' ');
-    return space > 0 && text.substring(space).equals(" crc32c:" + HexFormat.of().toHexDigits((int) crc32c) + " staged:" + stagedNow);
+    return space > 0 && text.substring(space).equals(expected) ? text.substring("md5:".length(), space) : null;
   }
 }

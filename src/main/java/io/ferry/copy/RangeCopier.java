@@ -81,18 +81,16 @@ public final class RangeCopier {
   }
 
   /**
-   * A part of an object the commit would read back (its source keeps an MD5, or no checksum that parts combine to),
-   * once landed (and recorded), is read back in order ({@link InOrderDigests}), feeding the object's MD5 where that is
-   * what the source keeps; the result carries the object's digest where it completed it. Any other result is returned
-   * as it is.
+   * A part of an object whose source keeps only its MD5, once landed (and recorded), adds to the object's digest in
+   * order ({@link InOrderDigests}); the result carries the object's digest where it completed it. Any other result is
+   * returned as it is.
    */
   public RangeResult inOrder(RangeTask task, Upload upload, Checksum expected, RangeResult landed) {
-    boolean combined = expected != null && expected.checkable() && expected.algorithm().combinable(); // no read-back
-    if (inOrder == null || landed.status() != RangeResult.Status.OK || task.wholeObject() || transfer.serverSide() || combined) {
+    if (inOrder == null || landed.status() != RangeResult.Status.OK || task.wholeObject() || transfer.serverSide() || expected == null
+        || !expected.checkable() || expected.algorithm() != Checksum.Algorithm.MD5) {
       return landed;
     }
-    boolean md5 = expected != null && expected.checkable() && expected.algorithm() == Checksum.Algorithm.MD5;
-    String digest = inOrder.landed(readBack, upload, task.range(), landed.crc32c(), md5);
+    String digest = inOrder.landed(readBack, upload, task.range(), landed.crc32c());
     return digest.isEmpty() ? landed : landed.withObjectDigest(digest);
   }
 

@@ -209,43 +209,6 @@ class CommitterTest {
     }
   }
 
-  /**
-   * An object whose source keeps no checksum its parts combine to, copied in parts: read back part by part as they
-   * landed, it is not read again at its commit, where the read was of the bytes the committed parts' CRC32Cs describe
-   * and nothing wrote the file since.
-   */
-  @ParameterizedTest(name = "{0}")
-  @CsvSource({
-      "read back in order,    abcdefgh, false, 0",
-      "read back other bytes, abcdXfgh, false, 1",
-      "written since,         abcdefgh, true,  1",
-      "none,                  '',       false, 1"})
-  void aReadBackInOrderSparesTheOneAtTheCommitWhereItIsOfTheCommittedPartsAsTheyStand(String name, String readBytes,
-      boolean writtenSince, int expectedReadBacks) throws Exception {
-    Destination d = destination();
-    StoreObject o = object("crc.bin", 8);
-    Upload upload = d.open(o, () -> ObjectMetadata.NONE);
-    write(d, upload, 1, new ByteRange(0, 4), "abcdefgh");
-    write(d, upload, 2, new ByteRange(4, 4), "abcdefgh");
-    String digest = readBytes.isEmpty() ? ""
-        : InOrderDigests.text("", Integer.toUnsignedLong(HexFormat.fromHexDigits(crc32c(readBytes))), d.staged(upload));
-    if (writtenSince) {
-      Thread.sleep(20); // past the filesystem's clock tick
-      write(d, upload, 2, new ByteRange(4, 4), "abcdefgh");
-    }
-    PartTally tally = range(o, 1, 2, new ByteRange(0, 4), true, upload.id(), "abcd", "")
-        .merge(PartTally.of(RangeResult.of(o, "dest/" + o.key()).task(0).part(2, 2, 4, 4).bytes(4, 4).times(0, 0, 0, 0).attempts(1)
-            .by("m", "0", "h").digests(crc32c("efgh"), "", "").upload(upload.id(), "").objectDigest(digest).build()));
-    AtomicInteger readBacks = new AtomicInteger();
-    ObjectResult result = new Committer(countingReadBacks(d, readBacks), 1, Retrier.once()).commit(List.of(tally)).get(0);
-    assertThat(result.status()).as(result.error()).isEqualTo(ObjectResult.Status.COPIED);
-    assertThat(readBacks).hasValue(expectedReadBacks);
-    assertThat(result.verified()).isEqualTo("read-back-crc32c");
-    long crc = Integer.toUnsignedLong(HexFormat.fromHexDigits(crc32c("abcdefgh")));
-    assertThat(result.checksum()).isEqualTo("crc32c:" + Checksum.encode(crc, 4));
-    assertThat(root.resolve("crc.bin")).hasContent("abcdefgh");
-  }
-
   @Test
   void aCompletionThatFailsIsReportedAndTheObjectAborted() throws Exception {
     Destination d = destination();

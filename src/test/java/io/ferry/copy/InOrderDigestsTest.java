@@ -20,10 +20,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** An object read back in order as its parts land (its MD5 too, where asked), against its bytes, whatever order and threads. */
+/** An object's MD5 taken in order as its parts land, against the MD5 of its bytes, whatever order and threads. */
 class InOrderDigestsTest {
   private static final int PART = 1000;
 
@@ -76,9 +75,9 @@ class InOrderDigestsTest {
     return new Upload(new StoreObject("k", "k", size, "e", 1L), id);
   }
 
-  @ParameterizedTest(name = "seed {0}, MD5 {1}")
-  @CsvSource({"1, true", "2, true", "3, true", "4, true", "5, true", "6, false", "7, false", "8, false"})
-  void partsLandingInAnyOrderOnManyThreadsAreReadBackOnce(long seed, boolean withMd5) throws Exception {
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+  void partsLandingInAnyOrderOnManyThreadsGiveTheObjectsMd5Once(long seed) throws Exception {
     int size = 1 + new Random(seed).nextInt(40 * PART);
     byte[] file = bytes(size, seed);
     List<ByteRange> parts = parts(size);
@@ -89,29 +88,25 @@ class InOrderDigestsTest {
     ExecutorService pool = Executors.newFixedThreadPool(8);
     List<Future<?>> landings = new ArrayList<>();
     for (ByteRange r : parts) {
-      landings.add(pool.submit(() -> texts.add(digests.landed(reading(file), upload, r, crc32c(file, r.offset(), r.length()), withMd5))));
+      landings.add(pool.submit(() -> texts.add(digests.landed(reading(file), upload, r, crc32c(file, r.offset(), r.length())))));
     }
     for (Future<?> f : landings) f.get();
     pool.shutdown();
     assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     List<String> given = texts.stream().filter(t -> !t.isEmpty()).toList();
-    assertThat(given).containsExactly(InOrderDigests.text(withMd5 ? md5(file) : "", crc32c(file), "s"));
-    assertThat(InOrderDigests.readBack(given.get(0), crc32c(file), "s")).isTrue();
-    assertThat(InOrderDigests.md5(given.get(0), crc32c(file), "s")).isEqualTo(withMd5 ? md5(file) : null);
+    assertThat(given).containsExactly(InOrderDigests.text(md5(file), crc32c(file), "s"));
+    assertThat(InOrderDigests.md5(given.get(0), crc32c(file), "s")).isEqualTo(md5(file));
   }
 
-  @ParameterizedTest(name = "MD5 {0}")
-  @ValueSource(booleans = {true, false})
-  void aPartWhoseBytesOnDiskDifferFromItsStreamGivesNoDigest(boolean withMd5) throws Exception {
+  @Test
+  void aPartWhoseBytesOnDiskDifferFromItsStreamGivesNoDigest() throws Exception {
     byte[] file = bytes(3 * PART, 9);
     byte[] onDisk = file.clone();
     onDisk[PART + 7] ^= 1; // the file holds another byte than the stream wrote
     InOrderDigests digests = new InOrderDigests(16, 1000);
     Upload upload = upload("u", file.length);
     List<String> texts = new ArrayList<>();
-    for (ByteRange r : parts(file.length)) {
-      texts.add(digests.landed(reading(onDisk), upload, r, crc32c(file, r.offset(), r.length()), withMd5));
-    }
+    for (ByteRange r : parts(file.length)) texts.add(digests.landed(reading(onDisk), upload, r, crc32c(file, r.offset(), r.length())));
     assertThat(texts).containsOnly("");
   }
 
@@ -121,11 +116,11 @@ class InOrderDigestsTest {
     InOrderDigests digests = new InOrderDigests(16, 1000);
     Upload upload = upload("u", file.length);
     List<ByteRange> parts = parts(file.length);
-    assertThat(digests.landed(reading(file), upload, parts.get(0), crc32c(file, 0, PART), true)).isEmpty();
-    assertThat(digests.landed(reading(file), upload, parts.get(0), crc32c(file, 0, PART), true)).as("the same bytes again").isEmpty();
-    assertThat(digests.landed(reading(file), upload, parts.get(0), "00000000", true)).as("other bytes").isEmpty();
-    assertThat(digests.landed(reading(file), upload, parts.get(1), crc32c(file, PART, PART), true)).isEmpty();
-    assertThat(digests.landed(reading(file), upload, parts.get(2), crc32c(file, 2 * PART, PART), true)).isEmpty();
+    assertThat(digests.landed(reading(file), upload, parts.get(0), crc32c(file, 0, PART))).isEmpty();
+    assertThat(digests.landed(reading(file), upload, parts.get(0), crc32c(file, 0, PART))).as("the same bytes again").isEmpty();
+    assertThat(digests.landed(reading(file), upload, parts.get(0), "00000000")).as("other bytes").isEmpty();
+    assertThat(digests.landed(reading(file), upload, parts.get(1), crc32c(file, PART, PART))).isEmpty();
+    assertThat(digests.landed(reading(file), upload, parts.get(2), crc32c(file, 2 * PART, PART))).isEmpty();
   }
 
   @Test
@@ -144,8 +139,8 @@ class InOrderDigestsTest {
         return "s";
       }
     };
-    assertThat(digests.landed(none, upload, parts(file.length).get(0), crc32c(file, 0, PART), true)).isEmpty();
-    assertThat(digests.landed(reading(file), upload, parts(file.length).get(1), crc32c(file, PART, PART), true)).isEmpty();
+    assertThat(digests.landed(none, upload, parts(file.length).get(0), crc32c(file, 0, PART))).isEmpty();
+    assertThat(digests.landed(reading(file), upload, parts(file.length).get(1), crc32c(file, PART, PART))).isEmpty();
   }
 
   @Test
@@ -154,9 +149,9 @@ class InOrderDigestsTest {
     InOrderDigests digests = new InOrderDigests(2, 1000);
     ByteRange first = new ByteRange(0, PART);
     ByteRange second = new ByteRange(PART, PART);
-    for (String id : List.of("a", "b", "c")) digests.landed(reading(file), upload(id, file.length), first, crc32c(file, 0, PART), true);
-    assertThat(digests.landed(reading(file), upload("a", file.length), second, crc32c(file, PART, PART), true)).as("forgotten").isEmpty();
-    assertThat(digests.landed(reading(file), upload("c", file.length), second, crc32c(file, PART, PART), true))
+    for (String id : List.of("a", "b", "c")) digests.landed(reading(file), upload(id, file.length), first, crc32c(file, 0, PART));
+    assertThat(digests.landed(reading(file), upload("a", file.length), second, crc32c(file, PART, PART))).as("forgotten").isEmpty();
+    assertThat(digests.landed(reading(file), upload("c", file.length), second, crc32c(file, PART, PART)))
         .isEqualTo(InOrderDigests.text(md5(file), crc32c(file), "s"));
   }
 
@@ -167,15 +162,15 @@ class InOrderDigestsTest {
     List<ByteRange> parts = parts(file.length);
     for (String id : List.of("a", "b")) {
       for (ByteRange r : parts.subList(1, 3)) {
-        digests.landed(reading(file), upload(id, file.length), r, crc32c(file, r.offset(), r.length()), true);
+        digests.landed(reading(file), upload(id, file.length), r, crc32c(file, r.offset(), r.length()));
       }
     }
     // four parts wait, one more than it may hold: b's next landing forgets a's two; a never completes, b does
     List<String> a = new ArrayList<>();
     List<String> b = new ArrayList<>();
     for (ByteRange r : List.of(parts.get(0), parts.get(3))) {
-      b.add(digests.landed(reading(file), upload("b", file.length), r, crc32c(file, r.offset(), r.length()), true));
-      a.add(digests.landed(reading(file), upload("a", file.length), r, crc32c(file, r.offset(), r.length()), true));
+      b.add(digests.landed(reading(file), upload("b", file.length), r, crc32c(file, r.offset(), r.length())));
+      a.add(digests.landed(reading(file), upload("a", file.length), r, crc32c(file, r.offset(), r.length())));
     }
     assertThat(a).containsOnly("");
     assertThat(b).containsExactly("", InOrderDigests.text(md5(file), crc32c(file), "s"));
@@ -189,9 +184,9 @@ class InOrderDigestsTest {
     Upload two = new Upload(new StoreObject("y/part-0", "y/part-0", file.length, "e", 1L), ".part-0.tmp");
     ByteRange first = new ByteRange(0, PART);
     ByteRange second = new ByteRange(PART, PART);
-    assertThat(digests.landed(reading(file), one, first, crc32c(file, 0, PART), true)).isEmpty();
-    assertThat(digests.landed(reading(file), two, second, crc32c(file, PART, PART), true)).as("not one's second part").isEmpty();
-    assertThat(digests.landed(reading(file), two, first, crc32c(file, 0, PART), true)).isNotEmpty();
+    assertThat(digests.landed(reading(file), one, first, crc32c(file, 0, PART))).isEmpty();
+    assertThat(digests.landed(reading(file), two, second, crc32c(file, PART, PART))).as("not one's second part").isEmpty();
+    assertThat(digests.landed(reading(file), two, first, crc32c(file, 0, PART))).isNotEmpty();
   }
 
   @Test
@@ -203,13 +198,5 @@ class InOrderDigestsTest {
     assertThat(InOrderDigests.md5(text, 0xCAFEL, null)).as("a destination that keeps no state").isNull();
     assertThat(InOrderDigests.md5("", 0xCAFEL, "s")).isNull();
     assertThat(InOrderDigests.md5("conflicting", 0xCAFEL, "s")).isNull();
-    String crcOnly = InOrderDigests.text("", 0xCAFEL, "8/1000/(dev=1,ino=2)");
-    assertThat(InOrderDigests.readBack(crcOnly, 0xCAFEL, "8/1000/(dev=1,ino=2)")).isTrue();
-    assertThat(InOrderDigests.md5(crcOnly, 0xCAFEL, "8/1000/(dev=1,ino=2)")).as("read back without an MD5").isNull();
-    assertThat(InOrderDigests.readBack(crcOnly, 0xCAFFL, "8/1000/(dev=1,ino=2)")).as("other parts").isFalse();
-    assertThat(InOrderDigests.readBack(crcOnly, 0xCAFEL, "8/1001/(dev=1,ino=2)")).as("written since").isFalse();
-    assertThat(InOrderDigests.readBack(crcOnly, 0xCAFEL, null)).isFalse();
-    assertThat(InOrderDigests.readBack("conflicting", 0xCAFEL, "s")).isFalse();
-    assertThat(InOrderDigests.readBack(text, 0xCAFEL, "8/1000/(dev=1,ino=2)")).as("with its MD5").isTrue();
   }
 }
