@@ -15,15 +15,15 @@ import java.util.Map;
  * COMMIT: an object whose parts all arrived is checked, then completed (fsync and rename into place,
  * CompleteMultipartUpload with every part's ETag in order); any other is aborted (temp file removed,
  * AbortMultipartUpload), leaving nothing at its final name and its previous version intact. The check, before the
- * completion (none for a copy inside the service, whose bytes never left it): the source's stored checksum, from the parts' digests
- * combined (an object copied whole was checked as
- * it was read); else the source's MD5 ETag, against the bytes read back from the destination (in order as the parts
- * landed, where they landed in one JVM and nothing wrote the file since: {@link InOrderDigests}; else after the last
- * one); else the CRC32C of the
- * bytes read from the source, against the bytes read back. An object that fails its check is copied again ({@link
- * Repair}), and fails for good, with the parts whose bytes changed between the two reads named, if it still does not
- * match. A batch (one Spark task's objects) is committed on {@code threads} threads, so fsyncs and completions
- * overlap, then the destination flushes what it deferred. Free of Spark.
+ * completion (none for a copy inside the service, whose bytes never left it): the source's stored checksum, from the
+ * parts' digests combined (an object copied whole was checked as it was read); else the source's MD5 ETag, against the
+ * bytes read back from the destination (digested in order as the parts landed where they landed in one JVM, {@link
+ * InOrderDigests}, and the file's CRC32C read back at the commit to show it holds those bytes still, a stray attempt's
+ * write included; else read back whole at the commit); else the CRC32C of the bytes read from the source, against the
+ * bytes read back. An object that fails its check is copied again ({@link Repair}), and fails for good, with the parts
+ * whose bytes changed between the two reads named, if it still does not match. A batch (one Spark task's objects) is
+ * committed on {@code threads} threads, so fsyncs and completions overlap, then the destination flushes what it
+ * deferred. Free of Spark.
  */
 public final class Committer {
   /** Copies every part of an object again (the same upload, the same part numbers), for an object that failed its check. */
@@ -144,6 +144,10 @@ public final class Committer {
       // digested in order as the parts landed, from the bytes these parts' CRC32Cs describe; else read back now
       String inOrder = tally.objectDigest().isEmpty() ? null
           : InOrderDigests.md5(tally.objectDigest(), crc32cOfParts(tally), destination.staged(tally.upload()));
+      String parts = Checksum.encode(crc32cOfParts(tally), 4);
+      if (inOrder != null && !parts.equals(destination.readBack(tally.upload(), Checksum.Algorithm.CRC32C))) {
+        inOrder = null; // the file no longer holds the bytes digested: a stray attempt wrote a part after it was read back
+      }
       String back = inOrder != null ? inOrder : destination.readBack(tally.upload(), Checksum.Algorithm.MD5);
       if (back != null) {
         return back.equals(expected.value()) ? Verdict.passed("source-md5-etag", "md5:" + back)

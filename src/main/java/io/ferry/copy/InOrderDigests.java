@@ -15,13 +15,16 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The MD5 of an object copied in parts into a destination that can read its staged bytes back, computed as its parts
- * land rather than by reading the whole file back after the last one: per upload, a digest of the contiguous prefix
- * landed so far. Whichever thread lands the part at the prefix's end reads it (and the landed parts that follow it)
- * back from the destination, where the bytes were just written, and checks each part's CRC32C against the one its
- * stream computed, so the digest is of the bytes on disk. The landing that carries the prefix to the object's end
- * gets the object's {@link #text}: its MD5, the CRC32C of the parts it was taken from and the staged file's state
- * then. The commit takes the MD5 only where the committed parts combine to that CRC32C and the file is in that state
- * still (no write since), and reads the object back otherwise.
+ * land rather than over the whole file after the last one (the commit reads the file back only for its CRC32C, several
+ * times cheaper): per upload, a digest of the contiguous prefix landed so far. Whichever thread lands the part at the
+ * prefix's end reads it (and the landed parts that follow it) back from the destination, where the bytes were just
+ * written, and checks each part's CRC32C against the one its stream computed, so the digest is of the bytes on disk.
+ * The landing that carries the prefix to the object's end gets the object's {@link #text}: its MD5, the CRC32C of the
+ * parts it was taken from and the staged file's state then. The commit takes the MD5 only where the committed parts
+ * combine to that CRC32C, the file is in that state still (no write since), and the file's CRC32C read back then is
+ * that CRC32C: an attempt this table never hears of (on another executor, or one that failed after writing) may have
+ * written a part after it was read back and before the state was taken. Otherwise the commit reads the object's MD5
+ * back.
  *
  * <p>Held per JVM (an executor's parts of an object meet here); an object whose parts land on several executors, or
  * were resumed from a ledger, never completes a prefix here and is read back at its commit as before. Bounded: the
