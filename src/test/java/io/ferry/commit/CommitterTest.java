@@ -228,7 +228,10 @@ class CommitterTest {
     PartTally tally = range(o, 1, 2, new ByteRange(0, 4), true, upload.id(), "abcd", "md5:" + md5)
         .merge(PartTally.of(RangeResult.of(o, "dest/" + o.key()).task(0).part(2, 2, 4, 4).bytes(4, 4).times(0, 0, 0, 0).attempts(1)
             .by("m", "0", "h").digests(crc32c("efgh"), "", "md5:" + md5).upload(upload.id(), "").objectDigest(digest).build()));
-    ObjectResult result = new Committer(d, 1, Retrier.once()).commit(List.of(tally)).get(0);
+    List<Checksum.Algorithm> readBacks = new java.util.ArrayList<>();
+    ObjectResult result = new Committer(countingReadBacks(d, readBacks), 1, Retrier.once()).commit(List.of(tally)).get(0);
+    assertThat(readBacks).as("the CRC32C shows other bytes, so the MD5 is read back").containsExactly(Checksum.Algorithm.CRC32C,
+        Checksum.Algorithm.MD5);
     assertThat(result.status()).as("committed with %s", result.verified()).isEqualTo(ObjectResult.Status.FAILED);
     assertThat(result.error()).contains("does not match the source's ETag " + md5);
     assertThat(root.resolve("stray.bin")).doesNotExist();

@@ -309,14 +309,18 @@ class FileDestinationTest extends DestinationContract {
     java.util.Random random = new java.util.Random(7);
     Path file = root.resolve("random.bin");
     for (int round = 0; round < 200; round++) {
-      // every tenth up to three times the most one write call takes
-      int n = 1 + random.nextInt(round % 10 == 0 ? 3 * FileDestination.WRITE_AT_MOST : 5 * FileDestination.SPARSE_BLOCK);
+      // every fifth up to three times the most one write call takes, over a hole and over other bytes in turns
+      boolean wide = round % 5 == 0;
+      int n = 1 + random.nextInt(wide ? 3 * FileDestination.WRITE_AT_MOST : 5 * FileDestination.SPARSE_BLOCK);
       long position = random.nextInt(3 * FileDestination.SPARSE_BLOCK);
       byte[] bytes = new byte[n];
       for (int at = 0; at < n; at += 1 + random.nextInt(3 * FileDestination.SPARSE_BLOCK)) {
         if (random.nextBoolean()) bytes[at] = (byte) (1 + random.nextInt(255));
       }
-      if (round % 20 == 0) random.nextBytes(bytes); // dense: one run of data past the most one write call takes
+      if (wide) { // dense after two zero blocks: over a hole, a run past the most one write call takes, from the buffer's middle
+        random.nextBytes(bytes);
+        java.util.Arrays.fill(bytes, 0, Math.min(n, 2 * FileDestination.SPARSE_BLOCK), (byte) 0);
+      }
       byte[] before = new byte[(int) position + n + 17];
       random.nextBytes(before);
       // what the file holds: bytes up to where the write begins (a fresh region after), or other bytes where it writes
