@@ -171,9 +171,11 @@ public final class Bench {
           for (String task : select("FERRY_BENCH_TASKS", "files,other,same")) {
             List<String> tools = select("FERRY_BENCH_TOOLS", "raw,ferry,rclone,rclone-tuned,aws,aws-tuned,s3cmd,distcp,distcp-tuned");
             // a fresh server's first run pays its JIT's warm-up (twice a warm run's server CPU on the flat job): the
-            // first tool runs once unrecorded per mode and task, so that no tool's first run carries it
+            // first tool that can do the task runs once unrecorded per mode and task, so that no tool's first run carries it
             if (!"0".equals(System.getenv("FERRY_BENCH_WARMUP")) && warm.add(task)) {
-              runOne(mode, endpoints, workload, task, tools.get(0), bytes, digests.get(workload), null);
+              for (String tool : tools) {
+                if (runOne(mode, endpoints, workload, task, tool, bytes, digests.get(workload), null)) break;
+              }
             }
             // FERRY_BENCH_REPEAT=n: every tool n times, in turns (A B C A B C ...); results.md shows each one's median
             for (int round = 0; round < repeat; round++) {
@@ -188,7 +190,8 @@ public final class Bench {
     writeMarkdown(csv, csv.resolveSibling(csv.getFileName().toString().replace(".csv", ".md")));
   }
 
-  private void runOne(String mode, Endpoints endpoints, String workload, String task, String tool, long bytes,
+  /** One run of {@code tool}, recorded in {@code csv} (null: a warm-up); false where the tool cannot do the task. */
+  private boolean runOne(String mode, Endpoints endpoints, String workload, String task, String tool, long bytes,
       Map<String, String> expected, Path csv) throws Exception {
     String bucket = sourceBucket(workload);
     String dstBucket = "dst-" + workload + "-" + base(tool) + "-" + mode + "-" + System.nanoTime() % 100000;
@@ -201,7 +204,7 @@ public final class Bench {
     S3Client dstClient = io.ferry.support.TestS3.client(S3EndpointConfig.withKeys(same ? a.endpoint() : b.endpoint(), "us-east-1", ID,
         SECRET));
     List<String> command = command(tool, task, endpoints.source(), bucket, dstEndpoint, dstBucket, dir);
-    if (command == null) return; // the tool cannot do this task (e.g. one endpoint only): no bucket left behind
+    if (command == null) return false; // the tool cannot do this task (e.g. one endpoint only): no bucket left behind
     // This VM hands freed memory back to its host within seconds (virtio-balloon free page reporting), and writing into
     // memory the host must give back costs the writer 0.7-1.2 kernel CPU-s per GiB more: the pages the last run's files
     // freed would be cheap for a tool that writes at once and dear for one that starts slower, so each run waits until
@@ -272,6 +275,7 @@ public final class Bench {
         m.maxRssKiB() / 1024, verified);
     if (m.exit() != 0) System.out.println(m.log().lines().reduce("", (x, y) -> x.length() > 3000 ? x : x + "\n    " + y));
     if (!toFiles) deleteBucket(dstClient, dstBucket, workload, expected.keySet());
+    return true;
   }
 
   private List<String> command(String tool, String task, String src, String bucket, String dst, String dstBucket, Path dir) {
