@@ -140,12 +140,13 @@ public final class Committer {
       return Verdict.passed("source-" + (expected.algorithm() == Checksum.Algorithm.MD5 ? "md5-etag" : expected.algorithm().label()),
           tally.parts().firstEntry().getValue().checksum()); // checked against it as the object was read
     }
+    long crc = crc32cOfParts(tally);
+    String written = Checksum.encode(crc, 4);
     if (expected != null && expected.algorithm() == Checksum.Algorithm.MD5) {
       // digested in order as the parts landed, from the bytes these parts' CRC32Cs describe; else read back now
       String inOrder = tally.objectDigest().isEmpty() ? null
-          : InOrderDigests.md5(tally.objectDigest(), crc32cOfParts(tally), destination.staged(tally.upload()));
-      String parts = Checksum.encode(crc32cOfParts(tally), 4);
-      if (inOrder != null && !parts.equals(destination.readBack(tally.upload(), Checksum.Algorithm.CRC32C))) {
+          : InOrderDigests.md5(tally.objectDigest(), crc, destination.staged(tally.upload()));
+      if (inOrder != null && !written.equals(destination.readBack(tally.upload(), Checksum.Algorithm.CRC32C))) {
         inOrder = null; // the file no longer holds the bytes digested: a stray attempt wrote a part after it was read back
       }
       String back = inOrder != null ? inOrder : destination.readBack(tally.upload(), Checksum.Algorithm.MD5);
@@ -156,9 +157,8 @@ public final class Committer {
     }
     String back = destination.readBack(tally.upload(), Checksum.Algorithm.CRC32C);
     if (back == null) return Verdict.passed("none", "");
-    String read = Checksum.encode(crc32cOfParts(tally), 4);
-    return back.equals(read) ? Verdict.passed("read-back-crc32c", "crc32c:" + back)
-        : Verdict.failed("read-back-crc32c", "the destination holds crc32c " + back + " but " + read + " was written");
+    return back.equals(written) ? Verdict.passed("read-back-crc32c", "crc32c:" + back)
+        : Verdict.failed("read-back-crc32c", "the destination holds crc32c " + back + " but " + written + " was written");
   }
 
   /**
