@@ -15,6 +15,8 @@ SPARK_JAVA_OPENS="--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.b
 ferry_build() {
   local jar
   jar="$FERRY_HOME/target/ferry.jar"
+  # FERRY_BUILT=1: the caller built it (bench/run.sh), and a source edited meanwhile must not rebuild inside a timed run
+  if [ "${FERRY_BUILT:-0}" = 1 ] && [ -f "$jar" ]; then return 0; fi
   if [ ! -f "$jar" ] || [ ! -f "$FERRY_HOME/target/ferry-classes.jar" ] || [ ! -f "$FERRY_HOME/target/ferry-classes-tests.jar" ] || \
      [ ! -f "$FERRY_HOME/target/local-classpath.txt" ] || [ ! -f "$FERRY_HOME/target/local-runtime-classpath.txt" ] || \
      [ -n "$(find "$FERRY_HOME/src" "$FERRY_HOME/pom.xml" -newer "$jar" -print -quit)" ]; then

@@ -45,7 +45,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * tool's unrecorded run per mode and task that warms the servers), FERRY_BENCH_SETTLE_S (10: seconds each run waits
  * after the last run's files are deleted), FERRY_BENCH_REPEAT (1; n runs every tool n times in turns, and the table
  * shows the run of median wall time of each), FERRY_BENCH_RESULTS (the CSV; default bench/results/results.csv),
- * FERRY_BENCH_RAW_STREAMS (32) and FERRY_BENCH_RAW_PART_MIB (32) for the raw reader. {@code Bench <home> --table
+ * FERRY_BENCH_RAW_STREAMS (32) and FERRY_BENCH_RAW_PART_MIB (32) for the raw reader, FERRY_BENCH_FS_LABEL (the
+ * filesystem bench/run.sh mounted for the runs, noted on rows into files). {@code Bench <home> --table
  * <csv>} re-renders a CSV's table.
  */
 public final class Bench {
@@ -62,6 +63,7 @@ public final class Bench {
   private final Path work;
   private S3ProxyProcess a;
   private S3ProxyProcess b;
+  private int runs;
 
   private Bench(Path home, Path work) {
     this.home = home;
@@ -263,7 +265,8 @@ public final class Bench {
       }
     }
     // on one machine the wall is bounded by (client + servers' CPU) / cores: the servers' share names the rest
-    note = (note.isEmpty() ? "" : note + "; ") + String.format(Locale.ROOT, "servers' CPU %.1f s", server);
+    note = (note.isEmpty() ? "" : note + "; ") + String.format(Locale.ROOT, "servers' CPU %.1f s", server)
+        + (toFiles ? "; into a " + System.getenv().getOrDefault("FERRY_BENCH_FS_LABEL", "host filesystem") : "");
     double mbps = bytes / 1e6 / m.wall();
     double cpuPerGb = m.cpu() / (bytes / 1e9);
     String row = String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%s,%d,%d,%.2f,%.2f,%.1f,%.1f,%.1f,%.1f,%.2f,%d,%.1f,%s,%s",
@@ -397,6 +400,10 @@ public final class Bench {
       p.destroyForcibly();
       return new Measured(1800, 0, 0, -1, "timed out");
     }
+    // each run's output outlives the bench (bench/run.sh's filesystem does not): target/bench-logs/<session>/
+    Path kept = home.resolve("target/bench-logs").resolve(session);
+    Files.createDirectories(kept);
+    Files.copy(log, kept.resolve(String.format(Locale.ROOT, "%03d-%s.log", ++runs, command.get(0).replaceAll(".*/", ""))));
     String[] t = Files.readString(timeFile).trim().lines().reduce((x, y) -> y).orElse("0 0 0 0").split(" ");
     return new Measured(Double.parseDouble(t[0]), Double.parseDouble(t[1]) + Double.parseDouble(t[2]), Long.parseLong(t[3]),
         p.exitValue(), Files.readString(log));
