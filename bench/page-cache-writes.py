@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Kernel CPU of writing 2 GiB into new files through the page cache, in the shape of Ferry's parts or a plain writer's.
 
-  python3 bench/page-cache-writes.py DIR BYTES_PER_WRITE THREADS FILES sync|nosync lock|nolock
+  python3 bench/page-cache-writes.py DIR BYTES_PER_WRITE THREADS FILES sync|nosync lock|nolock [keep|release]
 
 Each file is created at its size; THREADS take 64 MiB parts in turn and write each in BYTES_PER_WRITE pwrites (under a
 lock per file with "lock", as FileDestination's writes are), then fdatasync the file with "sync" (as each part is made
-durable before the ledger records it). Prints the kernel and wall seconds. Run the shapes alternately, each some
+durable before the ledger records it). With "release" each part's pages are handed back as it goes, as rclone's writer
+does: every 8 MiB written, the writeback of that chunk starts, and the chunk before it, written back by then, leaves
+the page cache (sync_file_range, then POSIX_FADV_DONTNEED), so later writes reuse freed pages. Prints the kernel and
+wall seconds. Run the shapes alternately, each some
 seconds after the last one's files are deleted: on a VM that hands freed memory back to its host the cost drifts.
 """
+import ctypes
 import os
 import resource
 import sys
@@ -18,6 +22,11 @@ import time
 def main():
     folder, size_per_write, threads, files = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
     sync, locked = sys.argv[5] == 'sync', sys.argv[6] == 'lock'
+    release = len(sys.argv) > 7 and sys.argv[7] == 'release'
+    chunk = 8 << 20
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.sync_file_range.argtypes = [ctypes.c_int, ctypes.c_longlong, ctypes.c_longlong, ctypes.c_uint]
+    wait_before, write, wait_after = 1, 2, 4  # SYNC_FILE_RANGE_*
     size, part = (2 << 30) // files, 64 << 20
     fds, locks = [], []
     for f in range(files):
@@ -41,6 +50,13 @@ def main():
                         os.pwrite(fds[i], data, at)
                 else:
                     os.pwrite(fds[i], data, at)
+                end = at + size_per_write
+                if release and (end - offset) % chunk == 0:
+                    libc.sync_file_range(fds[i], end - chunk, chunk, write)
+                    if end - offset >= 2 * chunk:
+                        before = end - 2 * chunk
+                        libc.sync_file_range(fds[i], before, chunk, wait_before | write | wait_after)
+                        os.posix_fadvise(fds[i], before, chunk, os.POSIX_FADV_DONTNEED)
             if sync:
                 os.fdatasync(fds[i])
 
