@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Kernel CPU of writing 2 GiB into new files through the page cache, in the shape of Ferry's parts or a plain writer's.
 
-  python3 bench/page-cache-writes.py DIR BYTES_PER_WRITE THREADS FILES sync|nosync lock|nolock [keep|release]
+  python3 bench/page-cache-writes.py DIR BYTES_PER_WRITE THREADS FILES sync|nosync lock|nolock [keep|release] [MB/s]
 
 Each file is created at its size; THREADS take 64 MiB parts in turn and write each in BYTES_PER_WRITE pwrites (under a
 lock per file with "lock", as FileDestination's writes are), then fdatasync the file with "sync" (as each part is made
 durable before the ledger records it). With "release" each part's pages are handed back as it goes, as rclone's writer
 does: every 8 MiB written, the writeback of that chunk starts, and the chunk before it, written back by then, leaves
-the page cache (sync_file_range, then POSIX_FADV_DONTNEED), so later writes reuse freed pages. Prints the kernel and
+the page cache (sync_file_range, then POSIX_FADV_DONTNEED), so later writes reuse freed pages. MB/s paces all threads
+together to about that rate, as streams from a store are paced (default: as fast as they go). Prints the kernel and
 wall seconds. Run the shapes alternately, each some
 seconds after the last one's files are deleted: on a VM that hands freed memory back to its host the cost drifts.
 """
@@ -23,6 +24,7 @@ def main():
     folder, size_per_write, threads, files = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
     sync, locked = sys.argv[5] == 'sync', sys.argv[6] == 'lock'
     release = len(sys.argv) > 7 and sys.argv[7] == 'release'
+    pace = float(sys.argv[8]) * 1e6 / threads if len(sys.argv) > 8 else 0  # bytes per second per thread
     chunk = 8 << 20
     libc = ctypes.CDLL(None, use_errno=True)
     libc.sync_file_range.argtypes = [ctypes.c_int, ctypes.c_longlong, ctypes.c_longlong, ctypes.c_uint]
@@ -44,7 +46,12 @@ def main():
                 if not parts:
                     return
                 i, offset = parts.pop(0)
+            begun = time.time()
             for at in range(offset, offset + part, size_per_write):
+                if pace:
+                    ahead = begun + (at - offset) / pace - time.time()
+                    if ahead > 0:
+                        time.sleep(ahead)
                 if locked:
                     with locks[i]:
                         os.pwrite(fds[i], data, at)
