@@ -234,7 +234,7 @@ public final class Bench {
     }
     env.put("FERRY_DRIVER_OPTS", "-Xmx" + heap + " " + jvm);
     double serverBefore = serverCpu();
-    Measured m = measure(command, env);
+    Measured m = measure(command, env, String.join("-", mode, workload, task, tool));
     double server = serverCpu() - serverBefore;
     double sync = 0;
     if (toFiles && !tool.equals("raw")) {
@@ -372,7 +372,8 @@ public final class Bench {
     return a.cpuSeconds() + b.cpuSeconds() + ProcessHandle.current().info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0);
   }
 
-  private Measured measure(List<String> command, Map<String, String> extra) throws Exception {
+  /** @param name what the run's kept log is called (target/bench-logs/<session>/<n>-<name>.log) */
+  private Measured measure(List<String> command, Map<String, String> extra, String name) throws Exception {
     Path timeFile = work.resolve("time.txt");
     Path log = work.resolve("tool.log");
     List<String> timed = new ArrayList<>(List.of("/usr/bin/time", "-f", "%e %U %S %M", "-o", timeFile.toString()));
@@ -403,7 +404,7 @@ public final class Bench {
     // each run's output outlives the bench (bench/run.sh's filesystem does not): target/bench-logs/<session>/
     Path kept = home.resolve("target/bench-logs").resolve(session);
     Files.createDirectories(kept);
-    Files.copy(log, kept.resolve(String.format(Locale.ROOT, "%03d-%s.log", ++runs, command.get(0).replaceAll(".*/", ""))));
+    Files.copy(log, kept.resolve(String.format(Locale.ROOT, "%03d-%s.log", ++runs, name.replaceAll("[^A-Za-z0-9.=@_-]", "_"))));
     String[] t = Files.readString(timeFile).trim().lines().reduce((x, y) -> y).orElse("0 0 0 0").split(" ");
     return new Measured(Double.parseDouble(t[0]), Double.parseDouble(t[1]) + Double.parseDouble(t[2]), Long.parseLong(t[3]),
         p.exitValue(), Files.readString(log));
