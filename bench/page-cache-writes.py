@@ -9,8 +9,8 @@ durable before the ledger records it). With "release" each part's pages are hand
 does: every 8 MiB written, the writeback of that chunk starts, and the chunk before it, written back by then, leaves
 the page cache (sync_file_range, then POSIX_FADV_DONTNEED), so later writes reuse freed pages. MB/s paces all threads
 together to about that rate, as streams from a store are paced (default: as fast as they go). Prints the kernel and
-wall seconds. Run the shapes alternately, each some
-seconds after the last one's files are deleted: on a VM that hands freed memory back to its host the cost drifts.
+wall seconds. Run the shapes alternately, each some seconds after the last one's files are deleted: on a VM that hands
+freed memory back to its host the cost drifts.
 """
 import ctypes
 import os
