@@ -54,7 +54,7 @@ class ConfigLoaderTest {
     assertThat(c.jobName()).isEqualTo("ferry");
     assertThat(c.plan()).isEqualTo(new PlanConfig(64L << 20, 64L << 20, 128, 4656L << 20));
     assertThat(c.copy()).isEqualTo(new CopyConfig(16, 5, Duration.ofMillis(200), Duration.ofSeconds(10), Duration.ofSeconds(30), true,
-        1 << 20));
+        64 << 10));
     assertThat(bucket(c.source().store()).endpoint().region()).isEqualTo("us-east-1");
     assertThat(bucket(c.source().store()).endpoint().pathStyle()).isTrue();
     assertThat(bucket(c.source().store()).endpoint().checksumMode()).isEqualTo(S3EndpointConfig.ChecksumMode.WHEN_REQUIRED);
