@@ -360,12 +360,20 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
   }
 
   /** One paragraph a failure prints: everything that was drawn. */
+  /**
+   * The job's copy.buffer-size: a page, the default or a MiB, drawn from a stream of its own so that every other draw
+   * of a seed stays what it was.
+   */
+  int bufferSize() {
+    return new int[] {4 << 10, 64 << 10, 1 << 20}[new SplittableRandom(seed ^ 0x5DEECE66DL).nextInt(3)];
+  }
+
   String describe() {
     StringBuilder s = new StringBuilder();
     s.append(String.format(Locale.ROOT, "seed %d: %s -> %s%s%s%n", seed, sourceKind, destinationKind,
         sourcePrefix.isEmpty() ? "" : ", source.prefix \"" + sourcePrefix + "\"",
         destinationPrefix.isEmpty() ? "" : ", destination.prefix \"" + destinationPrefix + "\""));
-    s.append("  job: ").append(job).append('\n');
+    s.append("  job: ").append(job).append(", copy.buffer-size ").append(bufferSize()).append('\n');
     s.append("  source: ");
     source.forEach(i -> s.append(i.key()).append(" (").append(i.size()).append(i.multipart() ? ", in parts" : "").append(") "));
     s.append("\n  destination before: ");
