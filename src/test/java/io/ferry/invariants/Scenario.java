@@ -359,7 +359,6 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
     return "inv-" + Long.toHexString(seed);
   }
 
-  /** One paragraph a failure prints: everything that was drawn. */
   /**
    * The job's copy.buffer-size: a page, the default or a MiB, drawn from a stream of its own so that every other draw
    * of a seed stays what it was.
@@ -368,6 +367,7 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
     return new int[] {4 << 10, 64 << 10, 1 << 20}[new SplittableRandom(seed ^ 0x5DEECE66DL).nextInt(3)];
   }
 
+  /** One paragraph a failure prints: everything that was drawn. */
   String describe() {
     StringBuilder s = new StringBuilder();
     s.append(String.format(Locale.ROOT, "seed %d: %s -> %s%s%s%n", seed, sourceKind, destinationKind,
