@@ -25,30 +25,7 @@ if [ ! -f "$FERRY_HOME/target/distcp/netty-nio-client.jar" ]; then # a peer, not
 fi
 FERRY_CDS=1 ferry_build # the class-data archive, recorded here so that no timed run records it
 export FERRY_BUILT=1 # and no timed run rebuilds, whatever is edited while the bench runs
-# The runs write onto a fresh ext4 with a journal, as a mounted volume is: this VM's root filesystem has none, and
-# without a journal ext4 skips every inode freed in the last 60-360 s when it creates a file (recently_deleted), so
-# 20,000 creates right after the last run's 20,000 deletes cost 4.5 kernel CPU-s instead of 0.5 (bench/results).
-# FERRY_BENCH_FS=host writes into target/bench wherever it is.
-if [ "${FERRY_BENCH_FS:-ext4}" = ext4 ]; then
-  work="$FERRY_HOME/target/bench" image="$FERRY_HOME/target/bench.img"
-  mkdir -p "$work"
-  if mountpoint -q "$work"; then umount -l "$work"; fi # left by a run that was killed
-  for stale in $(losetup -n -O NAME -j "$image" 2>/dev/null); do losetup -d "$stale"; done
-  loop=""
-  if fallocate -l "${FERRY_BENCH_FS_GIB:-24}G" "$image" && loop=$(losetup -f --show --direct-io=on "$image" 2>/dev/null) \
-      && mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$loop" && mount "$loop" "$work"; then
-    # lazily: the S3 servers may still be exiting; the loop device goes when the filesystem is let go
-    trap 'umount -l "$work"; losetup -d "$loop" 2>/dev/null; rm -f "$image"' EXIT
-    export FERRY_BENCH_FS_LABEL="fresh ext4 with a journal"
-  else
-    [ -n "$loop" ] && losetup -d "$loop"
-    rm -f "$image"
-    echo "WARNING: cannot mount a fresh ext4 (needs root and a loop device): the runs write into $work as it is" >&2
-    export FERRY_BENCH_FS_LABEL="host filesystem"
-  fi
-else
-  export FERRY_BENCH_FS_LABEL="host filesystem"
-fi
-echo "filesystem of the runs: $FERRY_BENCH_FS_LABEL"
+source "$(dirname "${BASH_SOURCE[0]}")/fresh-ext4.sh"
+fresh_ext4 "$FERRY_HOME/target/bench" # as a mounted volume is, with a journal (fresh-ext4.sh)
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 (ferry_lab_java io.ferry.bench.Bench "$FERRY_HOME") # a subshell: ferry_java execs, and the trap above must run after

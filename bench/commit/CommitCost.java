@@ -16,7 +16,8 @@ import java.util.concurrent.Future;
  * What a durable commit costs per file on this machine's disk: N files of S bytes written into temp names, made
  * durable, renamed into place, their folder fsynced, on T threads. Modes: "fsync" (each file fsynced before its
  * rename, as FileDestination does), "syncfs" (the files written, then one `sync -f` of the filesystem, then the
- * renames), "none" (no fsync: the floor). Usage: java CommitCost.java DIR MODE FILES SIZE THREADS
+ * renames), "fdatasync" (each file's data and size, not its other metadata, before its rename), "none" (no fsync: the
+ * floor). Usage: java CommitCost.java DIR MODE FILES SIZE THREADS
  */
 public class CommitCost {
   public static void main(String[] args) throws Exception {
@@ -42,6 +43,7 @@ public class CommitCost {
           try (FileChannel c = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             c.write(ByteBuffer.wrap(bytes));
             if (mode.equals("fsync")) c.force(true);
+            if (mode.equals("fdatasync")) c.force(false);
           }
           if (!mode.equals("syncfs")) Files.move(temp, dir.resolve("f" + n), StandardCopyOption.ATOMIC_MOVE);
           return null;
