@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What a durable commit costs per file on this disk (issue 25, item 3): each file fsynced before its rename (Ferry's
-# commit) against one `sync -f` of the filesystem per batch of 100 files, and no fsync at all (the floor).
-# Usage: bench/commit.sh [FILES] [SIZE] [THREADS] [ROUNDS]; appends to bench/results/commit.csv.
+# commit), each fdatasynced, one `sync -f` of the filesystem per batch of 100 files, and no fsync at all (the floor),
+# onto a fresh journaled ext4 (bench/fresh-ext4.sh). Usage: [FERRY_COMMIT_MODES="fsync none"] bench/commit.sh [FILES]
+# [SIZE] [THREADS] [ROUNDS]; appends to bench/results/commit.csv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 files=${1:-10000}; size=${2:-65536}; threads=${3:-16}; rounds=${4:-3}

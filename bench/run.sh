@@ -28,4 +28,4 @@ export FERRY_BUILT=1 # and no timed run rebuilds, whatever is edited while the b
 source "$(dirname "${BASH_SOURCE[0]}")/fresh-ext4.sh"
 fresh_ext4 "$FERRY_HOME/target/bench" # as a mounted volume is, with a journal (fresh-ext4.sh)
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load: $(cut -d' ' -f1-3 /proc/loadavg)"
-(ferry_lab_java io.ferry.bench.Bench "$FERRY_HOME") # a subshell: ferry_java execs, and the trap above must run after
+(ferry_lab_java io.ferry.bench.Bench "$FERRY_HOME") # a subshell: ferry_java execs, and the trap fresh_ext4 set must run after
