@@ -397,14 +397,13 @@ public final class Bench {
     env.put("FERRY_DRIVER_OPTS", "-Xmx2g " + System.getenv().getOrDefault("FERRY_BENCH_JVM_OPTS", "")); // e.g. a JFR recording
     env.putAll(extra);
     Process p = builder.start();
-    if (!p.waitFor(30, TimeUnit.MINUTES)) {
-      p.destroyForcibly();
-      return new Measured(1800, 0, 0, -1, "timed out");
-    }
-    // each run's output outlives the bench (bench/run.sh's filesystem does not): target/bench-logs/<session>/
+    boolean ended = p.waitFor(30, TimeUnit.MINUTES);
+    if (!ended) p.destroyForcibly().waitFor();
+    // each run's output outlives the bench (bench/run.sh's filesystem does not), a timed-out one's most of all
     Path kept = home.resolve("target/bench-logs").resolve(session);
     Files.createDirectories(kept);
     Files.copy(log, kept.resolve(String.format(Locale.ROOT, "%03d-%s.log", ++runs, name.replaceAll("[^A-Za-z0-9.=@_-]", "_"))));
+    if (!ended) return new Measured(1800, 0, 0, -1, "timed out");
     String[] t = Files.readString(timeFile).trim().lines().reduce((x, y) -> y).orElse("0 0 0 0").split(" ");
     return new Measured(Double.parseDouble(t[0]), Double.parseDouble(t[1]) + Double.parseDouble(t[2]), Long.parseLong(t[3]),
         p.exitValue(), Files.readString(log));
