@@ -44,10 +44,15 @@ import org.apache.parquet.schema.Types;
  *
  * <p>CSV is RFC 4180: a header row; a field with a comma, quote or line break is quoted, quotes doubled; an empty
  * string is {@code ""} and a null is an empty field (so pandas and Spark, with {@code escape '"'}, tell them apart);
- * timestamps are ISO-8601 in UTC with milliseconds.
+ * timestamps are ISO-8601 in UTC with milliseconds. A text that starts with {@code = + - @}, a tab or a carriage return
+ * gets a {@code '} in front (OWASP's rule against CSV injection), so a spreadsheet shows it instead of running it;
+ * Parquet keeps every text exact.
  */
 public final class DatasetFiles {
   private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+  /** What a spreadsheet takes a cell starting with for a formula. */
+  private static final String FORMULA_FIRST = "=+-@\t\r";
 
   private DatasetFiles() {}
 
@@ -85,6 +90,7 @@ public final class DatasetFiles {
       case STRING -> {
         String s = (String) value;
         if (s.isEmpty()) yield "\"\"";
+        if (FORMULA_FIRST.indexOf(s.charAt(0)) >= 0) s = "'" + s; // a spreadsheet would run it as a formula
         boolean quote = s.indexOf(',') >= 0 || s.indexOf('"') >= 0 || s.indexOf('\n') >= 0 || s.indexOf('\r') >= 0;
         yield quote ? '"' + s.replace("\"", "\"\"") + '"' : s;
       }

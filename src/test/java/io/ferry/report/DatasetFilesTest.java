@@ -45,6 +45,27 @@ class DatasetFilesTest {
     assertThat(DatasetFiles.csvField(type, typed)).isEqualTo(expected);
   }
 
+  /** OWASP's rule for CSV injection: a cell a spreadsheet would take for a formula starts with a quote instead. */
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource(delimiter = '|', quoteCharacter = '~', value = {
+      "=HYPERLINK(\"http://x\")  | ~\"'=HYPERLINK(\"\"http://x\"\")\"~",
+      "+SUM(1+1)                 | '+SUM(1+1)",
+      "-2+3                      | '-2+3",
+      "@SUM(1)                   | '@SUM(1)",
+      "=1,2                      | ~\"'=1,2\"~",
+      "a=b                       | a=b",
+      "dir/-x                    | dir/-x"})
+  void cellsASpreadsheetWouldRunAreNeutralized(String value, String expected) {
+    assertThat(DatasetFiles.csvField(Datasets.Type.STRING, value)).isEqualTo(expected);
+  }
+
+  @Test
+  void aTabOrCarriageReturnFirstIsNeutralizedToo() {
+    assertThat(DatasetFiles.csvField(Datasets.Type.STRING, "\tcmd")).isEqualTo("'\tcmd");
+    assertThat(DatasetFiles.csvField(Datasets.Type.STRING, "\rcmd")).isEqualTo("\"'\rcmd\"");
+    assertThat(DatasetFiles.csvField(Datasets.Type.LONG, -5L)).isEqualTo("-5"); // numbers are numbers
+  }
+
   @Test
   void nullIsAnEmptyFieldAndTimestampsAreUtcWithMilliseconds() {
     assertThat(DatasetFiles.csvField(Datasets.Type.DOUBLE, null)).isEmpty();
