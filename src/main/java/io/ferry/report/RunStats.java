@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * Everything the summary and the HTML report need, gathered in one pass over the results on the cluster (one Spark
@@ -349,7 +350,8 @@ public final class RunStats implements Serializable {
     for (int b = 0; b <= last; b++) if (active[b] / bucketMillis < peak / 2) thin++;
     double slowest = this.slowest.stream().mapToLong(RangeResult::durationNanos).max().orElse(0) / 1e9;
     return new Verdict.Evidence(wallSeconds, stageSeconds, copySeconds, bytes, ranges, retries, streamNanos / 1e9, firstByteNanos / 1e9,
-        Math.max(1, Math.round(peak)), peak == 0 ? 0 : (double) thin / (last + 1), slowest, firstByteQuantile(0.5), limitMBps);
+        Math.max(1, Math.round(peak)), peak == 0 ? 0 : (double) thin / (last + 1), slowest, firstByteQuantile(0.5), limitMBps,
+        requestsByMethod.keySet().stream().filter(m -> !m.isEmpty()).collect(Collectors.toSet()));
   }
 
   /**

@@ -2,6 +2,7 @@ package io.ferry.report;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Why a run was as fast as it was: the resource that limited it, the evidence, and the setting that would help (or
@@ -26,10 +27,33 @@ public record Verdict(String limit, String evidence, String advice) {
    * @param slowestSeconds the slowest range's duration
    * @param firstByteP50Ms the median time to first byte
    * @param limitMBps {@code limits.bandwidth} in MB/s, 0 for none (or not known: an older run)
+   * @param methods how the ranges travelled (the ranges dataset's {@code method}s): the advice names only settings that act
+   *     on them
    */
   public record Evidence(double wallSeconds, Map<String, Double> stageSeconds, double copySeconds, long bytes, long ranges, long retries,
       double streamSeconds, double firstByteSeconds, double peakStreams, double tailShare, double slowestSeconds, double firstByteP50Ms,
-      double limitMBps) {}
+      double limitMBps, Set<String> methods) {
+    public Evidence {
+      methods = Set.copyOf(methods);
+    }
+
+    /** Objects copied inside the service: up to plan.copy-cutoff each is one CopyObject, whatever plan.part-size is. */
+    boolean inService() {
+      return methods.contains(SERVER_SIDE);
+    }
+
+    /** Bytes carried by the executors (any other method, or none known: an older run's). */
+    boolean carried() {
+      return methods.isEmpty() || methods.stream().anyMatch(m -> !m.equals(SERVER_SIDE));
+    }
+
+    /** Objects written into files (a directory destination): "+write" methods. */
+    boolean intoFiles() {
+      return methods.stream().anyMatch(m -> m.endsWith("+write"));
+    }
+  }
+
+  private static final String SERVER_SIDE = "server-side-copy";
 
   /** Stages other than the copy, by what would shorten them. */
   private static final Map<String, String> STAGE_ADVICE = Map.ofEntries(
@@ -43,8 +67,6 @@ public record Verdict(String limit, String evidence, String advice) {
       Map.entry("list+plan", "listing and planning: source.manifest (an S3 Inventory report) lists without LIST requests, and"
           + " source.prefixes narrows what is listed"),
       Map.entry("open", "opening multipart uploads: a larger plan.part-size opens fewer"),
-      Map.entry("commit", "the commit (each file fsynced and renamed, each upload completed): a filesystem whose fsync is a"
-          + " round trip (NFS) pays it per file"),
       Map.entry("report", "writing the report's datasets"),
       Map.entry("delete", "the cut-over pass (a lookup at the source for each object it deletes)"),
       Map.entry("restore", "requesting restores of archived objects"));
@@ -61,7 +83,8 @@ public record Verdict(String limit, String evidence, String advice) {
       if (largest != null && largest.getValue() > e.copySeconds()) {
         return new Verdict("the " + largest.getKey() + " stage", f("it took %.1f s of the run's %.1f s (%.0f%%); the copy %.1f s",
             largest.getValue(), e.wallSeconds(), 100 * largest.getValue() / e.wallSeconds(), e.copySeconds()),
-            STAGE_ADVICE.getOrDefault(largest.getKey(), "the " + largest.getKey() + " stage"));
+            largest.getKey().equals("commit") ? commitAdvice(e)
+            : STAGE_ADVICE.getOrDefault(largest.getKey(), "the " + largest.getKey() + " stage"));
       }
     }
     if (e.limitMBps() > 0 && aggregate >= 0.85 * e.limitMBps()) {
@@ -86,11 +109,11 @@ public record Verdict(String limit, String evidence, String advice) {
     if (e.tailShare() >= 0.3) {
       return new Verdict("stragglers", f("for %.0f%% of the copy fewer than half the %.0f streams were busy; the slowest range took"
           + " %.1f s of the copy's %.1f s", 100 * e.tailShare(), e.peakStreams(), e.slowestSeconds(), e.copySeconds()),
-          "a smaller plan.part-size (plan.copy-cutoff for copies inside one service) spreads each large object over more streams");
+          smallerParts(e, "spreads each large object over more streams"));
     }
     if (busy < 0.5) {
       return new Verdict("idle streams", f("the streams were busy %.0f%% of the copy: %d ranges for %.0f streams at once", 100 * busy,
-          e.ranges(), e.peakStreams()), "more ranges per stream: a smaller plan.part-size, or more objects per run");
+          e.ranges(), e.peakStreams()), "more ranges per stream: " + smallerParts(e, "") + ", or more objects per run");
     }
     double waiting = e.streamSeconds() > 0 ? e.firstByteSeconds() / e.streamSeconds() : 0;
     double perStream = e.streamSeconds() > 0 ? e.bytes() / 1e6 / e.streamSeconds() : 0;
@@ -102,6 +125,26 @@ public record Verdict(String limit, String evidence, String advice) {
     return new Verdict("per-stream rate", f("%.0f streams averaged %.1f MB/s each (first byte p50 %.0f ms): %.1f MB/s in all",
         e.peakStreams(), perStream, e.firstByteP50Ms(), aggregate), "more copy.streams-per-task, if the links and the stores have"
         + " room: these figures cannot tell whether one of them is full");
+  }
+
+  /**
+   * The setting that cuts large objects into more ranges for the job's method: plan.part-size where the executors carry
+   * the bytes; plan.copy-cutoff inside one service, below which an object is one CopyObject.
+   */
+  private static String smallerParts(Evidence e, String what) {
+    String tail = what.isEmpty() ? "" : " " + what;
+    if (!e.inService()) return "a smaller plan.part-size" + tail;
+    String cutoff = "a smaller plan.copy-cutoff (objects above it are copied in parts of plan.part-size)" + tail;
+    return e.carried() ? cutoff + "; where the executors carry the bytes, a smaller plan.part-size" : cutoff;
+  }
+
+  /** The commit's cost: files are fsynced and renamed; uploads completed. */
+  private static String commitAdvice(Evidence e) {
+    if (e.intoFiles()) {
+      return "the commit (each file fsynced and renamed): a filesystem whose fsync is a round trip (NFS) pays it per file";
+    }
+    return "the commit (each upload completed, each object checked): more objects per part, a larger plan.part-size, completes"
+        + " fewer";
   }
 
   /** One line: "limit: evidence; advice". */
