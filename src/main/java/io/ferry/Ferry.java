@@ -80,6 +80,12 @@ public final class Ferry {
     }
   }
 
+  private static int badConfig(ConfigException e, PrintStream err) {
+    err.println("ferry: the job configuration has " + (e.problems().size() == 1 ? "a problem" : e.problems().size() + " problems") + ":");
+    e.problems().forEach(p -> err.println("  - " + p));
+    return BAD_CONFIG;
+  }
+
   public static void main(String[] args) {
     int code = run(args, System.out, System.err);
     Commands.closeClients();
@@ -115,9 +121,7 @@ public final class Ferry {
     try {
       config = ConfigLoader.load(Path.of(positional.get(1)), overrides);
     } catch (ConfigException e) {
-      err.println("ferry: the job configuration has " + (e.problems().size() == 1 ? "a problem" : e.problems().size() + " problems") + ":");
-      e.problems().forEach(p -> err.println("  - " + p));
-      return BAD_CONFIG;
+      return badConfig(e, err);
     }
     if (positional.get(0).equals("jit")) {
       out.println(LocalJit.of(config.source(), config.destination()).flag());
@@ -132,6 +136,8 @@ public final class Ferry {
       if (positional.get(0).equals("verify")) return Commands.verify(config, spark, out).matches() ? OK : SOME_FAILED;
       RunSummary summary = Commands.migrate(config, spark, out);
       return !summary.succeeded() ? SOME_FAILED : summary.pending() ? PENDING : OK;
+    } catch (ConfigException e) {
+      return badConfig(e, err); // found again before the first write or the delete pass (a link changed since)
     } catch (JobFailure e) {
       err.println("ferry: " + e.getMessage());
       return JOB_FAILED;

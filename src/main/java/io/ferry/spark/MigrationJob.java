@@ -7,6 +7,7 @@ import io.ferry.config.BucketConfig;
 import io.ferry.config.CopyConfig;
 import io.ferry.config.DirectoryConfig;
 import io.ferry.config.MigrationConfig;
+import io.ferry.config.Overlaps;
 import io.ferry.copy.Assignment;
 import io.ferry.copy.CopyMethod;
 import io.ferry.copy.RangeResult;
@@ -87,6 +88,7 @@ public final class MigrationJob {
     String runId = newRunId(started);
     CopySettings settings = new CopySettings(config.source(), config.destination(), config.jobName(), runId, config.copy());
     StageTimes stages = new StageTimes();
+    Overlaps.recheck(config); // links may have changed since the job file was read: before anything is written
     Path marker = preflight(settings, runId);
     stages.lap("preflight");
     try {
@@ -231,6 +233,7 @@ public final class MigrationJob {
       stillHeld(lock, config.jobName());
       String runDirectory = new io.ferry.report.ReportWriter(jsc.hadoopConfiguration(), config.reportPath(), config.jobName(),
           settings.runId()).qualifiedRunDirectory();
+      if (config.destination().cutOver().enabled()) Overlaps.recheck(config); // and before anything is deleted
       RunSummary.Deletions deletions = CutOverStep.run(jsc, settings, planned, failed.count(), runDirectory, out);
       if (deletions != null && deletions.outcome().equals("ran")) stages.lap("delete");
 

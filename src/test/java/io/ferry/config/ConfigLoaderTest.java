@@ -428,6 +428,43 @@ class ConfigLoaderTest {
         .contains("must not end in '.' and 12 hex digits");
   }
 
+  /**
+   * Paths are compared as the filesystem resolves them: a destination, a delete-to or a report path reached through a
+   * link into the source (or the source through one into the destination) is refused, with both real paths named.
+   */
+  @Test
+  void overlapsAreFoundThroughSymbolicLinks(@TempDir Path dir) throws Exception {
+    Path src = Files.createDirectories(dir.resolve("src/sub"));
+    Path out = Files.createDirectories(dir.resolve("out"));
+    Files.createSymbolicLink(dir.resolve("LINK"), dir.resolve("src"));
+    Files.createSymbolicLink(dir.resolve("to-sub"), src);
+    Files.createSymbolicLink(dir.resolve("to-out"), out);
+    String real = dir.toRealPath().toString();
+    String files = "ferry { source { type = file, path = \"%s\" }, destination.path = \"%s\" %s }";
+    assertThat(problems(files.formatted(dir.resolve("src"), dir.resolve("LINK/sub"), "")))
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING).startsWith("ferry.destination.path")
+        .contains("overlaps the source").contains(real + "/src/sub").contains(real + "/src");
+    assertThat(problems(files.formatted(dir.resolve("src"), dir.resolve("to-sub"), ""))).as("the destination a link into the source")
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING).contains("overlaps the source");
+    assertThat(problems(files.formatted(dir.resolve("src"), dir.resolve("LINK/sub/not-yet/there"), "")))
+        .as("a destination still to be made, below a link into the source").hasSize(1);
+    assertThat(problems(files.formatted(dir.resolve("to-out/in"), dir.resolve("out"), ""))).as("the source through a link into it")
+        .hasSize(1);
+    assertThat(problems(files.formatted(dir.resolve("src"), dir.resolve("to-out"),
+        ", destination { delete-extraneous = true, delete-to = \"" + dir.resolve("LINK/old") + "\" }")))
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING).startsWith("ferry.destination.delete-to")
+        .contains("overlaps the source");
+    assertThat(problems(files.formatted(dir.resolve("src"), dir.resolve("out"),
+        ", destination { delete-extraneous = true, delete-to = \"" + dir.resolve("to-out/old") + "\" }")))
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING).contains("must be a directory outside");
+    assertThat(problems(files.formatted(dir.resolve("src"), dir.resolve("out"), ", report.path = \"" + dir.resolve("LINK/r") + "\"")))
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING).startsWith("ferry.report.path").contains("the source");
+    assertThat(problems(files.formatted(dir.resolve("src"), dir.resolve("to-out"), ", report.path = \"" + dir.resolve("out/r") + "\"")))
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING).contains("the destination");
+    assertThat(load(files.formatted(dir.resolve("src"), dir.resolve("to-out"), "")).destination().describe())
+        .as("a destination that is a link out of the source is fine").isEqualTo(dir.resolve("to-out").toString());
+  }
+
   @Test
   void environmentSubstitutionAndCommandLineOverrides(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("job.conf");
