@@ -364,6 +364,80 @@ class CombinationsIT {
     assertThat(Trees.digests(dest)).containsOnlyKeys("plain.txt").containsEntry("plain.txt", source.get("plain.txt"));
   }
 
+  /** A directory source's tree under {@code root}: relative path to content. */
+  private static void files(Path root, Map<String, String> tree) throws Exception {
+    for (Map.Entry<String, String> e : tree.entrySet()) {
+      Path p = root.resolve(e.getKey());
+      Files.createDirectories(p.getParent());
+      Files.writeString(p, e.getValue());
+    }
+  }
+
+  private Run migrateFiles(Path source, String destination, String extra) throws Exception {
+    return migrate("ferry { job.name = " + source.getFileName() + ", source { type = file, path = \"" + source + "\" }, destination.path"
+        + " = \"" + destination + "\", report.path = \"" + work.resolve("reports") + "\" }\n" + extra);
+  }
+
+  /**
+   * Issue 45: a destination reached through a link into the source (a sync job's usual exclude of dot files, so the
+   * marker is no key to be rejected) deleted the source's files and wrote into it. Refused now, with both real paths
+   * named, and the source untouched; also when the link is made after the job file was read.
+   */
+  @Test
+  void aDestinationReachedThroughALinkIntoTheSourceIsRefusedAndTheSourceUntouched() throws Exception {
+    Path dir = Files.createDirectories(work.resolve(name("into-source")));
+    Path src = dir.resolve("src");
+    files(src, Map.of("sub/x.txt", "x", "sub/y.txt", "y", "top.txt", "t"));
+    Files.createSymbolicLink(dir.resolve("LINK"), src);
+    Map<String, String> before = Trees.digests(src);
+    String sync = "ferry { destination.delete-extraneous = true, destination.max-delete = \"100%\", source.excludes = [\"**/.*\"] }";
+    assertThatThrownBy(() -> migrateFiles(src, dir.resolve("LINK/sub").toString(), sync)).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("overlaps the source").hasMessageContaining(src.toRealPath() + "/sub");
+    Files.createSymbolicLink(dir.resolve("to-sub"), src.resolve("sub"));
+    assertThatThrownBy(() -> migrateFiles(src, dir.resolve("to-sub").toString(), sync)).isInstanceOf(ConfigException.class);
+
+    // read while "out" was a folder of its own, run after it became a link into the source
+    Path out = Files.createDirectories(dir.resolve("out"));
+    var config = ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString("ferry { job.name = relinked, source { type ="
+        + " file, path = \"" + src + "\" }, destination.path = \"" + out + "\", report.path = \"" + work.resolve("reports") + "\" }\n"
+        + sync), Map.of());
+    Files.delete(out);
+    Files.createSymbolicLink(out, src.resolve("sub"));
+    assertThatThrownBy(() -> MigrationJob.run(config, JavaSparkContext.fromSparkContext(spark.sparkContext()),
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("overlaps the source");
+    assertThat(Trees.digests(src)).as("nothing created, changed or deleted under the source").isEqualTo(before);
+    try (var all = Files.walk(src)) {
+      assertThat(all.filter(p -> p.getFileName().toString().startsWith(".ferry-")).toList()).as("no marker in the source").isEmpty();
+    }
+  }
+
+  /**
+   * Issue 45: keys that differ only in case, into a folder that folds case below a root that does not: both got one
+   * temp file and one final file, and one was reported copied and verified while its name held the other's bytes. Both
+   * are rejected now; beside them, the same pair in a folder that keeps case is copied whole.
+   */
+  @Test
+  void keysThatDifferOnlyInCaseInAFolderThatFoldsCaseAreBothRejected() throws Exception {
+    String why = io.ferry.support.CaseFoldingMount.unavailable();
+    org.junit.jupiter.api.Assumptions.assumeTrue(why == null, "SKIPPED LOUDLY: no case-folding FUSE mount on this machine (" + why
+        + "): .ci/run installs python3-fusepy and fuse3");
+    String bucket = name("case");
+    Map<String, String> source = seed(bucket, Map.of("sub/README", 1000, "sub/readme", 2000, "sub/other.txt", 3000, "top/README",
+        4000, "top/readme", 5000));
+    Path dest = Files.createDirectories(work.resolve(bucket));
+    try (var mount = io.ferry.support.CaseFoldingMount.at(dest.resolve("sub"), work.resolve(bucket + "-backing"))) {
+      Run run = migrate(job(bucket, dest, "ferry.job.name = " + bucket));
+      assertThat(run.summary().objects().failed()).as(run.out()).isEqualTo(2);
+      assertThat(run.summary().failures()).extracting(f -> f.key()).containsExactlyInAnyOrder("sub/README", "sub/readme");
+      assertThat(run.summary().failures()).allSatisfy(f -> assertThat(f.error()).contains("only in case"));
+      Map<String, String> copied = Trees.digests(dest);
+      assertThat(copied).containsEntry("sub/other.txt", source.get("sub/other.txt")).containsEntry("top/README", source.get("top/README"))
+          .containsEntry("top/readme", source.get("top/readme")).doesNotContainKeys("sub/README", "sub/readme");
+      assertThat(Trees.tempFiles(dest)).isEmpty();
+    }
+  }
+
   private static void sleep(Duration d) {
     try {
       Thread.sleep(d.toMillis());

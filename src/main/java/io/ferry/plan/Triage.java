@@ -66,6 +66,10 @@ public final class Triage {
       return k.existing() != null && !k.existing().isFolder() && filter.selectsKey(k.existing())
           ? List.of(Decision.of(Decision.Kind.EXTRANEOUS, k.existing())) : List.of();
     }
+    if (source.isUndecodable()) {
+      return List.of(new Decision(Decision.Kind.REJECTED, source, "the file's name is not UTF-8 (its bytes are shown, as ls -b shows"
+          + " them): no key can name it, so it was not copied; rename it to UTF-8 (convmv -f latin1 -t utf8, say) and run again"));
+    }
     if (source.isLink()) {
       return List.of(new Decision(Decision.Kind.NOT_COPIED, source, "a symbolic link to '" + source.linkTarget() + "': not copied"
           + " (source.symlinks = copy copies it as a link; follow copies a link to a file as that file)"));
@@ -81,6 +85,41 @@ public final class Triage {
         source));
     if (source.isArchived()) return List.of(archived(source, archived));
     return List.of(Decision.of(Decision.Kind.COPY, source));
+  }
+
+  /**
+   * The decisions with every key rejected that another source key of them would be one file with at the destination
+   * (they differ only in case, in a folder that folds case: {@link Destination#oneFile}), whatever was decided of it:
+   * neither may be written, or one's bytes would stand under the other's name.
+   *
+   * @param decisions of every key that folds to one another's (a partition of keys joined by their case folded)
+   */
+  public static List<Decision> oneFileApart(List<Decision> decisions, Destination rules) throws java.io.IOException {
+    Map<String, List<Integer>> byFolded = new java.util.HashMap<>();
+    for (int i = 0; i < decisions.size(); i++) {
+      Decision d = decisions.get(i);
+      if (d.kind() == Decision.Kind.FILTERED || d.kind() == Decision.Kind.EXTRANEOUS) continue;
+      byFolded.computeIfAbsent(KeyOrder.joinKey(d.object().relativeKey(), true), k -> new ArrayList<>()).add(i);
+    }
+    List<Decision> out = new ArrayList<>(decisions);
+    for (List<Integer> group : byFolded.values()) {
+      if (group.size() < 2) continue;
+      List<StoreObject> all = group.stream().map(i -> decisions.get(i).object()).toList();
+      for (int i : group) {
+        StoreObject o = decisions.get(i).object();
+        List<String> same = new ArrayList<>();
+        for (StoreObject other : all) {
+          if (!other.relativeKey().equals(o.relativeKey()) && rules.oneFile(o.relativeKey(), other.relativeKey())) {
+            same.add(other.relativeKey());
+          }
+        }
+        if (!same.isEmpty()) {
+          out.set(i, new Decision(Decision.Kind.REJECTED, o, "the key differs from '" + String.join("', '", same) + "' only in case,"
+              + " and the destination's folder there folds case (they would be one file): none of them was copied"));
+        }
+      }
+    }
+    return out;
   }
 
   /**

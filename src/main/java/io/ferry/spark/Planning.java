@@ -174,7 +174,7 @@ public final class Planning {
       long most = round.listed().stream().mapToLong(s -> KeySpace.budget(s, KeySpace.PROVEN, pageKeys)).sum() * pageKeys;
       int partitions = (int) Math.max(jsc.defaultParallelism(), Math.min(100_000, most / OBJECTS_PER_PARTITION + 1));
       JavaRDD<StoreObject> settled = keyed.reduceByKey(Keyed::merge, partitions)
-          .mapPartitions(new TriageFunction(settings, hierarchical, config.copy().skipUnchanged()))
+          .mapPartitions(new TriageFunction(settings, hierarchical, config.copy().skipUnchanged(), false))
           .filter(d -> d.kind() == Decision.Kind.COPY && Settled.settled(d.object().key(), round)).map(Decision::object);
       int generation = 1 + round.index();
       JavaRDD<CopyTask> planned = cache(settled.mapPartitionsWithIndex(new PlanFunction(config.plan(), capabilities, serverSide,
@@ -195,7 +195,9 @@ public final class Planning {
    * plan must first take over or abort. The destination's own rules (case folding, strays) are checked as it is listed.
    */
   static boolean mayCopyWhileListing(MigrationConfig config, boolean fresh) {
+    // (into a bucket: a directory's folder may fold case, and keys that differ only in case may settle in different rounds)
     return config.plan().copyWhileListing() && fresh && config.source().store() instanceof BucketConfig b && !b.versions()
+        && config.destination().store() instanceof BucketConfig
         && config.source().manifest().isEmpty() && config.source().archived().policy() != ArchivedConfig.Policy.RESTORE
         && !config.plan().autoPartSize();
   }
@@ -304,8 +306,12 @@ public final class Planning {
         folds).stream().map(Planning::tuple).iterator())
         .union(existing.objects().mapToPair(o -> tuple(Triage.side(o, folds))));
     jsc.setJobGroup("PLAN", "PLAN: " + listed + " objects", true);
-    JavaRDD<Decision> triaged = keyed.reduceByKey(Keyed::merge, partitions)
-        .mapPartitions(new TriageFunction(settings, hierarchical, config.copy().skipUnchanged()));
+    // where keys are paths below a root that keeps case, keys that differ only in case are triaged side by side: a
+    // folder of the destination may fold case
+    boolean twins = hierarchical && !folds;
+    JavaRDD<Decision> triaged = (twins ? keyed.reduceByKey(new FoldedKeys(partitions), Keyed::merge)
+        : keyed.reduceByKey(Keyed::merge, partitions))
+        .mapPartitions(new TriageFunction(settings, hierarchical, config.copy().skipUnchanged(), twins));
     PlanTotals earlyTotals = PlanTotals.NONE;
     if (rounds != null && !rounds.tasks.isEmpty()) {
       // the keys the early copies took are theirs, whatever this triage says of them: by the keys they took, not by the
@@ -511,21 +517,24 @@ public final class Planning {
     private final CopySettings settings;
     private final boolean hierarchical;
     private final boolean skipUnchanged;
+    /** Keys that differ only in case share the partition ({@link FoldedKeys}): those one file here are rejected, all of them. */
+    private final boolean twins;
 
-    TriageFunction(CopySettings settings, boolean hierarchical, boolean skipUnchanged) {
+    TriageFunction(CopySettings settings, boolean hierarchical, boolean skipUnchanged, boolean twins) {
       this.settings = settings;
       this.hierarchical = hierarchical;
       this.skipUnchanged = skipUnchanged;
+      this.twins = twins;
     }
 
     @Override
-    public Iterator<Decision> call(Iterator<Tuple2<String, Keyed>> keys) {
+    public Iterator<Decision> call(Iterator<Tuple2<String, Keyed>> keys) throws IOException {
       Destination destination = ExecutorContext.destination(settings);
       ObjectFilter filter = new ObjectFilter(settings.source().selection());
       List<Decision> out = new ArrayList<>();
       var archived = settings.source().archived().policy();
       keys.forEachRemaining(t -> out.addAll(Triage.decide(t._2(), hierarchical, destination, filter, skipUnchanged, archived)));
-      return out.iterator();
+      return (twins ? Triage.oneFileApart(out, destination) : out).iterator();
     }
   }
 

@@ -48,6 +48,15 @@ public interface Destination extends Uploads {
   }
 
   /**
+   * True when two keys that differ only in case ({@code a} and {@code b}) would be one object here: on a filesystem, where
+   * the folder they first differ in folds case (a subfolder may, below a root that does not), found by a probe.
+   */
+  @Retries.Once
+  default boolean oneFile(String a, String b) throws IOException {
+    return false;
+  }
+
+  /**
    * True when every write to a key here is kept as a version of it (a bucket with versioning enabled), so that a key's
    * history can be written into it. Asked once, on the driver.
    */

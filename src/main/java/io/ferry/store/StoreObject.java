@@ -70,6 +70,18 @@ public record StoreObject(String key, String relativeKey, long size, String etag
     return isLink() ? version.substring(LINK.length()) : isSymlink() ? version.substring(SYMLINK.length()) : "";
   }
 
+  /** What {@link #version} holds for a file whose name is not UTF-8 (no key can name it). */
+  private static final String UNDECODABLE = "undecodable:";
+
+  /** A file whose name is not UTF-8: its key is its path by its bytes ({@code caf\xe9.txt}), for the row that reports it. */
+  public static StoreObject undecodable(String escaped, long size, long lastModifiedMillis) {
+    return new StoreObject(escaped, escaped, size, "", lastModifiedMillis, UNDECODABLE);
+  }
+
+  public boolean isUndecodable() {
+    return version.equals(UNDECODABLE);
+  }
+
   /** What {@link #version} holds for an object archived at the source: this prefix, then its storage class. */
   private static final String ARCHIVED = "archived:";
 

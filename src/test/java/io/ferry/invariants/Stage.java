@@ -187,7 +187,7 @@ final class Stage {
       if (scenario.links().plantedTemp()) {
         Path victim = Files.writeString(sandbox.resolve("victim"), "a user's file beside the destination");
         String key = scenario.source().get(0).key();
-        Path at = KeyPaths.tempPath(destination.resolve(key), scenario.jobName(), "");
+        Path at = KeyPaths.tempPath(destination.resolve(key), scenario.jobName(), KeyPaths.keyNonce(key));
         Files.createDirectories(at.getParent());
         Files.createSymbolicLink(at, victim);
       }

@@ -166,7 +166,8 @@ final class FileDestination implements Destination {
   /** Where an upload's bytes wait: its opening's temp file (its id), or, for an object written whole, the object's. */
   Path tempPath(Upload upload) throws StoreFailure {
     Path target = finalPath(upload.object());
-    return upload.inParts() ? target.resolveSibling(upload.id()) : KeyPaths.tempPath(target, tag, "");
+    return upload.inParts() ? target.resolveSibling(upload.id())
+        : KeyPaths.tempPath(target, tag, KeyPaths.keyNonce(upload.object().relativeKey()));
   }
 
   /**
@@ -291,6 +292,12 @@ final class FileDestination implements Destination {
       throw e;
     }
     renamedInto.add(target.getParent());
+    Object landed = Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+    if (staged.fileKey() != null && !staged.fileKey().equals(landed)) {
+      // another rename took the name at once (a key that differs only in case, into a folder that folds it)
+      throw new StoreFailure(StoreFailure.Kind.FATAL, target + " is not the file written for " + object.relativeKey() + " after its"
+          + " rename: another key's file took its name (a folder that folds case?)");
+    }
     String notExact = ownership.exact(target, OWNER_RW);
     return notRestored.isEmpty() ? notExact : notExact.isEmpty() ? notRestored : notRestored + ", " + notExact;
   }
@@ -403,13 +410,47 @@ final class FileDestination implements Destination {
    */
   @Override
   public boolean foldsCase() throws IOException {
-    if (!Files.isDirectory(root)) return false;
-    Path probe = root.resolve(".ferry-" + tag + "-case.marker");
-    Files.deleteIfExists(probe);
+    return Files.isDirectory(root) && foldsCaseIn(root);
+  }
+
+  /**
+   * The folder the two keys first differ in (or, where it is not made yet, its deepest folder there is, whose rule a new
+   * folder inherits) folds case. A folder reached through a link is never written into, so never one file.
+   */
+  @Override
+  public boolean oneFile(String a, String b) throws IOException {
+    String[] x = a.split("/", -1), y = b.split("/", -1);
+    if (x.length != y.length) return false;
+    int i = 0;
+    while (i < x.length && x[i].equals(y[i])) i++;
+    if (i == x.length) return true;
+    Path folder = root;
+    for (int k = 0; k < i; k++) folder = folder.resolve(x[k]);
+    while (!folder.equals(root) && !Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) folder = folder.getParent();
+    try {
+      folder(root, folder.resolve("-"), false);
+    } catch (StoreFailure | NoSuchFileException | NotDirectoryException notAFolder) {
+      return false;
+    }
+    Path known = folder;
+    Boolean folds = foldingFolders.get(known);
+    if (folds == null) {
+      folds = foldsCaseIn(known);
+      foldingFolders.put(known, folds);
+    }
+    return folds;
+  }
+
+  /** Folders probed for case folding, by this instance. */
+  private final java.util.Map<Path, Boolean> foldingFolders = new ConcurrentHashMap<>();
+
+  /** A probe file of this job created in {@code folder} under a lower-case name and looked for under the upper-case one. */
+  private boolean foldsCaseIn(Path folder) throws IOException {
+    Path probe = folder.resolve(".ferry-" + tag + "-" + KeyPaths.nonce() + ".case.marker"); // probes of other tasks apart
     Files.createFile(probe);
     try {
       String upper = probe.getFileName().toString().toUpperCase(java.util.Locale.ROOT);
-      return Files.exists(root.resolve(upper), LinkOption.NOFOLLOW_LINKS);
+      return Files.exists(folder.resolve(upper), LinkOption.NOFOLLOW_LINKS);
     } finally {
       Files.deleteIfExists(probe);
     }

@@ -125,6 +125,8 @@ final class FileLister implements Lister {
 
         @Override
         public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+          // another run's marker (this directory is a destination of some job's too) is no object of anybody's
+          if (report && KeyPaths.isMarkerName(file.getFileName().toString())) return FileVisitResult.CONTINUE;
           BasicFileAttributes seen = attributes.isSymbolicLink() ? followed(file, attributes) : attributes;
           if (seen.isRegularFile() || (report || copy) && seen.isSymbolicLink()) entries.add(new Entry(file, seen));
           return FileVisitResult.CONTINUE;
@@ -206,6 +208,10 @@ final class FileLister implements Lister {
 
   private StoreObject object(Path file, BasicFileAttributes attributes) {
     String key = root.relativize(file).toString().replace(file.getFileSystem().getSeparator(), "/");
+    if (key.indexOf('\uFFFD') >= 0 && !KeyPaths.decodes(file)) {
+      // a name that is not UTF-8 has no key: named by its bytes, for the row that reports it
+      return StoreObject.undecodable(KeyPaths.escapedBytes(root, file), attributes.size(), attributes.lastModifiedTime().toMillis());
+    }
     if (attributes.isDirectory()) return new StoreObject(key + "/", key + "/", 0, "", attributes.lastModifiedTime().toMillis());
     if (attributes.isSymbolicLink()) {
       String target;

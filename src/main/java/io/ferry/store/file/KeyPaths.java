@@ -64,9 +64,9 @@ public final class KeyPaths {
 
   /**
    * The temp file an object is written into before its commit: beside the final file (so the rename is atomic on
-   * one filesystem), named for the job ({@code tag}), and hidden; {@code nonce} ("" for an object written whole, whose
-   * attempts share it) tells one opening of an object for a write in parts from another. A name that would grow too
-   * long is replaced by a digest.
+   * one filesystem), named for the job ({@code tag}), and hidden; {@code nonce} tells one opening of an object for a
+   * write in parts from another, and an object written whole from another key ({@link #keyNonce}). A name that would
+   * grow too long is replaced by a digest.
    */
   public static Path tempPath(Path finalPath, String tag, String nonce) {
     String name = finalPath.getFileName().toString();
@@ -78,6 +78,19 @@ public final class KeyPaths {
     return finalPath.resolveSibling(temp);
   }
 
+  /**
+   * The nonce of an object written whole, from its exact key: its attempts share one temp file, and keys that one folder
+   * folds together ("README", "readme") never do (lower-case hex is the same in any case).
+   */
+  public static String keyNonce(String relativeKey) {
+    long h = 0xcbf29ce484222325L; // FNV-1a, 64 bits: distinct keys of one folder meet with odds of 2^-48
+    for (int i = 0; i < relativeKey.length(); i++) {
+      h ^= relativeKey.charAt(i);
+      h *= 0x100000001b3L;
+    }
+    return String.format("%012x", h & 0xFFFF_FFFF_FFFFL);
+  }
+
   /** A fresh nonce for {@link #tempPath}. */
   static String nonce() {
     return String.format("%012x", java.util.concurrent.ThreadLocalRandom.current().nextLong() & 0xFFFF_FFFF_FFFFL);
@@ -86,6 +99,39 @@ public final class KeyPaths {
   /** True for the names {@link #tempPath} and {@link #markerName} make, for any tag: staging of some job, never an object. */
   public static boolean isTempName(String fileName) {
     return TEMP.matcher(fileName).matches();
+  }
+
+  /** True for a marker's name ({@link #markerName}), of any job. */
+  public static boolean isMarkerName(String fileName) {
+    return fileName.startsWith(".ferry-") && fileName.endsWith(".marker");
+  }
+
+  /** Whether the file's name, as this JVM decoded it, names the same bytes again (false for a name that is not UTF-8). */
+  static boolean decodes(Path file) {
+    return Path.of(file.toString()).toUri().getRawPath().equals(file.toUri().getRawPath());
+  }
+
+  /**
+   * The file's path under {@code root} by its bytes: each byte that is not printable ASCII as {@code \xNN}, and a
+   * backslash as two, as {@code ls -b} shows a name (a name that is not UTF-8 has no key to name it by).
+   */
+  static String escapedBytes(Path root, Path file) {
+    String rootRaw = root.toUri().getRawPath(), raw = file.toUri().getRawPath();
+    String relative = raw.startsWith(rootRaw) ? raw.substring(rootRaw.length()) : raw;
+    if (relative.startsWith("/")) relative = relative.substring(1);
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < relative.length(); i++) {
+      char c = relative.charAt(i);
+      int b = c;
+      if (c == '%' && i + 2 < relative.length()) {
+        b = Integer.parseInt(relative.substring(i + 1, i + 3), 16);
+        i += 2;
+      }
+      if (b == '\\') out.append("\\\\");
+      else if (b >= 0x20 && b < 0x7f) out.append((char) b);
+      else out.append(String.format(java.util.Locale.ROOT, "\\x%02x", b));
+    }
+    return out.toString();
   }
 
   /** The marker file a run of job {@code tag} leaves in the destination while it runs (the shared-mount check). */

@@ -54,6 +54,19 @@ class FileListerTest {
     assertThat(listAll(lister, lister.shards(List.of("2018/", "gone/"), 4))).containsExactlyInAnyOrder("2018/a", "2018/sub/b");
   }
 
+  /** A name that is not UTF-8 is named by its bytes, and another job's marker file is no object of a source's. */
+  @Test
+  void aNameThatIsNotUtf8IsNamedByItsBytesAndMarkersAreNoObjects() throws Exception {
+    tree("plain.txt", "sub/.ferry-another-job.marker");
+    Process p = new ProcessBuilder("sh", "-c", "printf x > \"$(printf 'sub/caf\\351 \\\\ .txt')\"").directory(root.toFile()).start();
+    assertThat(p.waitFor()).isZero();
+    FileLister lister = new FileLister(root, DirectoryConfig.Symlinks.REPORT);
+    List<StoreObject> listed = new ArrayList<>();
+    for (Shard s : lister.shards(List.of(), 4)) lister.list(s, listed::add);
+    assertThat(listed).extracting(StoreObject::relativeKey, StoreObject::isUndecodable)
+        .containsExactlyInAnyOrder(tuple("plain.txt", false), tuple("sub/caf\\xe9 \\\\ .txt", true));
+  }
+
   @Test
   void aRootThatIsNoDirectoryFails() {
     FileLister lister = new FileLister(root.resolve("missing"));

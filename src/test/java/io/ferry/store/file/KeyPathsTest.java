@@ -63,6 +63,17 @@ class KeyPathsTest {
     assertThat(KeyPaths.nonce()).matches("[0-9a-f]{12}").isNotEqualTo(KeyPaths.nonce());
   }
 
+  /** An object written whole has a temp file of its exact key: keys one folder folds together never share one. */
+  @Test
+  void keysThatDifferOnlyInCaseNeverShareATempFile() {
+    Path dir = Path.of("/data/out/sub");
+    String upper = KeyPaths.tempPath(dir.resolve("README"), "job", KeyPaths.keyNonce("sub/README")).getFileName().toString();
+    String lower = KeyPaths.tempPath(dir.resolve("readme"), "job", KeyPaths.keyNonce("sub/readme")).getFileName().toString();
+    assertThat(upper.toLowerCase(java.util.Locale.ROOT)).isNotEqualTo(lower.toLowerCase(java.util.Locale.ROOT));
+    assertThat(KeyPaths.keyNonce("sub/README")).matches("[0-9a-f]{12}").isEqualTo(KeyPaths.keyNonce("sub/README"));
+    assertThat(KeyPaths.isTempNameOf(upper, "job")).isTrue();
+  }
+
   /** Which names are whose: cleanup and a rerun remove their own job's and nothing else. */
   @ParameterizedTest(name = "{0}: staging {1}, job ''job''s {2}")
   @CsvSource(delimiter = '|', value = {
