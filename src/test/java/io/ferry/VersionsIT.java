@@ -344,6 +344,38 @@ class VersionsIT {
     return sha(client.getObjectAsBytes(b -> b.bucket(bucket).key(key).versionId(versionId)).asByteArray());
   }
 
+  /**
+   * Issue 45: a history with two versions of the same bytes ([A, A, B]) whose third write failed (as a kill during the
+   * third generation leaves it) was replayed as [A, A, A, B]: the second copy of A read as the first one's retried
+   * write. The rerun knows what it wrote by the source versions it came from, and writes B alone.
+   */
+  @Test
+  void twoVersionsOfTheSameBytesThenAFailedWriteReplayExactlyTheSourcesHistory() throws Exception {
+    String source = "aab-src", bucket = "aab-dst";
+    for (String b : List.of(source, bucket)) {
+      client.createBucket(c -> c.bucket(b));
+      versioning(b);
+    }
+    for (String text : List.of("A", "A", "B")) {
+      client.putObject(b -> b.bucket(source).key("k1"), RequestBody.fromString(text));
+      Thread.sleep(5);
+    }
+    try (io.ferry.support.FaultProxy proxy = io.ferry.support.FaultProxy.before(s3.endpoint())) {
+      java.util.concurrent.atomic.AtomicInteger puts = new java.util.concurrent.atomic.AtomicInteger();
+      proxy.decide((kind, target, headers) -> kind == io.ferry.support.FaultProxy.Kind.PUT_OBJECT && target.contains("/" + bucket + "/k1")
+          && puts.incrementAndGet() == 3 ? new io.ferry.support.FaultProxy.Fault.Status(403, "AccessDenied") : null);
+      String destination = "destination { type = s3, endpoint = \"" + proxy.endpoint() + "\", bucket = " + bucket
+          + ", credentials.access-key-id = any }";
+      RunSummary failed = run(source, destination, "aab", new ByteArrayOutputStream());
+      assertThat(failed.objects().failed()).as("B's write refused").isEqualTo(1);
+      assertThat(history(bucket, "k1")).containsExactly(sha("A"), sha("A"));
+      RunSummary rerun = run(source, destination, "aab", new ByteArrayOutputStream());
+      assertThat(rerun.objects().failed()).isZero();
+      assertThat(rerun.objects().copied()).as("B alone").isEqualTo(1);
+      assertThat(history(bucket, "k1")).isEqualTo(history(source, "k1")).containsExactly(sha("A"), sha("A"), sha("B"));
+    }
+  }
+
   /** Takes the source's latest version of {@code key} away again (a version deleted for good), as the seed had it. */
   private void undo(String key) {
     List<Version> v = versions(SOURCE, key);

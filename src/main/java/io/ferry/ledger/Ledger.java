@@ -26,7 +26,7 @@ import org.apache.hadoop.fs.RemoteIterator;
  * What a job keeps between its runs, beside its reports ({@code <report.path>/<job>/ledger/}): the objects opened for
  * a write in parts (multipart uploads, temp files) and every part copied into them, so that a rerun after a crash
  * copies only the parts that are missing, and {@code cleanup} removes what the job left and nothing else; and the
- * restores it requested of archived objects, so that none is paid for twice. The
+ * restores it requested of archived objects, so that none is paid for twice; and the versions its replays wrote. The
  * executors append to files of their own (one per task attempt, JSON lines, flushed line by line) as things happen;
  * the driver reads them all at a run's start and, at its end, keeps only what is still open.
  */
@@ -67,10 +67,21 @@ public final class Ledger {
     }
   }
 
-  /** The ledger as read: opened objects by key, the parts copied into each upload, the restores requested by key. */
+  /**
+   * A version a replay wrote ({@code source.versions = all} into a bucket): the destination's version of the key that
+   * is the copy of the source's, so a rerun knows what it wrote by the source version it came from, not by its bytes
+   * (two versions of the same bytes, a write whose answer was lost). Kept for good: each is a fact of the destination.
+   */
+  public record Written(String relativeKey, String sourceVersion, String destinationVersion, String run)
+      implements java.io.Serializable {}
+
+  /**
+   * The ledger as read: opened objects by key, the parts copied into each upload, the restores requested by key, and
+   * the versions replays wrote (by key: the destination's version id to the source's).
+   */
   public record State(Map<String, Opened> opened, Map<String, Map<Integer, Copied>> copied, Map<String, Intent> intents,
-      Map<String, Restore> restores) implements java.io.Serializable {
-    public static final State EMPTY = new State(Map.of(), Map.of(), Map.of(), Map.of());
+      Map<String, Restore> restores, Map<String, Map<String, String>> written) implements java.io.Serializable {
+    public static final State EMPTY = new State(Map.of(), Map.of(), Map.of(), Map.of(), Map.of());
 
     public boolean isEmpty() {
       return opened.isEmpty() && intents.isEmpty();
@@ -143,6 +154,10 @@ public final class Ledger {
       write("restore", JSON.valueToTree(r));
     }
 
+    public synchronized void written(Written w) throws IOException {
+      write("written", JSON.valueToTree(w));
+    }
+
     private void write(String kind, JsonNode entry) throws IOException {
       ObjectNode line = JSON.createObjectNode();
       line.set(kind, entry);
@@ -177,6 +192,7 @@ public final class Ledger {
     Map<String, Map<Integer, Copied>> copied = new TreeMap<>();
     Map<String, Intent> intents = new LinkedHashMap<>();
     Map<String, Restore> restores = new LinkedHashMap<>();
+    Map<String, Map<String, String>> written = new TreeMap<>();
     List<FileStatus> ledgerFiles = new ArrayList<>();
     if (task == null) {
       RemoteIterator<LocatedFileStatus> files = fs.listFiles(root, true);
@@ -211,11 +227,14 @@ public final class Ledger {
           } else if (node.has("restore")) {
             Restore r = JSON.treeToValue(node.get("restore"), Restore.class);
             restores.put(r.key(), r);
+          } else if (node.has("written")) {
+            Written w = JSON.treeToValue(node.get("written"), Written.class);
+            written.computeIfAbsent(w.relativeKey(), k -> new LinkedHashMap<>()).put(w.destinationVersion(), w.sourceVersion());
           }
         }
       }
     }
-    return new State(opened, copied, intents, restores);
+    return new State(opened, copied, intents, restores, written);
   }
 
   /**
@@ -232,7 +251,7 @@ public final class Ledger {
     }
     long now = System.currentTimeMillis();
     List<Restore> restores = state.restores().values().stream().filter(r -> now < r.until()).toList();
-    if (!stillOpen.isEmpty() || !restores.isEmpty()) {
+    if (!stillOpen.isEmpty() || !restores.isEmpty() || !state.written().isEmpty()) {
       LedgerFile kept = LedgerFile.kept(now);
       try (Writer w = writer(kept)) {
         for (Opened o : stillOpen) {
@@ -240,6 +259,9 @@ public final class Ledger {
           for (Copied c : state.copied().getOrDefault(o.uploadId(), Map.of()).values()) w.copied(c);
         }
         for (Restore r : restores) w.restore(r);
+        for (Map.Entry<String, Map<String, String>> key : state.written().entrySet()) {
+          for (Map.Entry<String, String> v : key.getValue().entrySet()) w.written(new Written(key.getKey(), v.getValue(), v.getKey(), ""));
+        }
       }
       old.remove(new Path(directory + "/" + kept.name() + ".jsonl"));
     }

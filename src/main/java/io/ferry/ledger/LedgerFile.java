@@ -7,13 +7,13 @@ import java.util.regex.Pattern;
 /**
  * The name of one file of entries in the ledger, the one place such names are built and read: a task attempt's
  * openings ({@code <run>-open-<partition>-<attempt>}) or copied parts ({@code <run>-copy-<partition>-<attempt>}) or restores requested
- * ({@code <run>-restore-<partition>-<attempt>}), or
+ * ({@code <run>-restore-<partition>-<attempt>}) or versions a replay wrote ({@code <run>-written-<partition>-<attempt>}), or
  * what the end of a run kept open ({@code kept-<millis>}: no run or partition, the millis held as its attempt). A
  * writer on an object store adds {@code .<entry>} to the name; every file ends {@code .jsonl}.
  */
 public record LedgerFile(Kind kind, String run, int partition, long attempt) {
   public enum Kind {
-    OPEN("open"), COPY("copy"), RESTORE("restore"), KEPT("kept");
+    OPEN("open"), COPY("copy"), RESTORE("restore"), WRITTEN("written"), KEPT("kept");
 
     private final String word;
 
@@ -22,7 +22,7 @@ public record LedgerFile(Kind kind, String run, int partition, long attempt) {
     }
   }
 
-  private static final Pattern NAME = Pattern.compile("(.+)-(open|copy|restore)-(\\d{1,9})-(\\d{1,18})|kept-(\\d{1,18})");
+  private static final Pattern NAME = Pattern.compile("(.+)-(open|copy|restore|written)-(\\d{1,9})-(\\d{1,18})|kept-(\\d{1,18})");
 
   public static LedgerFile opening(String run, int partition, long attempt) {
     return new LedgerFile(Kind.OPEN, run, partition, attempt);
@@ -34,6 +34,11 @@ public record LedgerFile(Kind kind, String run, int partition, long attempt) {
 
   public static LedgerFile restoring(String run, int partition, long attempt) {
     return new LedgerFile(Kind.RESTORE, run, partition, attempt);
+  }
+
+  /** The versions a task attempt of a replay wrote ({@code source.versions = all} into a bucket). */
+  public static LedgerFile writing(String run, int partition, long attempt) {
+    return new LedgerFile(Kind.WRITTEN, run, partition, attempt);
   }
 
   /** @param millis when it was kept, which makes it the latest file of its ledger */
@@ -69,6 +74,7 @@ public record LedgerFile(Kind kind, String run, int partition, long attempt) {
     Kind kind = switch (m.group(2)) {
       case "open" -> Kind.OPEN;
       case "restore" -> Kind.RESTORE;
+      case "written" -> Kind.WRITTEN;
       default -> Kind.COPY;
     };
     return Optional.of(new LedgerFile(kind, m.group(1), Integer.parseInt(m.group(3)), Long.parseLong(m.group(4))));

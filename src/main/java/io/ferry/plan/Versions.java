@@ -77,34 +77,53 @@ public final class Versions {
    * One key's history replayed: the destination's versions are matched in order against the source's (a version the
    * source no longer holds, expired since, is passed over); what follows the source version its latest matches is to
    * be written, oldest first; markers that mark nothing are left out on both sides ({@link #marking}). A destination
-   * whose latest version matches none of the source's was written by another hand: nothing is written to it, so that
-   * no history is interleaved. Versions match by kind, size and, where both are the MD5 of the bytes, ETag (a copy
-   * made in parts has an ETag of its own).
+   * version a replay wrote is the copy of the source version the ledger says it came from ({@code known}), whatever its
+   * bytes. Any other is matched by its bytes: to the next source version where ETags show it is that one (a copy whose
+   * record a kill lost), else to the one before it again (a write retried after its answer was lost, which S3 keeps
+   * twice), else to the next one by its size, else, where its ETag tells it apart, to one further on. A destination whose latest version matches none of the source's was written by
+   * another hand: nothing is written to it, so that no history is interleaved. Versions match by kind, size and, where
+   * both are the MD5 of the bytes, ETag (a copy made in parts has an ETag of its own).
    *
    * @param source the source's versions of the key, in any order
    * @param destination the destination's, in any order
+   * @param known the destination's versions replays wrote, by their version id, to the source version id each copied
    */
-  public static Replay replay(List<StoreObject> source, List<StoreObject> destination) {
+  public static Replay replay(List<StoreObject> source, List<StoreObject> destination, java.util.Map<String, String> known) {
     List<StoreObject> from = marking(oldestFirst(source));
     List<StoreObject> to = marking(oldestFirst(destination));
-    int next = 0; // the first source version not yet matched
+    int nextAt = 0; // the first source version not yet matched
     int held = 0;
     for (StoreObject d : to) {
-      // the version before it again: a write retried after its answer was lost (S3 keeps both); taken so before a
-      // match further on, which would pass over the versions between
-      if (next > 0 && matches(from.get(next - 1), d)) continue;
+      String copied = known.get(d.versionId());
+      if (copied != null) {
+        int at = -1;
+        for (int i = Math.max(0, nextAt - 1); i < from.size() && at < 0; i++) if (from.get(i).versionId().equals(copied)) at = i;
+        if (at >= nextAt) {
+          nextAt = at + 1;
+          held++;
+        }
+        continue; // the one before again (a retried write), or a source version gone since: nothing to match
+      }
+      // its bytes those of the next version (a copy whose record a kill lost), where its ETag tells so; a copy known by
+      // its size alone is taken for a duplicate of the one before first: a version written twice, never one skipped
+      boolean next = nextAt < from.size() && matches(from.get(nextAt), d);
+      if (next && strong(d) && strong(from.get(nextAt)) || next && !(nextAt > 0 && matches(from.get(nextAt - 1), d))) {
+        nextAt++;
+        held++;
+        continue;
+      }
+      if (nextAt > 0 && matches(from.get(nextAt - 1), d)) continue;
       int at = -1;
-      for (int i = next; i < from.size(); i++) {
+      // only a version its ETag tells apart may be found past others: a marker, or a copy known by its size alone,
+      // matches the next version only (another writer's delete must not stand for versions it would pass over)
+      for (int i = nextAt + 1; strong(d) && i < from.size(); i++) {
         if (matches(from.get(i), d)) {
           at = i;
           break;
         }
-        // only a version its ETag tells apart may be found past others: a marker, or a copy known by its size alone,
-        // matches the next version only (another writer's delete must not stand for versions it would pass over)
-        if (!strong(d)) break;
       }
       if (at >= 0) {
-        next = at + 1;
+        nextAt = at + 1;
         held++;
       } else if (d == to.get(to.size() - 1)) {
         return new Replay(List.of(), held, "the destination's latest version of the key (" + describe(d) + ") is none of the"
@@ -112,7 +131,7 @@ public final class Versions {
             + " not interleaved");
       }
     }
-    return new Replay(List.copyOf(from.subList(next, from.size())), held, null);
+    return new Replay(List.copyOf(from.subList(nextAt, from.size())), held, null);
   }
 
   /** Oldest first: by age where a listing gave it, newest ages last. */

@@ -50,14 +50,13 @@ public final class Commands {
     CopySettings settings = settings(config);
     CopyMethod method = CopyMethod.choose(config.source(), config.destination());
     JavaSparkContext jsc = MigrationJob.started(spark.context("ferry plan " + config.jobName(), config.sparkMaster()));
-    java.util.Map<String, io.ferry.plan.CopyPlanner.Kept> kept = java.util.Map.of();
-    if (config.plan().autoPartSize()) { // read only: as the run would plan, the objects left open keep their parts
-      Ledger ledger = new Ledger(Ledger.directory(config.reportPath(), config.jobName(), jsc.hadoopConfiguration()),
-          jsc.hadoopConfiguration());
-      kept = MigrationJob.kept(ledger.read(), ExecutorContext.destination(settings));
-    }
-    try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, null, null, kept, null,
-        null, out)) {
+    // read only: as the run would plan, the objects left open keep their parts and a replay knows what it wrote
+    Ledger.State earlier = new Ledger(Ledger.directory(config.reportPath(), config.jobName(), jsc.hadoopConfiguration()),
+        jsc.hadoopConfiguration()).read();
+    java.util.Map<String, io.ferry.plan.CopyPlanner.Kept> kept = config.plan().autoPartSize()
+        ? MigrationJob.kept(earlier, ExecutorContext.destination(settings)) : java.util.Map.of();
+    try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, null, null, kept,
+        earlier.written(), null, null, out)) {
       PlanTotals plan = planned.totals();
       out.printf("Plan for %s: %s -> %s%n", config.jobName(), config.source().describe(), config.destination().describe());
       out.printf("  objects   %d to copy (%d split into ranges), %d skipped unchanged, %d rejected, %d left out by size or time,"

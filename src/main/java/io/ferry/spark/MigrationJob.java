@@ -144,7 +144,7 @@ public final class MigrationJob {
       boolean checkpointed = versions || early != null;
       if (early != null) jsc.setCheckpointDir(Planning.checkpoints(jsc, config, settings));
       try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, restore,
-          versions ? Planning.checkpoints(jsc, config, settings) : null, kept, stages, early, out)) {
+          versions ? Planning.checkpoints(jsc, config, settings) : null, kept, earlier.written(), stages, early, out)) {
         try {
           return runPlanned(config, settings, jsc, ledger, lock, started, stages, out, method, earlier, held, hadoop, restore, planned,
               early);
@@ -270,6 +270,7 @@ public final class MigrationJob {
     JavaRDD<RangeResult> ranges = first.copied().ranges();
     long end = first.copied().endMillis();
     Set<String> stopped = new HashSet<>(failedKeys(objects));
+    recordWritten(jsc, objects, settings, ledger, hadoop, 0);
     Destination destination = ExecutorContext.destination(settings);
     for (int g = 0; g < generations; g++) {
       int gen = g;
@@ -294,6 +295,7 @@ public final class MigrationJob {
           JavaRDD<ObjectResult> committed = held.persist(commit(copied.ranges(), totals.splitObjects(), totals.objects(), settings));
           committed.checkpoint();
           stopped.addAll(failedKeys(committed));
+          recordWritten(jsc, committed, settings, ledger, hadoop, 2 * gen);
           objects = objects.union(committed);
           ranges = ranges.union(copied.ranges());
           end = copied.endMillis();
@@ -306,10 +308,22 @@ public final class MigrationJob {
       jsc.setJobGroup("COMMIT", "COMMIT: delete markers of generation " + (gen + 1), true);
       if (marked.count() > 0) {
         stopped.addAll(failedKeys(marked));
+        recordWritten(jsc, marked, settings, ledger, hadoop, 2 * gen + 1);
         objects = objects.union(marked);
       }
     }
     return new Replayed(new Copied(ranges, first.copied().startMillis(), end), objects);
+  }
+
+  /**
+   * The versions a replay's generation wrote, recorded by the source versions they copy ({@link WrittenFunction}), before
+   * the next generation writes; {@code step} tells the generation's objects and markers apart in the ledger's names.
+   */
+  private static void recordWritten(JavaSparkContext jsc, JavaRDD<ObjectResult> committed, CopySettings settings, String ledger,
+      Broadcast<SerializableConfiguration> hadoop, int step) {
+    jsc.setJobGroup("COMMIT", "COMMIT: the versions written, recorded by the source versions they copy", true);
+    committed.filter(o -> o.status() == ObjectResult.Status.COPIED && o.object().isVersion())
+        .foreachPartition(new WrittenFunction(settings, ledger, hadoop, step));
   }
 
   /** What a replay or copies made while listing kept while the run went on ({@link Planning#checkpoints}). */

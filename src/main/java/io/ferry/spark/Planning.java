@@ -217,19 +217,20 @@ public final class Planning {
    */
   static Planned plan(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, boolean serverSide,
       RestoreFunction.Context restore, String checkpoints, PrintStream out) throws JobFailure {
-    return plan(config, settings, jsc, serverSide, restore, checkpoints, Map.of(), null, null, out);
+    return plan(config, settings, jsc, serverSide, restore, checkpoints, Map.of(), Map.of(), null, null, out);
   }
 
   /**
    * @param kept under {@code plan.part-size = auto}, the objects earlier runs left open at this destination, by relative
    *     key: they keep their part size, so that a rerun resumes them whatever auto chooses now
+   * @param written the versions earlier replays wrote, by key (the ledger's): what a replay holds already
    * @param stages gets the lap "list" once both sides are listed (null: a dry run, which keeps none)
    * @param early takes what may be copied while the listing goes on, where {@link #mayCopyWhileListing} and the
    *     destination allow (null: nothing is)
    */
   static Planned plan(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, boolean serverSide,
-      RestoreFunction.Context restore, String checkpoints, Map<String, CopyPlanner.Kept> kept, StageTimes stages, Early early,
-      PrintStream out) throws JobFailure {
+      RestoreFunction.Context restore, String checkpoints, Map<String, CopyPlanner.Kept> kept,
+      Map<String, Map<String, String>> written, StageTimes stages, Early early, PrintStream out) throws JobFailure {
     int target = Listing.target(config, jsc);
     int pageKeys = config.plan().listingPageKeys();
     Destination destination = ExecutorContext.destination(settings);
@@ -301,7 +302,7 @@ public final class Planning {
     if (stages != null) stages.lap("list");
     int partitions = (int) Math.max(jsc.defaultParallelism(), Math.min(100_000, listed / OBJECTS_PER_PARTITION + 1));
     if (replay) return replayed(config, settings, jsc, serverSide, capabilities, source, existing.objects(), partitions, sourceCounts,
-        existingCounts, missing, missingCount, strays, what, cached, checkpoints);
+        existingCounts, missing, missingCount, strays, what, cached, checkpoints, jsc.broadcast(new HashMap<>(written)));
     JavaPairRDD<String, Keyed> keyed = source.flatMapToPair(o -> Triage.sides(o, hierarchical,
         folds).stream().map(Planning::tuple).iterator())
         .union(existing.objects().mapToPair(o -> tuple(Triage.side(o, folds))));
@@ -365,11 +366,12 @@ public final class Planning {
   private static Planned replayed(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, boolean serverSide,
       Capabilities capabilities, JavaRDD<StoreObject> source, JavaRDD<StoreObject> existing, int partitions,
       Listing.Counters sourceCounts, Listing.Counters existingCounts, JavaRDD<StoreObject> missing, long missingCount,
-      List<StoreObject> strays, String what, List<JavaRDD<?>> cached, String checkpoints) {
+      List<StoreObject> strays, String what, List<JavaRDD<?>> cached, String checkpoints,
+      org.apache.spark.broadcast.Broadcast<Map<String, Map<String, String>>> written) {
     jsc.setJobGroup("PLAN", "PLAN: the versions of each key", true);
     JavaRDD<Tuple2<List<Decision>, List<StoreObject>>> replays = cache(source.keyBy(StoreObject::relativeKey)
         .cogroup(existing.keyBy(StoreObject::relativeKey), partitions)
-        .mapPartitions(new ReplayFunction(settings)), cached);
+        .mapPartitions(new ReplayFunction(settings, written)), cached);
     JavaRDD<Decision> decisions = replays.flatMap(t -> t._1().iterator());
     JavaRDD<List<StoreObject>> histories = cache(replays.map(Tuple2::_2).filter(h -> !h.isEmpty()), cached);
     if (checkpoints != null) {
@@ -387,7 +389,7 @@ public final class Planning {
             .map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus));
     JavaRDD<Decision> setAside = decisions.filter(d -> d.kind() != Decision.Kind.UNCHANGED && d.kind() != Decision.Kind.FILTERED);
     return new Planned(tasks, setAside, missing, totals, sourceCounts.counts(), existingCounts.counts(), missingCount, strays, what,
-        cached, jsc.emptyRDD(), histories, null, null, List.of(), PlanTotals.NONE);
+        cached, jsc.emptyRDD(), histories, null, null, List.of(written), PlanTotals.NONE);
   }
 
   /**
@@ -409,9 +411,12 @@ public final class Planning {
       Iterator<Tuple2<String, Tuple2<Iterable<StoreObject>, Iterable<StoreObject>>>>, Tuple2<List<Decision>, List<StoreObject>>> {
     private static final long serialVersionUID = 1L;
     private final CopySettings settings;
+    /** The versions earlier replays wrote, by key: the destination's version id to the source's it copied. */
+    private final org.apache.spark.broadcast.Broadcast<Map<String, Map<String, String>>> known;
 
-    ReplayFunction(CopySettings settings) {
+    ReplayFunction(CopySettings settings, org.apache.spark.broadcast.Broadcast<Map<String, Map<String, String>>> known) {
       this.settings = settings;
+      this.known = known;
     }
 
     @Override
@@ -438,7 +443,7 @@ public final class Planning {
         List<StoreObject> existing = new ArrayList<>();
         t._2()._2().forEach(existing::add);
         String rejected = destination.rejection(source.get(0));
-        Versions.Replay replay = rejected != null ? null : Versions.replay(source, existing);
+        Versions.Replay replay = rejected != null ? null : Versions.replay(source, existing, known.value().getOrDefault(t._1(), Map.of()));
         String why = rejected != null ? rejected : replay.conflict();
         if (why != null) {
           decisions.add(new Decision(Decision.Kind.REJECTED, source.stream().filter(o -> o.age() == 0).findFirst()

@@ -66,6 +66,15 @@ public interface Destination extends Uploads {
   }
 
   /**
+   * The id of the key's latest version here (a delete marker's too), "" where it has none: what a replay records as the
+   * copy of the source version it just wrote.
+   */
+  @Retries.Once
+  default String latestVersion(StoreObject object) throws IOException {
+    return "";
+  }
+
+  /**
    * Marks the key of {@code version} (a delete marker of the source's history) deleted here: a delete marker over its
    * current version, which, as every other, is kept. Only where {@link #keepsVersions}.
    */

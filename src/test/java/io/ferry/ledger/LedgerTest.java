@@ -42,9 +42,26 @@ class LedgerTest {
     writer.close();
   }
 
+  /** The versions a replay wrote are facts of the destination: read by key, and kept past the end of every run. */
+  @Test
+  void theVersionsAReplayWroteAreReadByKeyAndKeptPastTheEndOfARun() throws Exception {
+    Ledger ledger = new Ledger(dir.toUri().toString(), conf);
+    try (Ledger.Writer writer = ledger.writer(LedgerFile.writing("run-1", (3 << 20) + 1, 7))) {
+      writer.written(new Ledger.Written("k1", "s0", "c0", "run-1"));
+      writer.written(new Ledger.Written("k1", "s1", "c1", "run-1"));
+      writer.written(new Ledger.Written("k2", "s0", "d0", "run-1"));
+    }
+    assertThat(ledger.read().written()).isEqualTo(java.util.Map.of("k1", java.util.Map.of("c0", "s0", "c1", "s1"), "k2",
+        java.util.Map.of("d0", "s0")));
+    ledger.keepOnly(java.util.List.of(), ledger.read());
+    assertThat(ledger.read().written()).containsOnlyKeys("k1", "k2");
+    assertThat(ledger.read().opened()).isEmpty();
+  }
+
   @Test
   void aNameIsReadBackAsTheFileItWasBuiltFromAndNoOtherNameIsALedgers() {
     for (LedgerFile f : java.util.List.of(LedgerFile.opening("20261202T104046Z-31b8", 3, 17), LedgerFile.copying("r-1", 0, 0),
+        LedgerFile.writing("r-2", (5 << 20) + 3, 9),
         LedgerFile.kept(1_700_000_000_000L))) {
       assertThat(LedgerFile.parse(f.name())).contains(f);
       assertThat(LedgerFile.parse(f.name() + ".000004")).as("an entry file on an object store").contains(f);

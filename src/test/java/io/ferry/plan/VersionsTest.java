@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ferry.store.StoreObject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -43,9 +44,13 @@ class VersionsTest {
       "D,     -,     -,    0, false",   // nor one over nothing
       "DDa,   -,     a,    0, false",
       "aD,    -,     aD,   0, false",   // a marker over a version is
+      "aab,   aa,    b,    2, false",   // two versions of the same bytes, then a kill or a failed write of b (issue 45)
+      "aab,   a,     ab,   1, false",
+      "aab,   aaa,   b,    2, false",   // ...and one of them written twice
+      "aaab,  aa,    ab,   2, false",
   })
   void replayTable(String source, String destination, String toWrite, int held, boolean conflict) {
-    Versions.Replay r = Versions.replay(history(source, "source"), history(destination, "copy"));
+    Versions.Replay r = Versions.replay(history(source, "source"), history(destination, "copy"), Map.of());
     assertThat(letters(r.toWrite())).isEqualTo(toWrite);
     assertThat(r.held()).isEqualTo(held);
     assertThat(r.conflict() != null).isEqualTo(conflict);
@@ -56,11 +61,35 @@ class VersionsTest {
   void aCopyKnownByItsSizeAloneMatchesTheNextVersionOnlyAndADuplicateFirst() {
     List<StoreObject> source = List.of(v("k", 5, "a-2", 1, 2), v("k", 5, "b-2", 2, 1), v("k", 5, "c-2", 3, 0));
     // the first version's copy, and the same copy again (a write retried): the second is no copy of the second version
-    Versions.Replay r = Versions.replay(source, List.of(v("k", 5, "x-3", 10, 1), v("k", 5, "y-3", 11, 0)));
+    Versions.Replay r = Versions.replay(source, List.of(v("k", 5, "x-3", 10, 1), v("k", 5, "y-3", 11, 0)), Map.of());
     assertThat(r.toWrite()).extracting(StoreObject::etag).containsExactly("b-2", "c-2");
     assertThat(r.held()).isEqualTo(1);
     // a copy of another size where the next version is due: another writer's
-    assertThat(Versions.replay(source, List.of(v("k", 5, "x-3", 10, 1), v("k", 6, "y-3", 11, 0))).conflict()).isNotNull();
+    assertThat(Versions.replay(source, List.of(v("k", 5, "x-3", 10, 1), v("k", 6, "y-3", 11, 0)), Map.of()).conflict()).isNotNull();
+  }
+
+  /**
+   * What a replay wrote is known by the source version it came from (the ledger): copies of the same bytes, and copies
+   * known by their size alone, replay exactly the source's history (issue 45).
+   */
+  @Test
+  void aCopyTheLedgerKnowsIsTheSourceVersionItCameFromWhateverItsBytes() {
+    List<StoreObject> aab = List.of(StoreObject.ofVersion("k", "k", 1, md5('a'), 1, 2, false, "s0"),
+        StoreObject.ofVersion("k", "k", 1, md5('a'), 2, 1, false, "s1"), StoreObject.ofVersion("k", "k", 2, md5('b'), 3, 0, false, "s2"));
+    StoreObject c0 = StoreObject.ofVersion("k", "k", 1, md5('a'), 10, 1, false, "c0");
+    StoreObject c1 = StoreObject.ofVersion("k", "k", 1, md5('a'), 11, 0, false, "c1");
+    // the second copy of a's bytes is the first version again (a write retried): both versions of a are still due
+    assertThat(letters(Versions.replay(aab, List.of(c0, c1), Map.of("c0", "s0", "c1", "s0")).toWrite())).isEqualTo("ab");
+    assertThat(letters(Versions.replay(aab, List.of(c0, c1), Map.of("c0", "s0", "c1", "s1")).toWrite())).isEqualTo("b");
+    assertThat(letters(Versions.replay(aab, List.of(c0, c1), Map.of("c0", "s0")).toWrite())).as("c1's record lost to a kill")
+        .isEqualTo("b");
+    // known by size alone: the first attempt's answer was lost (no record), its retry recorded
+    List<StoreObject> xy = List.of(v("k", 5, "x-2", 1, 1), v("k", 5, "y-2", 2, 0));
+    StoreObject lost = StoreObject.ofVersion("k", "k", 5, "p-3", 10, 1, false, "c0");
+    StoreObject retried = StoreObject.ofVersion("k", "k", 5, "q-3", 11, 0, false, "c1");
+    assertThat(Versions.replay(xy, List.of(lost, retried), Map.of("c1", "v1")).toWrite()).extracting(StoreObject::etag)
+        .containsExactly("y-2");
+    assertThat(Versions.replay(xy, List.of(lost, retried), Map.of("c0", "v1", "c1", "v2")).toWrite()).isEmpty();
   }
 
   @Test

@@ -122,6 +122,20 @@ final class S3Destination implements Destination {
         == software.amazon.awssdk.services.s3.model.BucketVersioningStatus.ENABLED;
   }
 
+  /** HEAD of the key: its latest version's id; a delete marker answers 404 with its id in a header. */
+  @Override
+  public String latestVersion(StoreObject object) throws IOException {
+    return S3Errors.translated(() -> {
+      try {
+        String id = client.headObject(b -> b.bucket(config.bucket()).key(key(object))).versionId();
+        return id == null ? "" : id;
+      } catch (AwsServiceException e) {
+        if (e.statusCode() != 404 || e.awsErrorDetails() == null || e.awsErrorDetails().sdkHttpResponse() == null) throw e;
+        return e.awsErrorDetails().sdkHttpResponse().firstMatchingHeader("x-amz-version-id").orElse("");
+      }
+    });
+  }
+
   @Override
   public void markDeleted(StoreObject version) throws IOException {
     var answer = S3Errors.translated(() -> client.deleteObject(b -> b.bucket(config.bucket()).key(key(version))));
