@@ -80,9 +80,10 @@ public final class Versions {
    * version a replay wrote is the copy of the source version the ledger says it came from ({@code known}), whatever its
    * bytes. Any other is matched by its bytes: to the next source version where ETags show it is that one (a copy whose
    * record a kill lost), else to the one before it again (a write retried after its answer was lost, which S3 keeps
-   * twice), else to the next one by its size, else, where its ETag tells it apart, to one further on. A destination whose latest version matches none of the source's was written by
-   * another hand: nothing is written to it, so that no history is interleaved. Versions match by kind, size and, where
-   * both are the MD5 of the bytes, ETag (a copy made in parts has an ETag of its own).
+   * twice), else to the next one by its size, else, where its ETag tells it apart, to one further on. A destination
+   * whose latest version matches none of the source's was written by another hand: nothing is written to it, so that no
+   * history is interleaved. Versions match by kind, size and, where both are the MD5 of the bytes, ETag (a copy made in
+   * parts has an ETag of its own).
    *
    * @param source the source's versions of the key, in any order
    * @param destination the destination's, in any order

@@ -50,7 +50,8 @@ public final class CaseFoldingMount implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
-    new ProcessBuilder("/usr/bin/fusermount3", "-u", "-z", mount.toString()).redirectErrorStream(true).start().waitFor(20, TimeUnit.SECONDS);
+    new ProcessBuilder("/usr/bin/fusermount3", "-u", "-z", mount.toString()).redirectErrorStream(true).start()
+        .waitFor(20, TimeUnit.SECONDS);
     process.destroy();
     if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly();
   }
