@@ -67,6 +67,12 @@ CONF
   return $status
 }
 
+# Where a run's Spark and library logs go (stack traces included): FERRY_LOG, else logs/ferry-<time>-<pid>.log. Made
+# only when something is logged; a failure's line names it.
+ferry_log_file() {
+  echo "${FERRY_LOG:-$FERRY_HOME/logs/ferry-$(date -u +%Y%m%dT%H%M%SZ)-$$.log}"
+}
+
 # A free TCP port on loopback.
 ferry_free_port() {
   local port
@@ -130,7 +136,8 @@ ferry_java() {
   esac
   # shellcheck disable=SC2086
   exec java ${FERRY_DRIVER_OPTS:--Xmx4g} ${cds[@]+"${cds[@]}"} ${jit[@]+"${jit[@]}"} ${gc[@]+"${gc[@]}"} $SPARK_JAVA_OPENS \
-    -Dlog4j2.configurationFile="$FERRY_HOME/conf/log4j2.properties" \
+    -Dlog4j2.configurationFile="$FERRY_HOME/conf/log4j2.properties" -Dferry.log.file="$(ferry_log_file)" \
+    ${FERRY_DEBUG:+-Dferry.log.console=warn} \
     -Dferry.s3proxy.jar="$FERRY_HOME/target/s3proxy/s3proxy.jar" \
     -cp "$FERRY_HOME/target/ferry-classes.jar:$(ferry_dependencies)${FERRY_EXTRA_CLASSPATH:+:$FERRY_EXTRA_CLASSPATH}" \
     "$main" "$@"

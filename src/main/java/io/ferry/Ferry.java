@@ -140,10 +140,18 @@ public final class Ferry {
       return badConfig(e, err); // found again before the first write or the delete pass (a link changed since)
     } catch (JobFailure e) {
       err.println("ferry: " + e.getMessage());
+      logNamed(err);
       return JOB_FAILED;
     } catch (Exception e) {
       err.println("ferry: the run failed: " + Failures.describe(e));
+      logNamed(err);
       return JOB_FAILED;
     }
+  }
+
+  /** Where Spark's task failures and their stack traces went (conf/log4j2.properties), where they were written. */
+  private static void logNamed(PrintStream err) {
+    String log = System.getProperty("ferry.log.file", "");
+    if (!log.isEmpty() && java.nio.file.Files.isRegularFile(Path.of(log))) err.println("  Spark's log of it, stack traces and all: " + log);
   }
 }

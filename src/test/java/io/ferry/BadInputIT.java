@@ -104,6 +104,29 @@ class BadInputIT {
     assertThat(Trees.digests(destination)).isEmpty();
   }
 
+  /**
+   * Issue 45: wrong keys on a bucket source printed 119 lines, 102 of them Spark's stack frames (the listing's task
+   * failures), before Ferry's one line. Run as jobs/migrate.sh runs it (its logging): at most three lines on the console,
+   * the last naming the log that holds Spark's task failures.
+   */
+  @Test
+  void wrongKeysPrintOneClearLineAndSparksStackTracesGoToTheLogItNames() throws Exception {
+    Path conf = Jobs.file(work.resolve("conf"), "wrong-keys.conf", job("good", work.resolve("wrong-keys"))
+        + "ferry.source.credentials.secret-access-key = wrong-secret-key\n");
+    Path console = work.resolve("wrong-keys.console");
+    Path log = work.resolve("logs/wrong-keys.log");
+    Process p = io.ferry.support.FerryProcess.start(conf, console, Map.of(), List.of("-Dlog4j2.configurationFile="
+        + Path.of("conf/log4j2.properties").toAbsolutePath(), "-Dferry.log.file=" + log), "migrate");
+    assertThat(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    String out = Files.readString(console);
+    assertThat(p.exitValue()).as(out).isEqualTo(Ferry.JOB_FAILED);
+    List<String> lines = out.lines().filter(l -> !l.isBlank()).toList();
+    assertThat(lines).as(out).hasSizeLessThanOrEqualTo(3);
+    assertThat(out).contains("SignatureDoesNotMatch (403)").contains("Spark's log of it").contains(log.toString())
+        .doesNotContain("\tat ").doesNotContain("TaskSetManager");
+    assertThat(Files.readString(log)).as("the task failures, stack traces and all").contains("TaskSetManager").contains("\tat ");
+  }
+
   @Test
   void badHoconIsAConfigurationErrorThatNamesTheKey() throws Exception {
     Run syntax = ferry("syntax", "ferry { source { bucket = \n");

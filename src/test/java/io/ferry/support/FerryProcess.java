@@ -18,7 +18,14 @@ public final class FerryProcess {
    * (the secrets a job file reads with {@code ${?NAME}}).
    */
   public static Process start(Path conf, Path log, Map<String, String> environment, String... command) throws Exception {
+    return start(conf, log, environment, List.of(), command);
+  }
+
+  /** As {@link #start(Path, Path, Map, String...)}, with {@code options} for the JVM (system properties). */
+  public static Process start(Path conf, Path log, Map<String, String> environment, List<String> options, String... command)
+      throws Exception {
     List<String> c = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g"));
+    c.addAll(options);
     for (String opt : System.getProperty("ferry.spark.jvm.opens", "").trim().split("\\s+")) if (!opt.isEmpty()) c.add(opt);
     c.addAll(List.of("-Dspark.ui.enabled=false", "-cp", System.getProperty("java.class.path"), Ferry.class.getName()));
     c.addAll(List.of(command));
