@@ -609,6 +609,66 @@ class FidelityIT {
   }
 
   /**
+   * A directory's round trip through a bucket, as rclone users make it (issue 45): files, links and empty folders
+   * come back with their times from the objects' mtime metadata (a bucket sets its own times), links come back links
+   * from name.rclonelink with source.symlinks = copy (never followed: the target is written as it is), and a rerun
+   * finds them all unchanged by the time they were given.
+   */
+  @Test
+  void aDirectoryThroughABucketAndBackKeepsTimesLinksAndFolders() throws Exception {
+    Path from = Files.createDirectories(work.resolve("round-trip/source/sub"));
+    from = from.getParent();
+    Files.writeString(from.resolve("a.txt"), "alpha");
+    Files.writeString(from.resolve("sub/b.txt"), "beta");
+    Files.createDirectories(from.resolve("empty"));
+    Files.createSymbolicLink(from.resolve("to-a"), Path.of("a.txt"));
+    Files.createSymbolicLink(from.resolve("sub/out"), Path.of("../../../elsewhere/ü"));
+    Map<String, Long> times = Map.of("a.txt", 1_400_000_000_250L, "sub/b.txt", 1_400_000_100_000L, "empty", 1_400_000_200_000L,
+        "to-a", 1_400_000_300_500L, "sub/out", 1_400_000_400_000L);
+    for (var e : times.entrySet()) {
+      Files.getFileAttributeView(from.resolve(e.getKey()), java.nio.file.attribute.BasicFileAttributeView.class,
+          java.nio.file.LinkOption.NOFOLLOW_LINKS).setTimes(java.nio.file.attribute.FileTime.fromMillis(e.getValue()), null, null);
+    }
+    client.createBucket(b -> b.bucket("round-trip"));
+    var toBucket = ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString("""
+        ferry {
+          job.name = round-trip-out
+          source { type = file, path = "%s", symlinks = copy, empty-directories = copy }
+          destination { type = s3, endpoint = "%s", bucket = round-trip, credentials.access-key-id = any }
+          report.path = "%s"
+        }
+        """.formatted(from, s3.endpoint(), work.resolve("reports"))), Map.of("ferry.destination.credentials.secret-access-key", "any"));
+    RunSummary out = run(toBucket);
+    assertThat(out.succeeded()).as(out.failures().toString()).isTrue();
+    Path back = work.resolve("round-trip/back");
+    var fromBucket = ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString("""
+        ferry {
+          job.name = round-trip-back
+          source { endpoint = "%s", bucket = round-trip, credentials.access-key-id = any, symlinks = copy, empty-directories = copy }
+          destination.path = "%s"
+          report.path = "%s"
+        }
+        """.formatted(s3.endpoint(), back, work.resolve("reports"))), Map.of("ferry.source.credentials.secret-access-key", "any"));
+    RunSummary in = run(fromBucket);
+    assertThat(in.succeeded()).as(in.failures().toString()).isTrue();
+    assertThat(in.objects().copied()).isEqualTo(5);
+    assertThat(back.resolve("a.txt")).hasContent("alpha");
+    assertThat(back.resolve("sub/b.txt")).hasContent("beta");
+    assertThat(back.resolve("empty")).isEmptyDirectory();
+    assertThat(Files.readSymbolicLink(back.resolve("to-a"))).isEqualTo(Path.of("a.txt"));
+    assertThat(Files.readSymbolicLink(back.resolve("sub/out"))).as("written as it is, never followed")
+        .isEqualTo(Path.of("../../../elsewhere/ü"));
+    assertThat(Files.exists(back.resolve("to-a.rclonelink"), java.nio.file.LinkOption.NOFOLLOW_LINKS)).isFalse();
+    for (var e : times.entrySet()) {
+      assertThat(Files.getLastModifiedTime(back.resolve(e.getKey()), java.nio.file.LinkOption.NOFOLLOW_LINKS).toMillis())
+          .as(e.getKey()).isEqualTo(e.getValue());
+    }
+    RunSummary again = run(fromBucket);
+    assertThat(again.objects().copied()).as("unchanged by the times they were given").isZero();
+    assertThat(again.objects().skippedUnchanged()).isEqualTo(5);
+  }
+
+  /**
    * empty-directories = copy: a directory's empty folders are made again in a directory (a rerun finds them) and are
    * markers 'name/' in a bucket, whose markers a bucket's copy into a directory makes folders again.
    */

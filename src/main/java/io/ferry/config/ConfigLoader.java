@@ -115,6 +115,14 @@ public final class ConfigLoader {
             source.checkManifest(), source.manifestComplete(), source.archived());
       }
     }
+    if (source != null && destination != null && source.store() instanceof BucketConfig b && h.string("source.symlinks").equals("copy")
+        && destination.store() instanceof DirectoryConfig to) {
+      // rclone's links kept in a bucket (name.rclonelink) made links again; the destination's listing lists its links
+      source = new SourceConfig(b.withLinks(true), source.selection(), source.manifest(), source.checkManifest(),
+          source.manifestComplete(), source.archived());
+      destination = new DestinationConfig(to.withSymlinks(DirectoryConfig.Symlinks.COPY), destination.serverSideCopy(),
+          destination.cutOver());
+    }
     PlanConfig plan = PlanSection.read(h, destination);
     CopyConfig copy = CopySection.read(h);
     ReportConfig report = report(h);

@@ -39,14 +39,28 @@ public final class Triage {
   }
 
   /**
+   * The time a destination gives a copy where the source tells one of its own (rclone's {@code mtime} metadata, which a
+   * directory restores): asked only where the sizes agree and the listed times do not, so that skip-unchanged compares
+   * the time the copy was given.
+   */
+  @FunctionalInterface
+  public interface Restamp {
+    Restamp NONE = source -> source;
+
+    /** The source object with the time its copy gets, or as it is; a request to the source where it must be read. */
+    StoreObject restored(StoreObject source) throws java.io.IOException;
+  }
+
+  /**
    * What the run does at one merged key: nothing for a folder only or an object the job does not select, else a
    * decision for each source object there (several only where keys fold to one).
    *
    * @param rules the destination, for its rules (rejection, unchanged); nothing is written
    * @param archived what becomes of an object archived at the source that the destination does not hold unchanged
+   * @param restamp the time a copy of the source gets where it differs from the listed one ({@link Restamp})
    */
   public static List<Decision> decide(Keyed k, boolean hierarchical, Destination rules, ObjectFilter filter, boolean skipUnchanged,
-      ArchivedConfig.Policy archived) {
+      ArchivedConfig.Policy archived, Restamp restamp) {
     if (!k.colliding().isEmpty()) {
       List<StoreObject> all = new ArrayList<>(k.colliding());
       all.add(0, k.source());
@@ -81,8 +95,9 @@ public final class Triage {
           + " directory of one name, so this object was not copied (the keys under it were)";
     }
     if (reason != null) return List.of(new Decision(Decision.Kind.REJECTED, source, reason));
-    if (skipUnchanged && k.existing() != null && rules.unchanged(source, k.existing())) return List.of(Decision.of(Decision.Kind.UNCHANGED,
-        source));
+    if (skipUnchanged && k.existing() != null && unchanged(source, k.existing(), rules, restamp)) {
+      return List.of(Decision.of(Decision.Kind.UNCHANGED, source));
+    }
     if (source.isArchived()) return List.of(archived(source, archived));
     return List.of(Decision.of(Decision.Kind.COPY, source));
   }
@@ -120,6 +135,17 @@ public final class Triage {
       }
     }
     return out;
+  }
+
+  private static boolean unchanged(StoreObject source, StoreObject existing, Destination rules, Restamp restamp) {
+    if (rules.unchanged(source, existing)) return true;
+    if (existing.size() != source.size() || existing.lastModifiedMillis() == source.lastModifiedMillis()) return false;
+    try {
+      StoreObject restored = restamp.restored(source);
+      return restored != source && rules.unchanged(restored, existing);
+    } catch (java.io.IOException e) {
+      return false; // copied again: the safe side
+    }
   }
 
   /**

@@ -538,9 +538,31 @@ public final class Planning {
       ObjectFilter filter = new ObjectFilter(settings.source().selection());
       List<Decision> out = new ArrayList<>();
       var archived = settings.source().archived().policy();
-      keys.forEachRemaining(t -> out.addAll(Triage.decide(t._2(), hierarchical, destination, filter, skipUnchanged, archived)));
+      Triage.Restamp restamp = restamp(settings);
+      keys.forEachRemaining(t -> out.addAll(Triage.decide(t._2(), hierarchical, destination, filter, skipUnchanged, archived, restamp)));
       return (twins ? Triage.oneFileApart(out, destination) : out).iterator();
     }
+  }
+
+  /**
+   * Into a directory from a bucket, the time a copy was given: the object's {@code mtime} metadata where it has one
+   * (rclone's, Ferry's from a directory), read with a HEAD, else its listed time.
+   */
+  static Triage.Restamp restamp(CopySettings settings) {
+    if (!(settings.source().store() instanceof BucketConfig && settings.destination().store() instanceof io.ferry.config.DirectoryConfig)) {
+      return Triage.Restamp.NONE;
+    }
+    var reader = ExecutorContext.source(settings).reader();
+    var retrier = ExecutorContext.retrier(settings);
+    return source -> {
+      io.ferry.store.ObjectMetadata metadata = retrier.call(() -> reader.metadata(source, false));
+      for (Map.Entry<String, String> e : metadata.userMetadata().entrySet()) {
+        if (!e.getKey().equalsIgnoreCase(io.ferry.store.ObjectMetadata.MTIME)) continue;
+        long millis = io.ferry.store.ObjectMetadata.mtimeMillis(e.getValue());
+        return millis == Long.MIN_VALUE ? source : source.withTime(millis);
+      }
+      return source;
+    };
   }
 
   /** A partition's objects planned into tasks in key order; task ids are the partition's index, then a count. */

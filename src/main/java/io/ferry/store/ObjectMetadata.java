@@ -109,6 +109,18 @@ public record ObjectMetadata(Map<String, String> headers, Map<String, String> us
     return new ObjectMetadata(headers, user, tags, storageClass, checksum);
   }
 
+  /**
+   * A modification time in rclone's form (seconds since the epoch, with up to nine decimals; an integer too), in epoch
+   * milliseconds; {@code Long.MIN_VALUE} where it does not parse.
+   */
+  public static long mtimeMillis(String text) {
+    try {
+      return new java.math.BigDecimal(text.trim()).movePointRight(3).setScale(0, java.math.RoundingMode.FLOOR).longValueExact();
+    } catch (NumberFormatException | ArithmeticException e) {
+      return Long.MIN_VALUE;
+    }
+  }
+
   /** rclone's form of a modification time: seconds since the epoch, a point, nine digits of nanoseconds. */
   public static String mtime(long epochMillis) {
     return Math.floorDiv(epochMillis, 1000) + "." + String.format(Locale.ROOT, "%09d", Math.floorMod(epochMillis, 1000) * 1_000_000L);

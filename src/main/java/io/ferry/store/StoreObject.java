@@ -61,6 +61,15 @@ public record StoreObject(String key, String relativeKey, long size, String etag
         SYMLINK + target);
   }
 
+  /**
+   * A link rclone keeps in a bucket ({@code name.rclonelink} holding its target, {@code key}) that the job copies as a
+   * link into a directory, at {@code relativeKey} ({@code name}): its target is its bytes, read like any object's, and
+   * its listing does not tell it ({@link #linkTarget} is "").
+   */
+  public static StoreObject keptLink(String key, String relativeKey, long size, String etag, long lastModifiedMillis) {
+    return new StoreObject(key, relativeKey, size, etag, lastModifiedMillis, SYMLINK);
+  }
+
   public boolean isSymlink() {
     return version.startsWith(SYMLINK);
   }
@@ -148,6 +157,11 @@ public record StoreObject(String key, String relativeKey, long size, String etag
   /** A delete marker of a versioned listing. */
   public boolean isDeleteMarker() {
     return isVersion() && version.startsWith("D:", version.indexOf(':', VERSIONED.length()) + 1);
+  }
+
+  /** This object with another modification time (the one its copy was given from the source's own metadata). */
+  public StoreObject withTime(long millis) {
+    return new StoreObject(key, relativeKey, size, etag, millis, version);
   }
 
   /** This object at another key relative to the destination (a version's own name in a directory). */

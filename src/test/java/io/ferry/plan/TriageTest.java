@@ -55,7 +55,7 @@ class TriageTest {
     }
     List<Decision> decisions = new ArrayList<>();
     keys.values().forEach(k -> decisions.addAll(Triage.decide(k, hierarchical, destination, new ObjectFilter(Selection.ALL), true,
-        archived)));
+        archived, Triage.Restamp.NONE)));
     return decisions;
   }
 

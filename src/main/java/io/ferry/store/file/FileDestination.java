@@ -136,12 +136,15 @@ final class FileDestination implements Destination {
     return FileLister.destination(root, links, folders ? FileLister.Folders.ALL : FileLister.Folders.NONE);
   }
 
-  /** The same size and modification time (the rule of rclone and {@code aws s3 sync}); a link, the same link. */
+  /**
+   * The same size and modification time (the rule of rclone and {@code aws s3 sync}); a link, the same link (a bucket's
+   * {@code name.rclonelink}, whose target its listing does not tell, by its size and time).
+   */
   @Override
   public boolean unchanged(StoreObject source, StoreObject existing) {
     if (source.isFolder() || existing.isFolder()) return source.isFolder() && existing.isFolder(); // its time is its files'
     return existing.size() == source.size() && existing.lastModifiedMillis() == source.lastModifiedMillis()
-        && existing.isSymlink() == source.isSymlink() && existing.linkTarget().equals(source.linkTarget());
+        && existing.isSymlink() == source.isSymlink() && (source.linkTarget().isEmpty() || existing.linkTarget().equals(source.linkTarget()));
   }
 
   /** The object's path; a key that has none is a fatal failure of its own (triage sets such keys aside first). */
@@ -194,7 +197,7 @@ final class FileDestination implements Destination {
   @Override
   public String write(Upload upload, int partNumber, ByteRange range, long from, Body body, ObjectMetadata.Lazy metadata)
       throws IOException {
-    if (upload.object().isFolder()) return Ownership.of(metadata.get().userMetadata()).receipt(); // made by its completion
+    if (upload.object().isFolder()) return Restored.of(metadata.get().userMetadata()).receipt(); // made by its completion
     Path temp = tempPath(upload);
     folder(root, temp, !upload.inParts());
     // An object written whole starts a fresh file of its own; its retry continues that file; the parts of one write
@@ -225,7 +228,7 @@ final class FileDestination implements Destination {
       }
     }
     // the first range carries the file's mode and owner to the completion (read from its GET's answer: no request)
-    return range.offset() == 0 ? Ownership.of(metadata.get().userMetadata()).receipt() : "";
+    return range.offset() == 0 ? Restored.of(metadata.get().userMetadata()).receipt() : "";
   }
 
   /**
@@ -251,19 +254,23 @@ final class FileDestination implements Destination {
   public String complete(Upload upload, SortedMap<Integer, String> receipts) throws IOException {
     StoreObject object = upload.object();
     Path target = finalPath(object);
-    if (object.isFolder()) return completeFolder(object, target, receipts);
+    Restored restored = Restored.fromReceipts(receipts.values());
+    if (object.isFolder()) return completeFolder(object, target, restored);
+    long time = restored.time(object.lastModifiedMillis());
     Path temp = tempPath(upload);
     folder(root, target, false);
     BasicFileAttributes staged;
     try {
       staged = Files.readAttributes(temp, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     } catch (NoSuchFileException e) {
-      if (object.isSymlink() ? isLinkAsListed(target, object) : Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)
-          && Files.size(target) == object.size()
-          && Files.getLastModifiedTime(target, LinkOption.NOFOLLOW_LINKS).toMillis() == object.lastModifiedMillis()) {
+      BasicFileAttributes there = attributesOrNull(target);
+      boolean done = there != null && there.lastModifiedTime().toMillis() == time && (object.isSymlink()
+          ? there.isSymbolicLink() && (object.linkTarget().isEmpty() || Files.readSymbolicLink(target).toString()
+          .equals(object.linkTarget())) : there.isRegularFile() && there.size() == object.size());
+      if (done) {
         renamedInto.add(target.getParent());
         // completed already (a recomputed commit after an executor loss, or a completion retried past its rename)
-        return object.isSymlink() ? "" : Ownership.fromReceipts(receipts.values()).exact(target, OWNER_RW);
+        return object.isSymlink() ? "" : restored.exact(target, OWNER_RW);
       }
       throw new NoSuchFileException(temp.toString(), null, "temp file is missing: no range of this object was written");
     }
@@ -274,12 +281,11 @@ final class FileDestination implements Destination {
       if (size != object.size()) throw new IOException("temp file holds " + size + " bytes, the object has " + object.size());
       channel.force(true);
     }
-    if (object.isSymlink()) return completeLink(object, target, temp);
-    FileTime modified = FileTime.fromMillis(object.lastModifiedMillis());
+    if (object.isSymlink()) return completeLink(target, temp, time);
+    FileTime modified = FileTime.fromMillis(time);
     // the access time too (as rclone and rsync set it), or the JDK reads the file's attributes again for it
     Files.getFileAttributeView(temp, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setTimes(modified, modified, null);
-    Ownership ownership = Ownership.fromReceipts(receipts.values());
-    String notRestored = ownership.restore(temp, OWNER_RW);
+    String notRestored = restored.restore(temp, OWNER_RW);
     try {
       Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (AtomicMoveNotSupportedException e) {
@@ -298,7 +304,7 @@ final class FileDestination implements Destination {
       throw new StoreFailure(StoreFailure.Kind.FATAL, target + " is not the file written for " + object.relativeKey() + " after its"
           + " rename: another key's file took its name (a folder that folds case?)");
     }
-    String notExact = ownership.exact(target, OWNER_RW);
+    String notExact = restored.exact(target, OWNER_RW);
     return notRestored.isEmpty() ? notExact : notExact.isEmpty() ? notRestored : notRestored + ", " + notExact;
   }
 
@@ -312,13 +318,13 @@ final class FileDestination implements Destination {
    * a temp name of its own, given the source's time and renamed into place, then the temp file goes (a completion
    * retried before that makes the link again).
    */
-  private String completeLink(StoreObject object, Path target, Path temp) throws IOException {
-    String to = Files.readString(temp, java.nio.charset.StandardCharsets.UTF_8);
+  private String completeLink(Path target, Path temp, long time) throws IOException {
+    String to = Files.readString(temp, java.nio.charset.StandardCharsets.UTF_8); // written as it is, never followed
     Path link = KeyPaths.tempPath(target, tag, KeyPaths.nonce());
     Files.createSymbolicLink(link, Path.of(to));
     try {
       Files.getFileAttributeView(link, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-          .setTimes(FileTime.fromMillis(object.lastModifiedMillis()), null, null);
+          .setTimes(FileTime.fromMillis(time), null, null);
       if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
         throw new FileAlreadyExistsException(target.toString(), null, "a directory stands at the link's final name");
       }
@@ -339,18 +345,17 @@ final class FileDestination implements Destination {
    * A folder: made, with its parents, through real folders only (a file or a link at its name fails it), given its
    * mode, owner and the source's time; one there already is kept as it is, files and all.
    */
-  private String completeFolder(StoreObject object, Path target, SortedMap<Integer, String> receipts) throws IOException {
+  private String completeFolder(StoreObject object, Path target, Restored restored) throws IOException {
     boolean existed = Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS);
     folder(root, target.resolve("-"), true);
     if (existed) return ""; // a folder there already is left as it is: its mode, owner and special bits are the destination's
     Files.getFileAttributeView(target, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-        .setTimes(FileTime.fromMillis(object.lastModifiedMillis()), null, null);
-    Ownership ownership = Ownership.fromReceipts(receipts.values());
+        .setTimes(FileTime.fromMillis(restored.time(object.lastModifiedMillis())), null, null);
     boolean root = Integer.valueOf(0).equals(Files.getAttribute(target, "unix:uid", LinkOption.NOFOLLOW_LINKS));
-    String notRestored = ownership.restore(target, root ? 0 : OWNER_RWX); // root writes into any folder; others keep rwx
+    String notRestored = restored.restore(target, root ? 0 : OWNER_RWX); // root writes into any folder; others keep rwx
     renamedInto.add(target.getParent());
-    if (!root && ownership.mode() >= 0 && (ownership.mode() & OWNER_RWX) != OWNER_RWX) {
-      String kept = "mode " + Integer.toOctalString(ownership.mode()) + " (kept as " + Integer.toOctalString(ownership.mode() | OWNER_RWX)
+    if (!root && restored.mode() >= 0 && (restored.mode() & OWNER_RWX) != OWNER_RWX) {
+      String kept = "mode " + Integer.toOctalString(restored.mode()) + " (kept as " + Integer.toOctalString(restored.mode() | OWNER_RWX)
           + ": files are written into it, and the process is not root)";
       notRestored = notRestored.isEmpty() ? kept : notRestored + ", " + kept;
     }
@@ -384,6 +389,14 @@ final class FileDestination implements Destination {
       throw e;
     }
     renamedInto.add(target.getParent());
+  }
+
+  private static BasicFileAttributes attributesOrNull(Path path) throws IOException {
+    try {
+      return Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      return null;
+    }
   }
 
   /** Whether a link stands at {@code path} with the listed target and time. */

@@ -544,8 +544,9 @@ final class S3Destination implements Destination {
 
   /**
    * CopyObject's headers: the source (only at its listed ETag), its metadata and tags kept by the service (replaced by
-   * the merge with the destination's tags where it sets any, or by none where tags are not copied), the destination's
-   * write settings (the source's storage class, read with a HEAD, where it is kept).
+   * the merge with the destination's tags where it sets any, or by none where tags are not copied), its website
+   * redirect (which a copy drops: read with a HEAD), the destination's write settings (the source's storage class, from
+   * that HEAD, where it is kept).
    */
   Map<String, String> copyHeaders(StoreObject object, String sourceBucket, SourceRead<Map<String, String>> sourceTags,
       SourceRead<HeadObjectResponse> sourceHead) throws IOException {
@@ -557,6 +558,9 @@ final class S3Destination implements Destination {
       SourceRead<HeadObjectResponse> sourceHead, SourceRead<Map<String, String>> sourceGrants) throws IOException {
     Map<String, String> headers = copySource(object, sourceBucket);
     headers.put("x-amz-metadata-directive", "COPY");
+    // a copy keeps the source's metadata but for its website redirect, which must be sent again (one HEAD, shared below)
+    sourceHead.read().sdkHttpResponse().firstMatchingHeader(WEBSITE_REDIRECT).filter(v -> !v.isEmpty())
+        .ifPresent(v -> headers.put(WEBSITE_REDIRECT, v));
     ObjectWrites writes = config.writes();
     writeSettings(headers, writes.keepsStorageClass() ? storageClassOf(sourceHead.read()) : "");
     if (writes.copiesAcl()) headers.putAll(sourceGrants.read());
@@ -580,6 +584,8 @@ final class S3Destination implements Destination {
     String named = head.storageClassAsString();
     return named == null || named.equals("STANDARD") ? "" : named;
   }
+
+  private static final String WEBSITE_REDIRECT = "x-amz-website-redirect-location";
 
   /** S3's most tags on one object. */
   static final int MAX_TAGS = 10;

@@ -34,6 +34,7 @@ final class S3Lister implements Lister {
   private final boolean archiveStates;
   private final boolean versions;
   private final boolean folders;
+  private static final String LINK_SUFFIX = io.ferry.config.DirectoryConfig.Symlinks.LINK_SUFFIX;
 
   /**
    * @param archiveStates whether objects that may be archived are asked a HEAD (a source's are; a destination's need not be)
@@ -56,6 +57,15 @@ final class S3Lister implements Lister {
     this.archiveStates = archiveStates && !versions;
     this.versions = versions;
     this.folders = folders;
+  }
+
+  /** Whether {@code name.rclonelink} objects are listed as the links rclone keeps in them, at {@code name}. */
+  private boolean links;
+
+  /** Lists {@code name.rclonelink} objects as the links they keep (source.symlinks = copy, into a directory). */
+  S3Lister keepingLinks(boolean kept) {
+    this.links = kept;
+    return this;
   }
 
   /** A shard per prefix: the listing splits them where they prove large ({@link KeySpace}), in its rounds. */
@@ -111,7 +121,10 @@ final class S3Lister implements Lister {
         counts[1]++;
         return;
       }
-      StoreObject listed = new StoreObject(o.key(), o.key().substring(prefix.length()), o.size(), o.etag(), o.millis());
+      String relative = o.key().substring(prefix.length());
+      StoreObject listed = links && relative.endsWith(LINK_SUFFIX) && relative.length() > LINK_SUFFIX.length()
+          ? StoreObject.keptLink(o.key(), relative.substring(0, relative.length() - LINK_SUFFIX.length()), o.size(), o.etag(), o.millis())
+          : new StoreObject(o.key(), relative, o.size(), o.etag(), o.millis());
       if (archiveStates && Archive.mayBeArchived(o.storageClass())) listed = archiveState(listed, o.storageClass());
       consumer.accept(listed);
     });

@@ -241,9 +241,9 @@ class FileDestinationTest extends DestinationContract {
     String second = d.write(upload, 2, new ByteRange(6, 4), 0, () -> new ByteArrayInputStream("6789".getBytes()), () -> meta);
     String first = d.write(upload, 1, new ByteRange(0, 6), 0, () -> new ByteArrayInputStream("012345".getBytes()), () -> meta);
     assertThat(second).as("only the first range carries them").isEmpty();
-    assertThat(first).isEqualTo("unix mode=444 uid=4321 gid=4322");
+    assertThat(first).isEqualTo("unix mode=444 uid=4321 gid=4322 mtime=1543622400000");
     // a completion that restored the mode (the owner's rw kept until the rename), then failed before its rename, is retried
-    Ownership.fromReceipts(java.util.List.of(first)).restore(root.resolve("ro").resolve(upload.id()), 0600);
+    Restored.fromReceipts(java.util.List.of(first)).restore(root.resolve("ro").resolve(upload.id()), 0600);
     assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(root.resolve("ro")
         .resolve(upload.id())))).isEqualTo("rw-r--r--");
     String notCarried = d.complete(upload, new TreeMap<>(Map.of(1, first, 2, second)));

@@ -12,31 +12,41 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A file's permission bits and owner, as a source tells them in rclone's user metadata ({@code mode} in octal,
- * {@code uid}, {@code gid}), restored at a directory destination. Any of them may be absent (-1): a bucket object
- * written by another tool has none. Only the permission bits (0777) are restored; set-id and sticky bits never are (a
- * copied file does not gain privileges).
+ * What a directory destination restores of a file beyond its bytes, as a source tells it in rclone's user metadata:
+ * its modification time ({@code mtime}, seconds with nine decimals), permission bits ({@code mode} in octal), owner
+ * ({@code uid}, {@code gid}). Any may be absent (-1): a bucket object written by another tool has none, and its time
+ * is then its listed one. Only the permission bits (0777) are restored; set-id and sticky bits never are (a copied file
+ * does not gain privileges).
  *
  * <p>It travels from the write of an object's first range to its completion as that range's receipt ({@link
  * #receipt}), which the ledger keeps, so a completion in a later run restores it too.
  */
-record Ownership(int mode, long uid, long gid) {
-  static final Ownership NONE = new Ownership(-1, -1, -1);
+record Restored(int mode, long uid, long gid, long mtime) {
+  /** A time the source does not tell. */
+  static final long NO_TIME = Long.MIN_VALUE;
+  static final Restored NONE = new Restored(-1, -1, -1, NO_TIME);
   private static final String PREFIX = "unix";
 
   /** From user metadata, names matched case-insensitively (S3 lower-cases them); a value that does not parse is absent. */
-  static Ownership of(Map<String, String> userMetadata) {
+  static Restored of(Map<String, String> userMetadata) {
     int mode = -1;
     long uid = -1;
     long gid = -1;
+    long mtime = NO_TIME;
     for (Map.Entry<String, String> e : userMetadata.entrySet()) {
       String name = e.getKey().toLowerCase(Locale.ROOT);
       String value = e.getValue().trim();
       if (name.equals(ObjectMetadata.MODE)) mode = permissions(value);
       if (name.equals(ObjectMetadata.UID)) uid = number(value, 10);
       if (name.equals(ObjectMetadata.GID)) gid = number(value, 10);
+      if (name.equals(ObjectMetadata.MTIME)) mtime = ObjectMetadata.mtimeMillis(value);
     }
-    return new Ownership(mode, uid, gid);
+    return new Restored(mode, uid, gid, mtime);
+  }
+
+  /** The time to give the file: the source's own ({@code mtime}) where it tells one, else {@code listed}. */
+  long time(long listed) {
+    return mtime != NO_TIME ? mtime : listed;
   }
 
   /** The permission bits of an octal mode (rclone's holds the file type too: 100644), or -1. */
@@ -55,31 +65,41 @@ record Ownership(int mode, long uid, long gid) {
     }
   }
 
-  Ownership {
+  Restored {
     if (mode < 0 && mode != -1 || mode > 0777) throw new IllegalArgumentException("mode " + mode);
   }
 
-  boolean isNone() {
-    return mode < 0 && uid < 0 && gid < 0;
+  private static long millis(String text) {
+    try {
+      return Long.parseLong(text);
+    } catch (NumberFormatException e) {
+      return NO_TIME;
+    }
   }
 
-  /** "unix mode=644 uid=1000 gid=1000" (absent ones left out); "" when none. */
+  boolean isNone() {
+    return mode < 0 && uid < 0 && gid < 0 && mtime == NO_TIME;
+  }
+
+  /** "unix mode=644 uid=1000 gid=1000 mtime=1700000000000" (absent ones left out); "" when none. */
   String receipt() {
     if (isNone()) return "";
     StringBuilder s = new StringBuilder(PREFIX);
     if (mode >= 0) s.append(" mode=").append(Integer.toOctalString(mode));
     if (uid >= 0) s.append(" uid=").append(uid);
     if (gid >= 0) s.append(" gid=").append(gid);
+    if (mtime != NO_TIME) s.append(" mtime=").append(mtime);
     return s.toString();
   }
 
   /** The first receipt that is one of these; NONE where none is (an object written before Ferry kept them). */
-  static Ownership fromReceipts(Iterable<String> receipts) {
+  static Restored fromReceipts(Iterable<String> receipts) {
     for (String r : receipts) {
       if (r == null || !r.startsWith(PREFIX + " ")) continue;
       int mode = -1;
       long uid = -1;
       long gid = -1;
+      long mtime = NO_TIME;
       for (String field : r.substring(PREFIX.length() + 1).split(" ")) {
         int eq = field.indexOf('=');
         if (eq < 0) continue;
@@ -88,10 +108,11 @@ record Ownership(int mode, long uid, long gid) {
           case "mode" -> mode = permissions(value);
           case "uid" -> uid = number(value, 10);
           case "gid" -> gid = number(value, 10);
+          case "mtime" -> mtime = millis(value);
           default -> { }
         }
       }
-      return new Ownership(mode, uid, gid);
+      return new Restored(mode, uid, gid, mtime);
     }
     return NONE;
   }

@@ -7,7 +7,7 @@ import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class OwnershipTest {
+class RestoredTest {
   @ParameterizedTest(name = "mode={0} uid={1} gid={2} -> {3} {4} {5}")
   @CsvSource(nullValues = "-", value = {
       // rclone's mode holds the file type; only the permission bits are kept, never set-id or sticky ones
@@ -25,10 +25,10 @@ class OwnershipTest {
     if (mode != null) meta.put("Mode", mode); // S3 lower-cases names, other tools may not
     if (uid != null) meta.put("uid", uid);
     if (gid != null) meta.put("gid", gid);
-    meta.put("mtime", "1700000000.000000000");
-    Ownership o = Ownership.of(meta);
-    assertThat(o).isEqualTo(new Ownership(wantMode, wantUid, wantGid));
-    assertThat(Ownership.fromReceipts(List.of("", o.receipt()))).isEqualTo(o);
+    meta.put("mtime", "1700000000.123456789");
+    Restored o = Restored.of(meta);
+    assertThat(o).isEqualTo(new Restored(wantMode, wantUid, wantGid, 1_700_000_000_123L));
+    assertThat(Restored.fromReceipts(List.of("", o.receipt()))).isEqualTo(o);
   }
 
   @ParameterizedTest
@@ -39,12 +39,25 @@ class OwnershipTest {
       "unix                      | -1 | -1 | -1",
   })
   void aReceiptIsReadBack(String receipt, int mode, long uid, long gid) {
-    assertThat(Ownership.fromReceipts(List.of(receipt.trim()))).isEqualTo(new Ownership(mode, uid, gid));
+    assertThat(Restored.fromReceipts(List.of(receipt.trim()))).isEqualTo(new Restored(mode, uid, gid, Restored.NO_TIME));
   }
 
   @org.junit.jupiter.api.Test
   void noneHasNoReceipt() {
-    assertThat(Ownership.of(Map.of("mtime", "1.0")).receipt()).isEmpty();
-    assertThat(Ownership.fromReceipts(List.of())).isEqualTo(Ownership.NONE);
+    assertThat(Restored.of(Map.of("note", "1.0")).receipt()).isEmpty();
+    assertThat(Restored.fromReceipts(List.of())).isEqualTo(Restored.NONE);
+  }
+
+  /** rclone's time (seconds with nine decimals, or whole) restored to the millisecond; a time that does not parse is none. */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "1700000000.123456789 | 1700000000123",
+      "1700000000           | 1700000000000",
+      "-1.5                 | -1500",
+      "soon                 | " + Long.MIN_VALUE})
+  void theModificationTimeTravelsToTheCompletion(String mtime, long millis) {
+    Restored r = Restored.of(Map.of("Mtime", mtime));
+    assertThat(r.mtime()).isEqualTo(millis);
+    assertThat(Restored.fromReceipts(List.of(r.receipt())).time(42)).isEqualTo(millis == Restored.NO_TIME ? 42 : millis);
   }
 }
