@@ -18,9 +18,16 @@ import java.util.TreeSet;
  */
 final class Oracle {
   private final Scenario scenario;
+  /** Whether the destination's {@code dir/} folds case (a mount the stage made). */
+  private final boolean folds;
 
   Oracle(Scenario scenario) {
+    this(scenario, false);
+  }
+
+  Oracle(Scenario scenario, boolean folds) {
     this.scenario = scenario;
+    this.folds = folds;
   }
 
   /** The source's contents as a run finds them: relative key → item (its size, time, bytes' seed). */
@@ -30,9 +37,13 @@ final class Oracle {
   record Expected(int exit, Set<String> selected, Set<String> rejected, Set<String> unreachable, Set<String> deleted,
       boolean cutOverRuns) {}
 
-  /** Whether the job file is one Ferry refuses (exit 2): a cut-over from a manifest not declared complete. */
+  /**
+   * Whether the job file is one Ferry refuses (exit 2): a cut-over from a manifest not declared complete; a destination
+   * reached through a link into the source, a delete-to through one into the destination.
+   */
   boolean refusedConfig(Job job) {
-    return job.deleteExtraneous() && job.manifest() != null && !job.manifest().complete();
+    return job.deleteExtraneous() && job.manifest() != null && !job.manifest().complete() || scenario.paths().refused()
+        && (scenario.paths().destination() == Scenario.Via.INTO_SOURCE || job.deleteTo());
   }
 
   /**
@@ -77,6 +88,11 @@ final class Oracle {
         boolean folderOfOthers = listed.stream().anyMatch(k -> k.startsWith(key + "/"));
         if (folderOfOthers || name.matches("\\..*\\.ferry-.*\\.tmp")) rejected.add(key);
         else if (scenario.links().linkFolder() && key.startsWith("link/")) unreachable.add(key);
+      }
+      // keys that differ only in case, in a folder that folds case: one file, so neither is copied
+      if (folds && selected.contains(Scenario.Paths.TWIN_UPPER) && selected.contains(Scenario.Paths.TWIN_LOWER)) {
+        rejected.add(Scenario.Paths.TWIN_UPPER);
+        rejected.add(Scenario.Paths.TWIN_LOWER);
       }
     }
     // archived at the source and not held unchanged at the destination: under fail a failure (never written), under skip
@@ -154,6 +170,18 @@ final class Oracle {
     // I1: nothing outside the destination's root or prefix created, changed or deleted
     if (!o.outsideBefore().equals(o.outsideAfter())) {
       violations.add("I1: outside the destination changed: " + difference(o.outsideBefore(), o.outsideAfter()));
+    }
+    // I1 of the source: nothing under it created, changed or deleted but what the faults changed there
+    for (String key : o.sourceBefore().digests().keySet()) {
+      if (o.unstable().contains(key)) continue;
+      String after = o.sourceAfter().digests().get(key);
+      if (!o.sourceBefore().digests().get(key).equals(after)) {
+        violations.add("I1: the source's " + key + (after == null ? " was deleted" : " was changed"));
+      }
+    }
+    for (String key : o.sourceAfter().digests().keySet()) {
+      if (!o.sourceBefore().digests().containsKey(key) && !o.unstable().contains(key)) violations.add("I1: " + key + " was created in the"
+          + " source");
     }
     // I2: no destination object whose key the source still holds in the selection deleted
     for (String key : o.destinationBefore().keySet()) {

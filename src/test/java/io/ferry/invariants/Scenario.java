@@ -18,7 +18,30 @@ import java.util.function.Predicate;
  */
 record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKind, String sourcePrefix, String destinationPrefix,
     List<Item> source, List<Item> outside, List<Item> existing, Links links, Job job, List<Run> runs, SourceLinks sourceLinks,
-    Archived archived) {
+    Archived archived, Paths paths) {
+
+  /**
+   * How a directory destination and its delete-to are named (issue 45): as they are, through a link to them (which
+   * works as they would), or through a link into the source, or a delete-to inside the destination (refused: exit 2,
+   * nothing touched anywhere); and whether the folder {@code dir/} of a directory destination folds case (a FUSE mount,
+   * where this machine has one), with two keys there that differ only in case.
+   */
+  record Paths(Via destination, Via deleteTo, boolean foldingDir) {
+    static final Paths PLAIN = new Paths(Via.AS_NAMED, Via.AS_NAMED, false);
+    static final String TWIN_UPPER = "dir/Twin.bin";
+    static final String TWIN_LOWER = "dir/twin.bin";
+
+    /** A job file Ferry refuses before writing anything. */
+    boolean refused() {
+      return destination == Via.INTO_SOURCE || deleteTo == Via.INTO_DESTINATION;
+    }
+  }
+
+  enum Via { AS_NAMED, LINK, INTO_SOURCE, INTO_DESTINATION }
+
+  /** Keys a spreadsheet would take for formulas, and one a browser would take for HTML: for the reports' checks. */
+  static final List<String> ODD_KEYS = List.of("=HYPERLINK(\"x\").txt", "+SUM(1+1).bin", "-2+3.bin", "@SUM(1).txt",
+      "<img src=x onerror=alert(1)>.txt");
 
   /**
    * Objects archived at a bucket source (keys relative to its prefix), played by the source proxy's archive tier: what
@@ -294,8 +317,24 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
     // pages of 1 to 3 keys: a bucket is listed in rounds (a shard splits after 8 pages), and each round's settled
     // objects are copied while the listing goes on (the job file turns plan.copy-while-listing on with them)
     if (r.nextInt(3) > 0) job = job.withPageKeys(1 + r.nextInt(3));
+    // drawn from a stream of its own, so that every earlier draw of a seed stays what it was: the paths as named, keys
+    // that differ only in case, keys a spreadsheet or a browser would run
+    SplittableRandom more = new SplittableRandom(seed ^ 0x45L);
+    Paths paths = Paths.PLAIN;
+    if (destinationKind == DestinationKind.DIRECTORY) {
+      int via = more.nextInt(6);
+      Via destination = via < 3 ? Via.AS_NAMED : via < 5 || sourceKind != SourceKind.DIRECTORY ? Via.LINK : Via.INTO_SOURCE;
+      int asideDraw = more.nextInt(4);
+      Via aside = !job.deleteTo() || asideDraw < 2 ? Via.AS_NAMED : asideDraw == 2 ? Via.LINK : Via.INTO_DESTINATION;
+      paths = new Paths(destination, aside, more.nextInt(3) == 0);
+      if (paths.foldingDir()) {
+        source.add(new Item(Paths.TWIN_UPPER, 120, more.nextLong(), recent, false));
+        source.add(new Item(Paths.TWIN_LOWER, 130, more.nextLong(), recent, false));
+      }
+    }
+    for (String key : ODD_KEYS) if (more.nextInt(4) == 0) source.add(new Item(key, 10 + more.nextInt(100), more.nextLong(), recent, false));
     return new Scenario(seed, sourceKind, destinationKind, sourcePrefix, destinationPrefix, source, outside, existing, links, job, runs,
-        sourceLinks, archived);
+        sourceLinks, archived, paths);
   }
 
   private static Fault fault(SplittableRandom r, SourceKind sourceKind, DestinationKind destinationKind, List<Item> source) {
@@ -381,6 +420,7 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
     if (links.linkFolder() || links.plantedTemp()) s.append("\n  links: ").append(links);
     if (!sourceLinks.equals(SourceLinks.NONE)) s.append("\n  source links: ").append(sourceLinks);
     if (!archived.keys().isEmpty()) s.append("\n  archived: ").append(archived);
+    if (!paths.equals(Paths.PLAIN)) s.append("\n  paths: ").append(paths);
     for (int n = 0; n < runs.size(); n++) s.append("\n  run ").append(n + 1).append(": ").append(runs.get(n));
     return s.toString();
   }

@@ -87,9 +87,84 @@ final class Stage {
     return job;
   }
 
-  /** The source's proxy plays no archive tier any more. */
+  /** The case-folding mount of {@code dir/} at a directory destination, where the scenario has one. */
+  private io.ferry.support.CaseFoldingMount folding;
+
+  /** Whether this machine mounts a folder that folds case (a FUSE mount: {@code .ci/run} installs what it needs). */
+  static final boolean FOLDS = foldsHere();
+
+  private static boolean foldsHere() {
+    String why = io.ferry.support.CaseFoldingMount.unavailable();
+    if (why != null) System.out.println("InvariantsIT: NO CASE-FOLDING FOLDER on this machine (" + why + "): scenarios that draw one run"
+        + " with a folder that keeps case");
+    return why == null;
+  }
+
+  /** The source's proxy plays no archive tier any more; a case-folding mount goes. */
   void close() {
     servers.toA().decide(null);
+    if (folding != null) {
+      try {
+        folding.close();
+      } catch (Exception e) {
+        throw new IllegalStateException("the case-folding mount did not go: " + e, e);
+      }
+    }
+  }
+
+  /** Whether {@code dir/} of the destination folds case in this scenario. */
+  boolean folds() {
+    return folding != null;
+  }
+
+  /**
+   * The reports of every run (issue 45): no CSV cell a spreadsheet would run (a key starting = + - @ is written '...),
+   * and no key as HTML in the report page.
+   */
+  List<String> reportViolations() throws IOException {
+    List<String> violations = new ArrayList<>();
+    Path runs = root.resolve("reports").resolve(scenario.jobName());
+    if (!Files.isDirectory(runs)) return violations;
+    try (var walk = Files.walk(runs)) {
+      for (Path p : walk.toList()) {
+        String name = p.getFileName().toString();
+        if (name.endsWith(".csv") && Files.isRegularFile(p) && !name.startsWith(".")) {
+          for (String line : Files.readAllLines(p, StandardCharsets.UTF_8)) {
+            for (String cell : csvCells(line)) {
+              if (!cell.isEmpty() && "=+@".indexOf(cell.charAt(0)) >= 0 || cell.startsWith("-") && !cell.matches("-[0-9.E]+")) {
+                violations.add("a CSV cell a spreadsheet would run, in " + runs.relativize(p) + ": " + cell);
+              }
+            }
+          }
+        } else if (name.equals("report.html") && Files.readString(p).contains("<img src=x")) {
+          violations.add("a key as HTML in " + runs.relativize(p));
+        }
+      }
+    }
+    return violations;
+  }
+
+  /** A CSV line's cells (RFC 4180: quoted cells may hold commas and doubled quotes). */
+  static List<String> csvCells(String line) {
+    List<String> cells = new ArrayList<>();
+    StringBuilder cell = new StringBuilder();
+    boolean quoted = false;
+    for (int i = 0; i < line.length(); i++) {
+      char c = line.charAt(i);
+      if (quoted && c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+        cell.append('"');
+        i++;
+      } else if (c == '"') {
+        quoted = !quoted;
+      } else if (c == ',' && !quoted) {
+        cells.add(cell.toString());
+        cell.setLength(0);
+      } else {
+        cell.append(c);
+      }
+    }
+    cells.add(cell.toString());
+    return cells;
   }
 
   /**
@@ -177,6 +252,16 @@ final class Stage {
       }
     } else {
       Files.createDirectories(destination);
+      if (scenario.paths().foldingDir() && FOLDS) folding = io.ferry.support.CaseFoldingMount.at(destination.resolve("dir"),
+          root.resolve("dir-backing"));
+      if (scenario.paths().destination() == Scenario.Via.LINK) Files.createSymbolicLink(root.resolve("destination-link"), destination);
+      if (scenario.paths().destination() == Scenario.Via.INTO_SOURCE) {
+        Files.createSymbolicLink(root.resolve("into-source"), sourceDirectory);
+      }
+      if (scenario.paths().deleteTo() == Scenario.Via.LINK) {
+        Files.createSymbolicLink(root.resolve("deleted-link"), Files.createDirectories(sandbox.resolve("deleted")));
+      }
+      if (scenario.paths().deleteTo() == Scenario.Via.INTO_DESTINATION) Files.createSymbolicLink(root.resolve("aside"), destination);
       for (Item i : scenario.existing()) {
         // a copy takes the source's time (so the destination holds it unchanged); anything else its own
         boolean copy = scenario.source().stream().anyMatch(s -> s.key().equals(i.key()) && s.seed() == i.seed());
@@ -413,8 +498,18 @@ final class Stage {
       if (job.deleteTo()) h.append("    delete-to = \"trash/\"\n");
       h.append("  }\n");
     } else {
-      h.append("  destination { path = \"").append(destination).append("\"");
-      if (job.deleteTo()) h.append(", delete-to = \"").append(sandbox.resolve("deleted")).append("\"");
+      Path named = switch (scenario.paths().destination()) {
+        case LINK -> root.resolve("destination-link");
+        case INTO_SOURCE -> root.resolve("into-source/dir");
+        default -> destination;
+      };
+      Path aside = switch (scenario.paths().deleteTo()) {
+        case LINK -> root.resolve("deleted-link");
+        case INTO_DESTINATION -> root.resolve("aside/old");
+        default -> sandbox.resolve("deleted");
+      };
+      h.append("  destination { path = \"").append(named).append("\"");
+      if (job.deleteTo()) h.append(", delete-to = \"").append(aside).append("\"");
       h.append(" }\n");
     }
     h.append("  destination { delete-extraneous = ").append(job.deleteExtraneous()).append(", max-delete = \"").append(job.maxDelete())
