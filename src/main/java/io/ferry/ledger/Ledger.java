@@ -76,12 +76,20 @@ public final class Ledger {
       implements java.io.Serializable {}
 
   /**
-   * The ledger as read: opened objects by key, the parts copied into each upload, the restores requested by key, and
-   * the versions replays wrote (by key: the destination's version id to the source's).
+   * A version a replay is about to write, recorded before its write: a rerun after a kill that lost the {@link Written}
+   * record knows which source version a destination version it does not know came from.
+   */
+  public record Writing(String relativeKey, String sourceVersion, String run) implements java.io.Serializable {}
+
+  /**
+   * The ledger as read: opened objects by key, the parts copied into each upload, the restores requested by key, the
+   * versions replays wrote (by key: the destination's version id to the source's), and those they were about to write
+   * (by key: the source's version ids) and whose write was not recorded.
    */
   public record State(Map<String, Opened> opened, Map<String, Map<Integer, Copied>> copied, Map<String, Intent> intents,
-      Map<String, Restore> restores, Map<String, Map<String, String>> written) implements java.io.Serializable {
-    public static final State EMPTY = new State(Map.of(), Map.of(), Map.of(), Map.of(), Map.of());
+      Map<String, Restore> restores, Map<String, Map<String, String>> written, Map<String, java.util.Set<String>> writing)
+      implements java.io.Serializable {
+    public static final State EMPTY = new State(Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of());
 
     public boolean isEmpty() {
       return opened.isEmpty() && intents.isEmpty();
@@ -158,6 +166,10 @@ public final class Ledger {
       write("written", JSON.valueToTree(w));
     }
 
+    public synchronized void writing(Writing w) throws IOException {
+      write("writing", JSON.valueToTree(w));
+    }
+
     private void write(String kind, JsonNode entry) throws IOException {
       ObjectNode line = JSON.createObjectNode();
       line.set(kind, entry);
@@ -193,6 +205,7 @@ public final class Ledger {
     Map<String, Intent> intents = new LinkedHashMap<>();
     Map<String, Restore> restores = new LinkedHashMap<>();
     Map<String, Map<String, String>> written = new TreeMap<>();
+    Map<String, java.util.Set<String>> writing = new TreeMap<>();
     List<FileStatus> ledgerFiles = new ArrayList<>();
     if (task == null) {
       RemoteIterator<LocatedFileStatus> files = fs.listFiles(root, true);
@@ -230,11 +243,20 @@ public final class Ledger {
           } else if (node.has("written")) {
             Written w = JSON.treeToValue(node.get("written"), Written.class);
             written.computeIfAbsent(w.relativeKey(), k -> new LinkedHashMap<>()).put(w.destinationVersion(), w.sourceVersion());
+          } else if (node.has("writing")) {
+            Writing w = JSON.treeToValue(node.get("writing"), Writing.class);
+            writing.computeIfAbsent(w.relativeKey(), k -> new java.util.LinkedHashSet<>()).add(w.sourceVersion());
           }
         }
       }
     }
-    return new State(opened, copied, intents, restores, written);
+    // a write recorded needs its intent no more
+    written.forEach((key, copies) -> {
+      java.util.Set<String> open = writing.get(key);
+      if (open != null) open.removeAll(copies.values());
+    });
+    writing.values().removeIf(java.util.Set::isEmpty);
+    return new State(opened, copied, intents, restores, written, writing);
   }
 
   /**
@@ -251,7 +273,7 @@ public final class Ledger {
     }
     long now = System.currentTimeMillis();
     List<Restore> restores = state.restores().values().stream().filter(r -> now < r.until()).toList();
-    if (!stillOpen.isEmpty() || !restores.isEmpty() || !state.written().isEmpty()) {
+    if (!stillOpen.isEmpty() || !restores.isEmpty() || !state.written().isEmpty() || !state.writing().isEmpty()) {
       LedgerFile kept = LedgerFile.kept(now);
       try (Writer w = writer(kept)) {
         for (Opened o : stillOpen) {
@@ -261,6 +283,9 @@ public final class Ledger {
         for (Restore r : restores) w.restore(r);
         for (Map.Entry<String, Map<String, String>> key : state.written().entrySet()) {
           for (Map.Entry<String, String> v : key.getValue().entrySet()) w.written(new Written(key.getKey(), v.getValue(), v.getKey(), ""));
+        }
+        for (Map.Entry<String, java.util.Set<String>> key : state.writing().entrySet()) {
+          for (String version : key.getValue()) w.writing(new Writing(key.getKey(), version, ""));
         }
       }
       old.remove(new Path(directory + "/" + kept.name() + ".jsonl"));

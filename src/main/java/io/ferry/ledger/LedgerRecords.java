@@ -3,8 +3,14 @@ package io.ferry.ledger;
 import io.ferry.copy.Opening;
 import io.ferry.copy.RangeResult;
 import io.ferry.plan.RangeTask;
+import io.ferry.plan.Versions;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** Ledger entries from the pipeline's results, and back. */
 public final class LedgerRecords {
@@ -34,5 +40,17 @@ public final class LedgerRecords {
    */
   public static boolean same(Ledger.Opened o, RangeTask first) {
     return object(o).equals(first.object()) && o.partSize() == first.range().length() && o.parts() == first.partCount();
+  }
+
+  /** What the ledger knows of the job's replays, by key: the versions they wrote, and those they were writing. */
+  public static Map<String, Versions.Known> replays(Ledger.State state) {
+    Map<String, Versions.Known> known = new HashMap<>();
+    Set<String> keys = new TreeSet<>(state.written().keySet());
+    keys.addAll(state.writing().keySet());
+    for (String key : keys) {
+      known.put(key, new Versions.Known(new HashMap<>(state.written().getOrDefault(key, Map.of())),
+          new HashSet<>(state.writing().getOrDefault(key, Set.of()))));
+    }
+    return known;
   }
 }

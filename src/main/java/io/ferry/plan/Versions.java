@@ -74,13 +74,23 @@ public final class Versions {
   public record Replay(List<StoreObject> toWrite, int held, String conflict) {}
 
   /**
+   * What the ledger knows of a key's replays: the destination's versions they wrote, by version id, to the source's each
+   * copies ({@code copies}); the source versions a replay was about to write and whose write it did not record
+   * ({@code pending}).
+   */
+  public record Known(java.util.Map<String, String> copies, java.util.Set<String> pending) implements java.io.Serializable {
+    public static final Known NONE = new Known(java.util.Map.of(), java.util.Set.of());
+  }
+
+  /**
    * One key's history replayed: the destination's versions are matched in order against the source's (a version the
    * source no longer holds, expired since, is passed over); what follows the source version its latest matches is to
    * be written, oldest first; markers that mark nothing are left out on both sides ({@link #marking}). A destination
    * version a replay wrote is the copy of the source version the ledger says it came from ({@code known}), whatever its
-   * bytes. Any other is matched by its bytes: to the next source version where ETags show it is that one (a copy whose
-   * record a kill lost), else to the one before it again (a write retried after its answer was lost, which S3 keeps
-   * twice), else to the next one by its size, else, where its ETag tells it apart, to one further on. A destination
+   * bytes. Any other is matched by its bytes: to the next source version where ETags show it is that one, or the ledger
+   * shows it was being written (a copy whose record a kill lost), else to the one before it again (a write retried
+   * after its answer was lost, which S3 keeps twice), else to the next one by its size, else, where its ETag tells it
+   * apart, to one further on. A destination
    * whose latest version matches none of the source's was written by another hand: nothing is written to it, so that no
    * history is interleaved. Versions match by kind, size and, where both are the MD5 of the bytes, ETag (a copy made in
    * parts has an ETag of its own).
@@ -89,13 +99,13 @@ public final class Versions {
    * @param destination the destination's, in any order
    * @param known the destination's versions replays wrote, by their version id, to the source version id each copied
    */
-  public static Replay replay(List<StoreObject> source, List<StoreObject> destination, java.util.Map<String, String> known) {
+  public static Replay replay(List<StoreObject> source, List<StoreObject> destination, Known known) {
     List<StoreObject> from = marking(oldestFirst(source));
     List<StoreObject> to = marking(oldestFirst(destination));
     int nextAt = 0; // the first source version not yet matched
     int held = 0;
     for (StoreObject d : to) {
-      String copied = known.get(d.versionId());
+      String copied = known.copies().get(d.versionId());
       if (copied != null) {
         int at = -1;
         for (int i = Math.max(0, nextAt - 1); i < from.size() && at < 0; i++) if (from.get(i).versionId().equals(copied)) at = i;
@@ -105,10 +115,12 @@ public final class Versions {
         }
         continue; // the one before again (a retried write), or a source version gone since: nothing to match
       }
-      // its bytes those of the next version (a copy whose record a kill lost), where its ETag tells so; a copy known by
-      // its size alone is taken for a duplicate of the one before first: a version written twice, never one skipped
+      // the next version's copy whose record a kill lost, where its ETag tells so or the ledger shows that version was
+      // being written; else a copy known by its size alone is taken for a duplicate of the one before first: a version
+      // written twice, never one skipped
       boolean next = nextAt < from.size() && matches(from.get(nextAt), d);
-      if (next && strong(d) && strong(from.get(nextAt)) || next && !(nextAt > 0 && matches(from.get(nextAt - 1), d))) {
+      boolean shown = next && (strong(d) && strong(from.get(nextAt)) || known.pending().contains(from.get(nextAt).versionId()));
+      if (shown || next && !(nextAt > 0 && matches(from.get(nextAt - 1), d))) {
         nextAt++;
         held++;
         continue;

@@ -56,7 +56,7 @@ public final class Commands {
     java.util.Map<String, io.ferry.plan.CopyPlanner.Kept> kept = config.plan().autoPartSize()
         ? MigrationJob.kept(earlier, ExecutorContext.destination(settings)) : java.util.Map.of();
     try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, null, null, kept,
-        earlier.written(), null, null, out)) {
+        io.ferry.ledger.LedgerRecords.replays(earlier), null, null, out)) {
       PlanTotals plan = planned.totals();
       out.printf("Plan for %s: %s -> %s%n", config.jobName(), config.source().describe(), config.destination().describe());
       out.printf("  objects   %d to copy (%d split into ranges), %d skipped unchanged, %d rejected, %d left out by size or time,"

@@ -144,7 +144,7 @@ public final class MigrationJob {
       boolean checkpointed = versions || early != null;
       if (early != null) jsc.setCheckpointDir(Planning.checkpoints(jsc, config, settings));
       try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, restore,
-          versions ? Planning.checkpoints(jsc, config, settings) : null, kept, earlier.written(), stages, early, out)) {
+          versions ? Planning.checkpoints(jsc, config, settings) : null, kept, io.ferry.ledger.LedgerRecords.replays(earlier), stages, early, out)) {
         try {
           return runPlanned(config, settings, jsc, ledger, lock, started, stages, out, method, earlier, held, hadoop, restore, planned,
               early);
@@ -196,6 +196,7 @@ public final class MigrationJob {
     List<Ledger.Opened> stillOpen = takeOver(planned, resumption, settings, out);
 
     Broadcast<Resumption> earlierRuns = held.broadcast(jsc.broadcast(resumption));
+    if (planned.histories() != null) recordWriting(jsc, planned.tasks(), settings, ledger.directory(), hadoop, 0);
     Opening open = open(jsc, settings, planned.tasks(), rest.splitObjects(), ledger.directory(), hadoop, earlierRuns, held, 0, out);
     if (plan.splitObjects() > 0) stages.lap("open");
     boolean committed = false;
@@ -289,6 +290,7 @@ public final class MigrationJob {
         if (totals.objects() > 0) {
           out.printf("VERSIONS generation %d of %d: %d versions, %s%n", gen + 1, generations, totals.objects(),
               Units.bytes(totals.bytes()));
+          recordWriting(jsc, tasks, settings, ledger, hadoop, 2 * gen);
           Opening open = open(jsc, settings, tasks, totals.splitObjects(), ledger, hadoop, earlier, held, gen, out);
           Copied copied = copy(jsc, config, settings, totals, open, ledger, hadoop, held, true, new CopyCounters(jsc), out);
           jsc.setJobGroup("COMMIT", "COMMIT: generation " + (gen + 1) + " of the versions", true);
@@ -323,7 +325,15 @@ public final class MigrationJob {
       Broadcast<SerializableConfiguration> hadoop, int step) {
     jsc.setJobGroup("COMMIT", "COMMIT: the versions written, recorded by the source versions they copy", true);
     committed.filter(o -> o.status() == ObjectResult.Status.COPIED && o.object().isVersion())
-        .foreachPartition(new WrittenFunction(settings, ledger, hadoop, step));
+        .foreachPartition(new ReplayRecords.Written(settings, ledger, hadoop, 3 * step + 1));
+  }
+
+  /** The source versions a replay's generation is about to write, recorded before it writes them ({@link ReplayRecords}). */
+  private static void recordWriting(JavaSparkContext jsc, JavaRDD<CopyTask> tasks, CopySettings settings, String ledger,
+      Broadcast<SerializableConfiguration> hadoop, int step) {
+    jsc.setJobGroup("COPY", "COPY: the versions about to be written, recorded", true);
+    tasks.flatMap(t -> t.ranges().stream().filter(r -> r.partNumber() == 1 && r.object().isVersion()).map(RangeTask::object).iterator())
+        .foreachPartition(new ReplayRecords.Writing(settings, ledger, hadoop, 3 * step));
   }
 
   /** What a replay or copies made while listing kept while the run went on ({@link Planning#checkpoints}). */

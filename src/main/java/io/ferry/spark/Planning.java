@@ -230,7 +230,7 @@ public final class Planning {
    */
   static Planned plan(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, boolean serverSide,
       RestoreFunction.Context restore, String checkpoints, Map<String, CopyPlanner.Kept> kept,
-      Map<String, Map<String, String>> written, StageTimes stages, Early early, PrintStream out) throws JobFailure {
+      Map<String, Versions.Known> written, StageTimes stages, Early early, PrintStream out) throws JobFailure {
     int target = Listing.target(config, jsc);
     int pageKeys = config.plan().listingPageKeys();
     Destination destination = ExecutorContext.destination(settings);
@@ -367,7 +367,7 @@ public final class Planning {
       Capabilities capabilities, JavaRDD<StoreObject> source, JavaRDD<StoreObject> existing, int partitions,
       Listing.Counters sourceCounts, Listing.Counters existingCounts, JavaRDD<StoreObject> missing, long missingCount,
       List<StoreObject> strays, String what, List<JavaRDD<?>> cached, String checkpoints,
-      org.apache.spark.broadcast.Broadcast<Map<String, Map<String, String>>> written) {
+      org.apache.spark.broadcast.Broadcast<Map<String, Versions.Known>> written) {
     jsc.setJobGroup("PLAN", "PLAN: the versions of each key", true);
     JavaRDD<Tuple2<List<Decision>, List<StoreObject>>> replays = cache(source.keyBy(StoreObject::relativeKey)
         .cogroup(existing.keyBy(StoreObject::relativeKey), partitions)
@@ -411,10 +411,10 @@ public final class Planning {
       Iterator<Tuple2<String, Tuple2<Iterable<StoreObject>, Iterable<StoreObject>>>>, Tuple2<List<Decision>, List<StoreObject>>> {
     private static final long serialVersionUID = 1L;
     private final CopySettings settings;
-    /** The versions earlier replays wrote, by key: the destination's version id to the source's it copied. */
-    private final org.apache.spark.broadcast.Broadcast<Map<String, Map<String, String>>> known;
+    /** What the ledger knows of earlier replays, by key. */
+    private final org.apache.spark.broadcast.Broadcast<Map<String, Versions.Known>> known;
 
-    ReplayFunction(CopySettings settings, org.apache.spark.broadcast.Broadcast<Map<String, Map<String, String>>> known) {
+    ReplayFunction(CopySettings settings, org.apache.spark.broadcast.Broadcast<Map<String, Versions.Known>> known) {
       this.settings = settings;
       this.known = known;
     }
@@ -443,7 +443,8 @@ public final class Planning {
         List<StoreObject> existing = new ArrayList<>();
         t._2()._2().forEach(existing::add);
         String rejected = destination.rejection(source.get(0));
-        Versions.Replay replay = rejected != null ? null : Versions.replay(source, existing, known.value().getOrDefault(t._1(), Map.of()));
+        Versions.Replay replay = rejected != null ? null : Versions.replay(source, existing, known.value().getOrDefault(t._1(),
+            Versions.Known.NONE));
         String why = rejected != null ? rejected : replay.conflict();
         if (why != null) {
           decisions.add(new Decision(Decision.Kind.REJECTED, source.stream().filter(o -> o.age() == 0).findFirst()

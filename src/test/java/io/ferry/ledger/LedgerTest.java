@@ -50,11 +50,16 @@ class LedgerTest {
       writer.written(new Ledger.Written("k1", "s0", "c0", "run-1"));
       writer.written(new Ledger.Written("k1", "s1", "c1", "run-1"));
       writer.written(new Ledger.Written("k2", "s0", "d0", "run-1"));
+      writer.writing(new Ledger.Writing("k1", "s1", "run-1"));
+      writer.writing(new Ledger.Writing("k1", "s2", "run-1"));
     }
+    assertThat(ledger.read().writing()).as("an intent whose write was recorded is needed no more")
+        .isEqualTo(java.util.Map.of("k1", java.util.Set.of("s2")));
     assertThat(ledger.read().written()).isEqualTo(java.util.Map.of("k1", java.util.Map.of("c0", "s0", "c1", "s1"), "k2",
         java.util.Map.of("d0", "s0")));
     ledger.keepOnly(java.util.List.of(), ledger.read());
     assertThat(ledger.read().written()).containsOnlyKeys("k1", "k2");
+    assertThat(ledger.read().writing()).containsOnlyKeys("k1");
     assertThat(ledger.read().opened()).isEmpty();
   }
 

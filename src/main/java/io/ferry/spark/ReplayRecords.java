@@ -1,0 +1,91 @@
+package io.ferry.spark;
+
+import io.ferry.commit.ObjectResult;
+import io.ferry.ledger.Ledger;
+import io.ferry.ledger.LedgerFile;
+import io.ferry.store.Destination;
+import io.ferry.store.StoreObject;
+import java.io.IOException;
+import java.util.Iterator;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.function.VoidFunction;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.SerializableConfiguration;
+
+/**
+ * What a replay's generation records, on the executors, so that a rerun knows what it wrote by the source version it
+ * came from: before its writes, each source version about to be written ({@link Ledger.Writing}); after its commit, the
+ * id the destination gave each ({@link Ledger.Written}). The key's latest version is the one just written: the next
+ * generation has not begun. A version whose id cannot be read is left unrecorded (its intent stands).
+ */
+final class ReplayRecords {
+  private ReplayRecords() {}
+
+  /** Where a task of {@code step} writes its records (its attempt's id is the application's own: no other task's). */
+  private static LedgerFile file(CopySettings settings, int step) {
+    TaskContext task = TaskContext.get();
+    return LedgerFile.writing(settings.runId(), (Math.floorMod(step, 2048) << 20) + task.partitionId(), task.taskAttemptId());
+  }
+
+  /** The source versions a generation is about to write. */
+  static final class Writing implements VoidFunction<Iterator<StoreObject>> {
+    private static final long serialVersionUID = 1L;
+    private final CopySettings settings;
+    private final String ledger;
+    private final Broadcast<SerializableConfiguration> hadoop;
+    private final int step;
+
+    Writing(CopySettings settings, String ledger, Broadcast<SerializableConfiguration> hadoop, int step) {
+      this.settings = settings;
+      this.ledger = ledger;
+      this.hadoop = hadoop;
+      this.step = step;
+    }
+
+    @Override
+    public void call(Iterator<StoreObject> versions) throws IOException {
+      if (!versions.hasNext()) return;
+      try (Ledger.Writer writer = new Ledger(ledger, hadoop.value().value()).writer(file(settings, step))) {
+        while (versions.hasNext()) {
+          StoreObject v = versions.next();
+          writer.writing(new Ledger.Writing(v.relativeKey(), v.versionId(), settings.runId()));
+        }
+      }
+    }
+  }
+
+  /** The versions a generation wrote, each by the id the destination gave it. */
+  static final class Written implements VoidFunction<Iterator<ObjectResult>> {
+    private static final long serialVersionUID = 1L;
+    private final CopySettings settings;
+    private final String ledger;
+    private final Broadcast<SerializableConfiguration> hadoop;
+    private final int step;
+
+    Written(CopySettings settings, String ledger, Broadcast<SerializableConfiguration> hadoop, int step) {
+      this.settings = settings;
+      this.ledger = ledger;
+      this.hadoop = hadoop;
+      this.step = step;
+    }
+
+    @Override
+    public void call(Iterator<ObjectResult> written) throws IOException {
+      if (!written.hasNext()) return;
+      Destination destination = ExecutorContext.destination(settings);
+      var retrier = ExecutorContext.retrier(settings);
+      try (Ledger.Writer writer = new Ledger(ledger, hadoop.value().value()).writer(file(settings, step))) {
+        while (written.hasNext()) {
+          ObjectResult o = written.next();
+          String id;
+          try {
+            id = retrier.call(() -> destination.latestVersion(o.object()));
+          } catch (IOException e) {
+            continue;
+          }
+          if (!id.isEmpty()) writer.written(new Ledger.Written(o.object().relativeKey(), o.object().versionId(), id, settings.runId()));
+        }
+      }
+    }
+  }
+}
