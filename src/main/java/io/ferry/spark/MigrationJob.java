@@ -144,7 +144,7 @@ public final class MigrationJob {
       boolean checkpointed = versions || early != null;
       if (early != null) jsc.setCheckpointDir(Planning.checkpoints(jsc, config, settings));
       try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, restore,
-          versions ? Planning.checkpoints(jsc, config, settings) : null, kept, io.ferry.ledger.LedgerRecords.replays(earlier), stages, early, out)) {
+          versions ? Planning.checkpoints(jsc, config, settings) : null, kept, LedgerRecords.replays(earlier), stages, early, out)) {
         try {
           return runPlanned(config, settings, jsc, ledger, lock, started, stages, out, method, earlier, held, hadoop, restore, planned,
               early);

@@ -65,7 +65,8 @@ class VersionsTest {
     assertThat(r.toWrite()).extracting(StoreObject::etag).containsExactly("b-2", "c-2");
     assertThat(r.held()).isEqualTo(1);
     // a copy of another size where the next version is due: another writer's
-    assertThat(Versions.replay(source, List.of(v("k", 5, "x-3", 10, 1), v("k", 6, "y-3", 11, 0)), Versions.Known.NONE).conflict()).isNotNull();
+    assertThat(Versions.replay(source, List.of(v("k", 5, "x-3", 10, 1), v("k", 6, "y-3", 11, 0)), Versions.Known.NONE).conflict())
+        .isNotNull();
   }
 
   /**

@@ -144,7 +144,8 @@ final class FileDestination implements Destination {
   public boolean unchanged(StoreObject source, StoreObject existing) {
     if (source.isFolder() || existing.isFolder()) return source.isFolder() && existing.isFolder(); // its time is its files'
     return existing.size() == source.size() && existing.lastModifiedMillis() == source.lastModifiedMillis()
-        && existing.isSymlink() == source.isSymlink() && (source.linkTarget().isEmpty() || existing.linkTarget().equals(source.linkTarget()));
+        && existing.isSymlink() == source.isSymlink()
+        && (source.linkTarget().isEmpty() || existing.linkTarget().equals(source.linkTarget()));
   }
 
   /** The object's path; a key that has none is a fatal failure of its own (triage sets such keys aside first). */
