@@ -30,12 +30,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The randomized invariant suite, as deterministic simulation and Jepsen test: each seed draws a scenario (a source
- * tree, what the destination holds, a job, up to three runs with faults, a killed driver or a changed job, then a run
- * without faults; {@link Scenario#generate}), which runs on real parts (S3Proxy in child JVMs, fault proxies, real
- * Spark, a real process killed), and after every run the invariants of DESIGN.md are checked ({@link Oracle}):
- * I1 nothing outside the destination touched, I2 nothing the source holds deleted, I3 every object whole (its previous
- * content or a version of the source's), I4 exit 0 only when everything selected is byte-identical, I5 the run without
- * faults completes the job, I6 no temp file and no upload left.
+ * tree or a versioned bucket's histories, what the destination holds, a job, up to three runs with faults, a killed
+ * driver or a changed job, then a run without faults; {@link Scenario#generate}), which runs on real parts (S3Proxy
+ * and S3Mock in child JVMs, fault proxies, real Spark, a real process killed, a case-folding FUSE mount where the
+ * machine has one), and after every run the invariants of DESIGN.md are checked ({@link Oracle}): I1 nothing outside
+ * the destination touched, nor anything under the source, I2 nothing the source holds deleted, I3 every object whole
+ * (its previous content or a version of the source's) and every history the start of the source's, I4 exit 0 only
+ * when everything selected is byte-identical, I5 the run without faults completes the job, I6 no temp file and no
+ * upload left; and no report cell or page runs a key as a formula or as HTML.
  *
  * <p>{@code -Dferry.invariants.seeds=1,2,3} runs those seeds (the default: a fixed list, so CI is repeatable);
  * {@code -Dferry.invariants.minutes=30} runs fresh seeds for that long ({@code bench/soak.sh}). A failure prints its
@@ -45,11 +47,12 @@ import org.junit.jupiter.api.io.TempDir;
 class InvariantsIT {
   /** The seeds CI runs: drawn once, kept, so a run on a clean clone meets the same scenarios. */
   static final long[] FIXED = {1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 987, 1597, 2584, 4181, 6765, 10946, 17711, 28657,
-      46368, 75025, 19, 536, 4962813436401098480L, 23, 112, 1762077692295509291L, 185, 205};
+      46368, 75025, 19, 536, 4962813436401098480L, 23, 112, 1762077692295509291L, 185, 205, 198, 11};
   // 19, 536: a directory source's links, reported and followed; 4962813436401098480: a copy inside S3Proxy that drops the
   // source's tags (a directive S3Proxy does not implement); 23, 112: links copied as links, into a bucket (name.rclonelink)
   // and into a directory; 1762077692295509291: an archived object restored and copied, then a cut-over that counted it as left;
-  // 185: a destination named through a link into the source; 205: a delete-to through a link into the destination
+  // 185: a destination named through a link into the source; 205: a delete-to through a link into the destination; 198, 11:
+  // histories replayed into a versioned bucket (S3Mock), a write refused part-way and a kill
 
   @TempDir static Path work;
   private Stage.Servers servers;
@@ -64,7 +67,20 @@ class InvariantsIT {
   void start() throws Exception {
     S3Backend a = S3Backend.start(work.resolve("a"));
     S3Backend b = S3Backend.start(work.resolve("b"));
-    servers = new Stage.Servers(a, b, FaultProxy.before(a.endpoint()), FaultProxy.before(b.endpoint()), work);
+    io.ferry.support.S3MockProcess mock = io.ferry.support.S3MockProcess.start(work.resolve("mock"));
+    FaultProxy toMock = FaultProxy.before(mock.endpoint());
+    java.util.Set<String> aborted = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    java.util.concurrent.atomic.AtomicReference<FaultProxy.Decider> mockRules = new java.util.concurrent.atomic.AtomicReference<>();
+    toMock.decide((kind, target, headers) -> {
+      if (kind != FaultProxy.Kind.ABORT_UPLOAD) {
+        FaultProxy.Decider run = mockRules.get();
+        return run == null ? null : run.decide(kind, target, headers);
+      }
+      aborted.add(target.replaceAll(".*uploadId=([^&]*).*", "$1"));
+      return new FaultProxy.Fault.Reply(204, Map.of());
+    });
+    servers = new Stage.Servers(a, b, FaultProxy.before(a.endpoint()), FaultProxy.before(b.endpoint()), mock, toMock, aborted, mockRules,
+        work);
     spark = LocalSpark.start("InvariantsIT");
   }
 
@@ -82,7 +98,8 @@ class InvariantsIT {
     Files.writeString(record, summary + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     if (spark != null) spark.stop();
     if (servers != null) {
-      for (AutoCloseable c : new AutoCloseable[] {servers.toA(), servers.toB(), servers.a(), servers.b()}) c.close();
+      for (AutoCloseable c : new AutoCloseable[] {servers.toA(), servers.toB(), servers.toMock(), servers.a(), servers.b(),
+          servers.mock()}) c.close();
     }
   }
 
@@ -131,7 +148,7 @@ class InvariantsIT {
         runs.incrementAndGet();
         if (outcome.console().contains("\nEARLY ")) early.incrementAndGet();
         Observed o = new Observed(destinationBefore, stage.destination(), outsideBefore, stage.outside(), sourceBefore, stage.source(),
-            stage.versions(), stage.unstable(), outcome.exit(), outcome.console());
+            stage.versions(), stage.unstable(), outcome.exit(), outcome.console(), stage.histories(true), stage.histories(false));
         log.append("---- run ").append(n + 1).append(run.killAfterMillis() > 0 ? " (killed after " + run.killAfterMillis() + " ms)" : "")
             .append(": exit ").append(outcome.exit()).append('\n').append(outcome.console());
         String at = "run " + (n + 1) + ": ";

@@ -157,7 +157,8 @@ final class Oracle {
   /** Snapshots around one run, and what the run was. */
   record Observed(Map<String, String> destinationBefore, Map<String, String> destinationAfter, Map<String, String> outsideBefore,
       Map<String, String> outsideAfter, Source sourceBefore, Source sourceAfter, Map<String, Set<String>> versions,
-      Set<String> unstable, Integer exit, String console) {}
+      Set<String> unstable, Integer exit, String console, Map<String, List<String>> sourceHistories,
+      Map<String, List<String>> destinationHistories) {}
 
   /**
    * The invariants of every run (I1 to I4); {@code job} as the run had it. Returns what is violated, one line each.
@@ -182,6 +183,16 @@ final class Oracle {
     for (String key : o.sourceAfter().digests().keySet()) {
       if (!o.sourceBefore().digests().containsKey(key) && !o.unstable().contains(key)) violations.add("I1: " + key + " was created in the"
           + " source");
+    }
+    // I3 of histories: a versioned destination holds the start of each key's history at the source, version by version
+    // (the same versions, the same order, none twice)
+    for (String key : keysOf(o.sourceHistories(), o.destinationHistories())) {
+      if (!job.inScope(key)) continue;
+      List<String> from = o.sourceHistories().getOrDefault(key, List.of());
+      List<String> to = o.destinationHistories().getOrDefault(key, List.of());
+      if (to.size() > from.size() || !from.subList(0, to.size()).equals(to)) {
+        violations.add("I3: " + key + "'s history is " + shortDigests(to) + ", not the start of the source's " + shortDigests(from));
+      }
     }
     // I2: no destination object whose key the source still holds in the selection deleted
     for (String key : o.destinationBefore().keySet()) {
@@ -252,6 +263,14 @@ final class Oracle {
     for (String key : e.deleted()) {
       if (o.destinationAfter().containsKey(key)) violations.add("I5: the cut-over pass should have deleted " + key);
     }
+    for (String key : keysOf(o.sourceHistories(), o.destinationHistories())) {
+      List<String> from = o.sourceHistories().getOrDefault(key, List.of());
+      List<String> to = o.destinationHistories().getOrDefault(key, List.of());
+      if (scenario.job().inScope(key) && !from.equals(to)) {
+        violations.add("I5: " + key + "'s history is " + shortDigests(to) + " after the run without faults, the source's "
+            + shortDigests(from));
+      }
+    }
     if (!e.cutOverRuns()) {
       for (String key : o.destinationBefore().keySet()) {
         if (!o.destinationAfter().containsKey(key) && !isStaging(key) && !o.destinationBefore().get(key).startsWith("link:")) {
@@ -271,6 +290,16 @@ final class Oracle {
       if (!before.containsKey(k)) d.put(k, "created");
     });
     return d.toString();
+  }
+
+  private static Set<String> keysOf(Map<String, ?> a, Map<String, ?> b) {
+    Set<String> keys = new TreeSet<>(a.keySet());
+    keys.addAll(b.keySet());
+    return keys;
+  }
+
+  private static List<String> shortDigests(List<String> digests) {
+    return digests.stream().map(Oracle::shortDigest).toList();
   }
 
   private static String shortDigest(String digest) {

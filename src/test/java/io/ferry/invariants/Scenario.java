@@ -18,7 +18,21 @@ import java.util.function.Predicate;
  */
 record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKind, String sourcePrefix, String destinationPrefix,
     List<Item> source, List<Item> outside, List<Item> existing, Links links, Job job, List<Run> runs, SourceLinks sourceLinks,
-    Archived archived, Paths paths) {
+    Archived archived, Paths paths, Histories histories) {
+
+  /**
+   * A versioned source replayed into a versioned bucket ({@code source.versions = all}, on S3Mock): each key's earlier
+   * versions, oldest first, before its current one (the item's own bytes); a seed of 0 is a delete marker. Versions
+   * repeat the bytes of the one before now and then, as the issue's [A, A, B] did.
+   */
+  record Histories(java.util.Map<String, List<Long>> earlier) {
+    static final Histories NONE = new Histories(java.util.Map.of());
+    static final long MARKER = 0;
+
+    boolean on() {
+      return !earlier.isEmpty();
+    }
+  }
 
   /**
    * How a directory destination and its delete-to are named (issue 45): as they are, through a link to them (which
@@ -130,6 +144,12 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
           maxDelete, deleteTo, skipUnchanged, serverSideNever, checksums, false, copyTags, keepClass, true, pageKeys);
     }
 
+    /** No size range: every version of a history is the job's. */
+    Job withAllSizes() {
+      return new Job(partSize, streams, prefixes, include, exclude, 0, -1, modifiedAfter, manifest, deleteExtraneous, maxDelete,
+          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, pageKeys);
+    }
+
     /** plan.listing-page-keys: small pages list a bucket in rounds, whose settled objects copy while it lists on. */
     Job withPageKeys(int n) {
       return new Job(partSize, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous, maxDelete,
@@ -175,6 +195,12 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
 
     /** A file of a directory source rewritten in place after {@code millis}. */
     record Rewrite(String key, long millis, long seed) implements Fault {}
+
+    /**
+     * Into a versioned bucket: the writes of one key refused (403) after its first {@code after} in the run, so that a
+     * replay stops part-way through the key's history (as a kill between generations leaves it).
+     */
+    record Refuse(String key, int after) implements Fault {}
   }
 
   /**
@@ -333,8 +359,46 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
       }
     }
     for (String key : ODD_KEYS) if (more.nextInt(4) == 0) source.add(new Item(key, 10 + more.nextInt(100), more.nextLong(), recent, false));
+    Histories histories = Histories.NONE;
+    if (sourceKind == SourceKind.BUCKET && destinationKind != DestinationKind.DIRECTORY && job.manifest() == null
+        && archived.keys().isEmpty() && !job.deleteExtraneous() && more.nextInt(3) == 0) {
+      java.util.Map<String, List<Long>> earlier = new java.util.TreeMap<>();
+      for (Item i : source) {
+        List<Long> steps = new ArrayList<>();
+        long last = more.nextLong();
+        for (int n = more.nextInt(4); n > 0; n--) {
+          int pick = more.nextInt(6);
+          if (pick == 0) {
+            steps.add(Histories.MARKER);
+          } else {
+            if (pick > 2 || steps.isEmpty()) last = more.nextLong() | 1; // else the bytes of the version before again
+            steps.add(last);
+          }
+        }
+        if (!steps.isEmpty() && more.nextBoolean() && steps.get(steps.size() - 1) != Histories.MARKER) {
+          steps.add(steps.get(steps.size() - 1)); // [..., A, A] before the current one: the issue's history
+        }
+        earlier.put(i.key(), steps);
+      }
+      histories = new Histories(earlier);
+      existing.clear(); // a versioned destination starts empty: its histories are the replay's alone
+      job = job.withAllSizes();
+      // a byte flipped in an upload lands a version with the wrong bytes, which a history keeps for good (a gap the
+      // suite leaves to its own issue); the rest of the faults stand
+      List<String> plain = earlier.entrySet().stream().filter(e -> !e.getValue().isEmpty() && e.getKey().matches("[A-Za-z0-9/._-]+"))
+          .map(java.util.Map.Entry::getKey).toList();
+      List<Run> kept = new ArrayList<>();
+      for (Run run : runs) {
+        List<Fault> faults = new ArrayList<>(run.faults().stream().filter(f -> !(f instanceof Fault.FlipUp)).toList());
+        if (run.killAfterMillis() == 0 && run.faulty() && !plain.isEmpty() && more.nextBoolean()) {
+          faults.add(new Fault.Refuse(plain.get(more.nextInt(plain.size())), 1 + more.nextInt(2)));
+        }
+        kept.add(new Run(faults, run.killAfterMillis(), run.cleanupAfter(), run.partSize(), run.streams()));
+      }
+      runs = kept;
+    }
     return new Scenario(seed, sourceKind, destinationKind, sourcePrefix, destinationPrefix, source, outside, existing, links, job, runs,
-        sourceLinks, archived, paths);
+        sourceLinks, archived, paths, histories);
   }
 
   private static Fault fault(SplittableRandom r, SourceKind sourceKind, DestinationKind destinationKind, List<Item> source) {
@@ -421,6 +485,7 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
     if (!sourceLinks.equals(SourceLinks.NONE)) s.append("\n  source links: ").append(sourceLinks);
     if (!archived.keys().isEmpty()) s.append("\n  archived: ").append(archived);
     if (!paths.equals(Paths.PLAIN)) s.append("\n  paths: ").append(paths);
+    if (histories.on()) s.append("\n  histories (earlier versions, 0 a delete marker): ").append(histories.earlier());
     for (int n = 0; n < runs.size(); n++) s.append("\n  run ").append(n + 1).append(": ").append(runs.get(n));
     return s.toString();
   }

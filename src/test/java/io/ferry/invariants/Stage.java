@@ -45,8 +45,13 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * the shared Spark context, or in a JVM of its own that is killed.
  */
 final class Stage {
-  /** The servers, their proxies and the work folder, shared by every scenario of a class. */
-  record Servers(S3Backend a, S3Backend b, FaultProxy toA, FaultProxy toB, Path work) {}
+  /**
+   * The servers, their proxies and the work folder, shared by every scenario of a class; S3Mock (versions) behind a
+   * proxy of its own, whose aborts it answers itself ({@code aborted}: S3Mock deletes every version of a key when an
+   * upload of it is aborted, which S3 never does).
+   */
+  record Servers(S3Backend a, S3Backend b, FaultProxy toA, FaultProxy toB, io.ferry.support.S3MockProcess mock, FaultProxy toMock,
+      Set<String> aborted, java.util.concurrent.atomic.AtomicReference<FaultProxy.Decider> mockRules, Path work) {}
 
   /** What a run did. */
   record Outcome(Integer exit, String console) {}
@@ -196,12 +201,72 @@ final class Stage {
     return copy;
   }
 
+  private boolean versioned() {
+    return scenario.histories().on();
+  }
+
   private S3Client sourceClient() {
-    return servers.a().client();
+    return versioned() ? servers.mock().client() : servers.a().client();
   }
 
   private S3Client destinationClient() {
+    if (versioned()) return servers.mock().client();
     return scenario.destinationKind() == DestinationKind.SAME_SERVICE ? servers.a().client() : servers.b().client();
+  }
+
+  /** The current version's digest of each key under {@code prefix}: a key whose latest version is a delete marker has none. */
+  private Map<String, String> current(S3Client s3, String bucket, String prefix) {
+    if (!versioned()) return io.ferry.support.Buckets.digests(s3, bucket, prefix);
+    Map<String, String> out = new TreeMap<>();
+    for (var v : s3.listObjectVersionsPaginator(b -> b.bucket(bucket).prefix(prefix)).versions()) {
+      if (!Boolean.TRUE.equals(v.isLatest())) continue;
+      out.put(v.key(), sha256(s3.getObjectAsBytes(b -> b.bucket(bucket).key(v.key()).versionId(v.versionId())).asByteArray()));
+    }
+    for (var m : s3.listObjectVersionsPaginator(b -> b.bucket(bucket).prefix(prefix)).deleteMarkers()) {
+      if (Boolean.TRUE.equals(m.isLatest())) out.remove(m.key());
+    }
+    return out;
+  }
+
+  /**
+   * Each key's history under {@code prefix} (relative to it), oldest first: a version's digest, "D" for a delete
+   * marker; markers that mark nothing (first, or after another) left out, as a replay leaves them.
+   */
+  Map<String, List<String>> histories(boolean source) {
+    Map<String, List<String>> out = new TreeMap<>();
+    if (!versioned()) return out;
+    S3Client s3 = source ? sourceClient() : destinationClient();
+    String bucket = source ? sourceBucket : destinationBucket;
+    String prefix = source ? new Oracle(scenario).fullPrefix() : scenario.destinationPrefix();
+    record V(String key, String id, long millis, boolean marker, boolean latest) {}
+    Map<String, List<V>> byKey = new TreeMap<>();
+    var pages = s3.listObjectVersionsPaginator(b -> b.bucket(bucket).prefix(prefix));
+    for (var v : pages.versions()) {
+      byKey.computeIfAbsent(v.key(), k -> new ArrayList<>()).add(new V(v.key(), v.versionId(), v.lastModified().toEpochMilli(), false,
+          Boolean.TRUE.equals(v.isLatest())));
+    }
+    for (var m : pages.deleteMarkers()) {
+      byKey.computeIfAbsent(m.key(), k -> new ArrayList<>()).add(new V(m.key(), m.versionId(), m.lastModified().toEpochMilli(), true,
+          Boolean.TRUE.equals(m.isLatest())));
+    }
+    byKey.forEach((key, all) -> {
+      // S3Mock lists a key's versions, then its markers, each marker at the time of the version it covers: read by time,
+      // the latest first, a marker before a version of its time (as VersionsIT reads them)
+      List<V> sorted = new ArrayList<>(all);
+      sorted.sort(java.util.Comparator.comparing(V::latest).reversed().thenComparing(java.util.Comparator.comparingLong(V::millis)
+          .reversed()).thenComparing(V::marker, java.util.Comparator.reverseOrder()));
+      java.util.Collections.reverse(sorted);
+      List<String> history = new ArrayList<>();
+      for (V v : sorted) {
+        if (v.marker()) {
+          if (!history.isEmpty() && !history.get(history.size() - 1).equals("D")) history.add("D");
+        } else {
+          history.add(sha256(s3.getObjectAsBytes(b -> b.bucket(bucket).key(key).versionId(v.id())).asByteArray()));
+        }
+      }
+      out.put(key.substring(prefix.length()), history);
+    });
+    return out;
   }
 
   private boolean toBucket() {
@@ -212,7 +277,27 @@ final class Stage {
 
   void build() throws Exception {
     Files.createDirectories(sandbox);
-    if (scenario.sourceKind() == SourceKind.BUCKET) {
+    if (versioned()) {
+      for (String b : List.of(sourceBucket, destinationBucket, bystander)) {
+        sourceClient().createBucket(c -> c.bucket(b));
+        sourceClient().putBucketVersioning(c -> c.bucket(b).versioningConfiguration(v -> v.status(
+            software.amazon.awssdk.services.s3.model.BucketVersioningStatus.ENABLED)));
+      }
+      String prefix = new Oracle(scenario).fullPrefix();
+      for (Item i : scenario.source()) {
+        for (long step : scenario.histories().earlier().getOrDefault(i.key(), List.of())) {
+          if (step == Scenario.Histories.MARKER) {
+            sourceClient().deleteObject(b -> b.bucket(sourceBucket).key(prefix + i.key()));
+          } else {
+            put(sourceClient(), sourceBucket, prefix + i.key(), new Item(i.key(), i.size(), step, i.mtime(), i.multipart()));
+            versions.computeIfAbsent(i.key(), k -> ConcurrentHashMap.newKeySet()).add(digest(i.size(), step));
+          }
+          sleep(3); // versions of a key apart in time: S3Mock orders them by it
+        }
+        put(sourceClient(), sourceBucket, prefix + i.key(), i);
+      }
+      if (!prefix.isEmpty()) for (Item i : scenario.outside()) put(sourceClient(), sourceBucket, i.key(), i);
+    } else if (scenario.sourceKind() == SourceKind.BUCKET) {
       sourceClient().createBucket(b -> b.bucket(sourceBucket));
       String prefix = new Oracle(scenario).fullPrefix();
       for (Item i : scenario.source()) put(sourceClient(), sourceBucket, prefix + i.key(), i,
@@ -244,8 +329,10 @@ final class Stage {
     }
     Map<String, Long> sourceTimes = sourceTimes();
     if (toBucket()) {
-      destinationClient().createBucket(b -> b.bucket(destinationBucket));
-      destinationClient().createBucket(b -> b.bucket(bystander));
+      if (!versioned()) {
+        destinationClient().createBucket(b -> b.bucket(destinationBucket));
+        destinationClient().createBucket(b -> b.bucket(bystander));
+      }
       for (Item i : scenario.existing()) put(destinationClient(), destinationBucket, scenario.destinationPrefix() + i.key(), i);
       for (Item i : scenario.outside()) {
         put(destinationClient(), scenario.destinationPrefix().isEmpty() ? bystander : destinationBucket, i.key(), i);
@@ -348,7 +435,15 @@ final class Stage {
   Oracle.Source source() throws IOException {
     Map<String, Item> items = new TreeMap<>();
     Map<String, String> digests = new TreeMap<>();
-    if (scenario.sourceKind() == SourceKind.BUCKET) {
+    if (versioned()) {
+      String prefix = new Oracle(scenario).fullPrefix();
+      current(sourceClient(), sourceBucket, prefix).forEach((k, digest) -> {
+        String key = k.substring(prefix.length());
+        Item listed = scenario.source().stream().filter(i -> i.key().equals(key)).findFirst().orElse(new Item(key, 0, 0, 0, false));
+        items.put(key, new Item(key, listed.size(), 0, listed.mtime(), false));
+        digests.put(key, digest);
+      });
+    } else if (scenario.sourceKind() == SourceKind.BUCKET) {
       String prefix = new Oracle(scenario).fullPrefix();
       for (S3Object o : sourceClient().listObjectsV2Paginator(b -> b.bucket(sourceBucket).prefix(prefix)).contents()) {
         String key = o.key().substring(prefix.length());
@@ -385,7 +480,10 @@ final class Stage {
   /** The destination under its root or prefix (relative key → digest), temp files included. */
   Map<String, String> destination() throws IOException {
     if (!toBucket()) return tree(destination);
-    return io.ferry.support.Buckets.digests(destinationClient(), destinationBucket, scenario.destinationPrefix());
+    Map<String, String> out = new TreeMap<>();
+    current(destinationClient(), destinationBucket, scenario.destinationPrefix())
+        .forEach((k, v) -> out.put(k.substring(scenario.destinationPrefix().length()), v));
+    return versioned() ? out : io.ferry.support.Buckets.digests(destinationClient(), destinationBucket, scenario.destinationPrefix());
   }
 
   /** Everything beside the destination: the sandbox outside it, or the bucket's other keys and the bystander. */
@@ -396,14 +494,14 @@ final class Stage {
         if (!k.startsWith("destination/") && !k.startsWith("deleted/")) all.put(k, v);
       });
     } else {
-      io.ferry.support.Buckets.digests(destinationClient(), destinationBucket, "").forEach((k, v) -> {
+      current(destinationClient(), destinationBucket, "").forEach((k, v) -> {
         if (!k.startsWith(scenario.destinationPrefix()) && !k.startsWith("trash/")) all.put(destinationBucket + "/" + k, v);
       });
-      io.ferry.support.Buckets.digests(destinationClient(), bystander, "").forEach((k, v) -> all.put(bystander + "/" + k, v));
+      current(destinationClient(), bystander, "").forEach((k, v) -> all.put(bystander + "/" + k, v));
     }
     String prefix = new Oracle(scenario).fullPrefix();
     if (scenario.sourceKind() == SourceKind.BUCKET && !prefix.isEmpty()) {
-      io.ferry.support.Buckets.digests(sourceClient(), sourceBucket, "").forEach((k, v) -> {
+      current(sourceClient(), sourceBucket, "").forEach((k, v) -> {
         if (!k.startsWith(prefix)) all.put(sourceBucket + "/" + k, v);
       });
     }
@@ -447,8 +545,8 @@ final class Stage {
   List<String> leftovers() throws IOException {
     List<String> left = new ArrayList<>();
     if (toBucket()) {
-      destinationClient().listMultipartUploads(b -> b.bucket(destinationBucket)).uploads()
-          .forEach(u -> left.add("open upload of " + u.key()));
+      destinationClient().listMultipartUploads(b -> b.bucket(destinationBucket)).uploads().stream()
+          .filter(u -> !versioned() || !servers.aborted().contains(u.uploadId())).forEach(u -> left.add("open upload of " + u.key()));
     } else {
       // files Ferry made (a link someone planted at a temp file's name is not one, and is replaced when that name is written)
       tree(destination).forEach((key, digest) -> {
@@ -475,11 +573,11 @@ final class Stage {
 
   private Path jobFile() throws IOException {
     StringBuilder h = new StringBuilder("ferry {\n  job.name = \"" + scenario.jobName() + "\"\n");
-    String sourceEndpoint = servers.toA().endpoint();
+    String sourceEndpoint = versioned() ? servers.toMock().endpoint() : servers.toA().endpoint();
     if (scenario.sourceKind() == SourceKind.BUCKET) {
       h.append("  source { endpoint = \"").append(sourceEndpoint).append("\", bucket = \"").append(sourceBucket).append("\", prefix = \"")
           .append(scenario.sourcePrefix()).append("\"\n    credentials { access-key-id = \"").append(servers.a().identity())
-          .append("\", secret-access-key = ${?SRC_SECRET} } }\n");
+          .append("\", secret-access-key = ${?SRC_SECRET} }").append(versioned() ? ", versions = all" : "").append(" }\n");
     } else {
       h.append("  source { type = file, path = \"").append(sourceDirectory).append("\", symlinks = ")
           .append(job.copyLinks() ? "copy" : job.followLinks() ? "follow" : "report").append(" }\n");
@@ -487,11 +585,11 @@ final class Stage {
     if (toBucket()) {
       boolean same = scenario.destinationKind() == DestinationKind.SAME_SERVICE;
       S3Backend server = same ? servers.a() : servers.b();
-      h.append("  destination { type = s3, endpoint = \"").append(same ? sourceEndpoint : servers.toB().endpoint())
+      h.append("  destination { type = s3, endpoint = \"").append(same || versioned() ? sourceEndpoint : servers.toB().endpoint())
           .append("\", bucket = \"").append(destinationBucket).append("\", prefix = \"").append(scenario.destinationPrefix())
-          .append("\"\n    credentials { access-key-id = \"").append(server.identity())
+          .append("\"\n    credentials { access-key-id = \"").append(versioned() ? servers.a().identity() : server.identity())
           .append("\", secret-access-key = ${?DST_SECRET} }\n");
-      if (job.serverSideNever()) h.append("    server-side-copy = never\n");
+      if (job.serverSideNever() || versioned() && !same) h.append("    server-side-copy = never\n");
       if (job.checksums()) h.append("    checksum-mode = when-supported\n");
       if (!job.copyTags()) h.append("    copy-tags = false\n");
       if (job.keepClass()) h.append("    storage-class = keep\n");
@@ -584,11 +682,11 @@ final class Stage {
       } else if (f instanceof Fault.Storm s) {
         storm(proxy(s.atSource()), FaultProxy.Kind.valueOf(s.kind()), s.millis());
       } else if (f instanceof Fault.Truncated t) {
-        servers.toA().inject(FaultProxy.Kind.GET_OBJECT, new FaultProxy.Fault.ResetAfterResponseBytes(t.bytes()), t.times());
+        proxy(true).inject(FaultProxy.Kind.GET_OBJECT, new FaultProxy.Fault.ResetAfterResponseBytes(t.bytes()), t.times());
       } else if (f instanceof Fault.FlipDown d) {
-        servers.toA().inject(FaultProxy.Kind.GET_OBJECT, new FaultProxy.Fault.FlipResponseByte(d.offset()), 1);
+        proxy(true).inject(FaultProxy.Kind.GET_OBJECT, new FaultProxy.Fault.FlipResponseByte(d.offset()), 1);
       } else if (f instanceof Fault.FlipUp u) {
-        servers.toB().inject(FaultProxy.Kind.valueOf(u.kind()), new FaultProxy.Fault.FlipRequestByte(u.offset()), 1);
+        proxy(false).inject(FaultProxy.Kind.valueOf(u.kind()), new FaultProxy.Fault.FlipRequestByte(u.offset()), 1);
       } else if (f instanceof Fault.LostAnswer l) {
         proxy(false).inject(FaultProxy.Kind.valueOf(l.kind()), new FaultProxy.Fault.LoseResponse(), 1);
       } else if (f instanceof Fault.Mutate m) {
@@ -597,6 +695,13 @@ final class Stage {
         background(() -> rewrite(w));
       } else if (f instanceof Fault.Churn) {
         churn();
+      } else if (f instanceof Fault.Refuse refuse) {
+        String path = "/" + destinationBucket + "/" + URLEncoder.encode(scenario.destinationPrefix() + refuse.key(), StandardCharsets.UTF_8)
+            .replace("+", "%20").replace("%2F", "/");
+        java.util.concurrent.atomic.AtomicInteger writes = new java.util.concurrent.atomic.AtomicInteger();
+        Set<FaultProxy.Kind> kinds = Set.of(FaultProxy.Kind.PUT_OBJECT, FaultProxy.Kind.COPY_OBJECT, FaultProxy.Kind.CREATE_UPLOAD);
+        servers.mockRules().set((kind, target, headers) -> kinds.contains(kind) && target.split("\\?")[0].equals(path)
+            && writes.incrementAndGet() > refuse.after() ? new FaultProxy.Fault.Status(403, "AccessDenied") : null);
       }
     }
   }
@@ -618,7 +723,7 @@ final class Stage {
   private void mutate(Fault.Mutate m) {
     String full = new Oracle(scenario).fullPrefix() + m.key();
     String path = "/" + sourceBucket + "/" + URLEncoder.encode(full, StandardCharsets.UTF_8).replace("+", "%20").replace("%2F", "/");
-    servers.toA().inject(FaultProxy.Kind.GET_OBJECT, path, new FaultProxy.Fault.Before(() -> {
+    proxy(true).inject(FaultProxy.Kind.GET_OBJECT, path, new FaultProxy.Fault.Before(() -> {
       unstable.add(m.key());
       if (m.delete()) {
         sourceClient().deleteObject(b -> b.bucket(sourceBucket).key(full));
@@ -672,6 +777,7 @@ final class Stage {
   }
 
   private FaultProxy proxy(boolean atSource) {
+    if (versioned()) return servers.toMock();
     return atSource || scenario.destinationKind() == DestinationKind.SAME_SERVICE ? servers.toA() : servers.toB();
   }
 
@@ -689,6 +795,8 @@ final class Stage {
     background.clear();
     servers.toA().clear();
     servers.toB().clear();
+    servers.toMock().clear();
+    servers.mockRules().set(null);
   }
 
   private static void sleep(long millis) {
