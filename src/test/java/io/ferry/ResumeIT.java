@@ -155,7 +155,7 @@ class ResumeIT {
    * byte-identical, and no upload, temp file or ledger entry is left.
    */
   @ParameterizedTest(name = "to {0}")
-  @ValueSource(strings = {"files", "bucket"})
+  @ValueSource(strings = {"bucket"}) // into a directory nothing is copied while listing: a folder there may fold case
   void aRunKilledWhileItCopiesWhatItsListingSettledIsCompletedByARerun(String to) throws Exception {
     String name = "settled-" + to;
     List<SeedData.Spec> specs = new java.util.ArrayList<>(List.of(new SeedData.Spec("0-big.bin", 8 * 5 * MIB + 7, 11)));
