@@ -214,16 +214,20 @@ final class Stage {
     return scenario.destinationKind() == DestinationKind.SAME_SERVICE ? servers.a().client() : servers.b().client();
   }
 
-  /** The current version's digest of each key under {@code prefix}: a key whose latest version is a delete marker has none. */
+  /**
+   * The current version's digest of each key under {@code prefix}, by its key relative to it (a key whose latest version
+   * is a delete marker has none), as {@link io.ferry.support.Buckets#digests} gives them.
+   */
   private Map<String, String> current(S3Client s3, String bucket, String prefix) {
     if (!versioned()) return io.ferry.support.Buckets.digests(s3, bucket, prefix);
     Map<String, String> out = new TreeMap<>();
     for (var v : s3.listObjectVersionsPaginator(b -> b.bucket(bucket).prefix(prefix)).versions()) {
       if (!Boolean.TRUE.equals(v.isLatest())) continue;
-      out.put(v.key(), sha256(s3.getObjectAsBytes(b -> b.bucket(bucket).key(v.key()).versionId(v.versionId())).asByteArray()));
+      out.put(v.key().substring(prefix.length()), sha256(s3.getObjectAsBytes(b -> b.bucket(bucket).key(v.key()).versionId(v.versionId()))
+          .asByteArray()));
     }
     for (var m : s3.listObjectVersionsPaginator(b -> b.bucket(bucket).prefix(prefix)).deleteMarkers()) {
-      if (Boolean.TRUE.equals(m.isLatest())) out.remove(m.key());
+      if (Boolean.TRUE.equals(m.isLatest())) out.remove(m.key().substring(prefix.length()));
     }
     return out;
   }
@@ -437,8 +441,7 @@ final class Stage {
     Map<String, String> digests = new TreeMap<>();
     if (versioned()) {
       String prefix = new Oracle(scenario).fullPrefix();
-      current(sourceClient(), sourceBucket, prefix).forEach((k, digest) -> {
-        String key = k.substring(prefix.length());
+      current(sourceClient(), sourceBucket, prefix).forEach((key, digest) -> {
         Item listed = scenario.source().stream().filter(i -> i.key().equals(key)).findFirst().orElse(new Item(key, 0, 0, 0, false));
         items.put(key, new Item(key, listed.size(), 0, listed.mtime(), false));
         digests.put(key, digest);
@@ -480,10 +483,8 @@ final class Stage {
   /** The destination under its root or prefix (relative key → digest), temp files included. */
   Map<String, String> destination() throws IOException {
     if (!toBucket()) return tree(destination);
-    Map<String, String> out = new TreeMap<>();
-    current(destinationClient(), destinationBucket, scenario.destinationPrefix())
-        .forEach((k, v) -> out.put(k.substring(scenario.destinationPrefix().length()), v));
-    return versioned() ? out : io.ferry.support.Buckets.digests(destinationClient(), destinationBucket, scenario.destinationPrefix());
+    if (!versioned()) return io.ferry.support.Buckets.digests(destinationClient(), destinationBucket, scenario.destinationPrefix());
+    return current(destinationClient(), destinationBucket, scenario.destinationPrefix());
   }
 
   /** Everything beside the destination: the sandbox outside it, or the bucket's other keys and the bystander. */
