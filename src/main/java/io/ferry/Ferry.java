@@ -11,6 +11,7 @@ import io.ferry.spark.JobFailure;
 import io.ferry.spark.SparkStart;
 import io.ferry.store.retry.Failures;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -152,6 +153,6 @@ public final class Ferry {
   /** Where Spark's task failures and their stack traces went (conf/log4j2.properties), where they were written. */
   private static void logNamed(PrintStream err) {
     String log = System.getProperty("ferry.log.file", "");
-    if (!log.isEmpty() && java.nio.file.Files.isRegularFile(Path.of(log))) err.println("  Spark's log of it, stack traces and all: " + log);
+    if (!log.isEmpty() && Files.isRegularFile(Path.of(log))) err.println("  Spark's log of it, stack traces and all: " + log);
   }
 }

@@ -2,14 +2,18 @@ package io.ferry.commit;
 
 import io.ferry.copy.Concurrently;
 import io.ferry.copy.InOrderDigests;
-import io.ferry.store.checksums.Checksum;
+import io.ferry.plan.PartSizing;
+import io.ferry.store.ByteRange;
 import io.ferry.store.Uploads;
+import io.ferry.store.checksums.Checksum;
 import io.ferry.store.retry.Failures;
 import io.ferry.store.retry.Retrier;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * COMMIT: an object whose parts all arrived is checked, then completed (fsync and rename into place,
@@ -119,9 +123,9 @@ public final class Committer {
   }
 
   private static String tilingProblem(PartTally tally) {
-    java.util.SortedMap<Integer, io.ferry.store.ByteRange> ranges = new java.util.TreeMap<>();
-    tally.parts().forEach((n, p) -> ranges.put(n, new io.ferry.store.ByteRange(p.offset(), p.length())));
-    return io.ferry.plan.PartSizing.tilingProblem(tally.object().size(), tally.partCount(), ranges);
+    SortedMap<Integer, ByteRange> ranges = new TreeMap<>();
+    tally.parts().forEach((n, p) -> ranges.put(n, new ByteRange(p.offset(), p.length())));
+    return PartSizing.tilingProblem(tally.object().size(), tally.partCount(), ranges);
   }
 
   /** The check of a complete object, in the order of the class comment. */

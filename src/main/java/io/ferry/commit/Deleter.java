@@ -1,10 +1,11 @@
 package io.ferry.commit;
 
 import io.ferry.store.Destination;
-import io.ferry.store.retry.Failures;
 import io.ferry.store.Lister;
-import io.ferry.store.retry.Retrier;
 import io.ferry.store.StoreObject;
+import io.ferry.store.retry.Failures;
+import io.ferry.store.retry.Retrier;
+import java.io.IOException;
 
 /**
  * The cut-over pass's last check and its action, for one object the destination holds and the source's listing
@@ -48,7 +49,7 @@ public final class Deleter {
     }
   }
 
-  private boolean removeAsListed(StoreObject extraneous, boolean moved) throws java.io.IOException {
+  private boolean removeAsListed(StoreObject extraneous, boolean moved) throws IOException {
     return retrier.call(() -> moved ? destination.moveAside(extraneous, moveTo) : destination.delete(extraneous));
   }
 }

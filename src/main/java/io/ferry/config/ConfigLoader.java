@@ -1,6 +1,7 @@
 package io.ferry.config;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException.UnresolvedSubstitution;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
 import java.nio.file.Files;
@@ -58,7 +59,7 @@ public final class ConfigLoader {
       return new Hocon(ConfigFactory.parseMap(overrides, "command line (-D)").withFallback(user).withFallback(reference).resolve(),
           reference);
     } catch (com.typesafe.config.ConfigException e) {
-      boolean unresolved = e instanceof com.typesafe.config.ConfigException.UnresolvedSubstitution;
+      boolean unresolved = e instanceof UnresolvedSubstitution;
       throw new ConfigException(List.of(e.getMessage() + (unresolved ? " (for an optional environment variable write ${?NAME})" : "")));
     }
   }

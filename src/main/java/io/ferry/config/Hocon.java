@@ -1,6 +1,7 @@
 package io.ferry.config;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException.Missing;
 import com.typesafe.config.ConfigOrigin;
 import com.typesafe.config.ConfigValue;
 import java.time.Duration;
@@ -139,7 +140,7 @@ final class Hocon {
     String path = ROOT + "." + key;
     try {
       return getter.apply(config, path);
-    } catch (com.typesafe.config.ConfigException.Missing e) {
+    } catch (Missing e) {
       problems.add("ferry." + key + " is missing: it must be " + expected);
     } catch (com.typesafe.config.ConfigException e) {
       problem(key, "", "is not " + expected);

@@ -1,6 +1,7 @@
 package io.ferry.config;
 
 import java.io.Serializable;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -22,7 +23,7 @@ public record ObjectWrites(String storageClass, String serverSideEncryption, Str
   public static final ObjectWrites NONE = new ObjectWrites("", "", "", Map.of(), true, "", null);
 
   /** The canned ACLs S3 defines for objects. */
-  public static final java.util.List<String> CANNED_ACLS = java.util.List.of("private", "public-read", "public-read-write",
+  public static final List<String> CANNED_ACLS = List.of("private", "public-read", "public-read-write",
       "authenticated-read", "aws-exec-read", "bucket-owner-read", "bucket-owner-full-control");
 
   public ObjectWrites {

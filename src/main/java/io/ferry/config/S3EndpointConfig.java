@@ -1,6 +1,8 @@
 package io.ferry.config;
 
 import java.io.Serializable;
+import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -61,9 +63,9 @@ public record S3EndpointConfig(String endpoint, String region, boolean pathStyle
    * @param externalId the external id the role's trust policy asks for ("" for none)
    * @param stsEndpoint the STS endpoint; "" for AWS STS in the endpoint's region
    */
-  public record Role(String arn, Secret externalId, String sessionName, java.time.Duration duration, String stsEndpoint)
+  public record Role(String arn, Secret externalId, String sessionName, Duration duration, String stsEndpoint)
       implements Serializable {
-    public static final Role NONE = new Role("", new Secret(""), "", java.time.Duration.ZERO, "");
+    public static final Role NONE = new Role("", new Secret(""), "", Duration.ZERO, "");
 
     public Role {
       Objects.requireNonNull(arn, "arn is null");
@@ -126,7 +128,7 @@ public record S3EndpointConfig(String endpoint, String region, boolean pathStyle
   }
 
   private static String normalize(String url) {
-    String u = url.trim().toLowerCase(java.util.Locale.ROOT);
+    String u = url.trim().toLowerCase(Locale.ROOT);
     while (u.endsWith("/")) u = u.substring(0, u.length() - 1);
     if (u.startsWith("https://") && u.endsWith(":443")) u = u.substring(0, u.length() - 4);
     if (u.startsWith("http://") && u.endsWith(":80")) u = u.substring(0, u.length() - 3);

@@ -2,8 +2,10 @@ package io.ferry.config;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** {@code ferry.source}: where objects are copied from, and which of them. */
 final class SourceSection {
@@ -48,7 +50,7 @@ final class SourceSection {
       h.problem("source.symlinks", links, "must be report (leave each symbolic link and report it), follow (copy the file a link"
           + " points to) or copy (copy each link as a link; into a bucket, as rclone keeps them: name.rclonelink holding the target)");
     } else if (store instanceof DirectoryConfig d) {
-      store = d.withSymlinks(DirectoryConfig.Symlinks.valueOf(links.toUpperCase(java.util.Locale.ROOT)));
+      store = d.withSymlinks(DirectoryConfig.Symlinks.valueOf(links.toUpperCase(Locale.ROOT)));
     }
     String folders = h.string("source.empty-directories");
     if (!List.of("skip", "copy").contains(folders)) {
@@ -115,8 +117,8 @@ final class SourceSection {
       h.problem("source.restore.days", days, "must be at least 1: how many days a restored copy stays readable");
       ok = false;
     }
-    java.time.Duration wait = h.duration("source.restore.wait");
-    java.time.Duration poll = h.duration("source.restore.poll");
+    Duration wait = h.duration("source.restore.wait");
+    Duration poll = h.duration("source.restore.poll");
     if (wait != null && wait.isNegative()) {
       h.problem("source.restore.wait", wait, "must not be negative (0s: the run ends with its restores pending)");
       ok = false;
@@ -126,7 +128,7 @@ final class SourceSection {
       ok = false;
     }
     if (!ok || wait == null || poll == null) return null;
-    return new ArchivedConfig(ArchivedConfig.Policy.valueOf(policy.toUpperCase(java.util.Locale.ROOT)), known, days, wait, poll);
+    return new ArchivedConfig(ArchivedConfig.Policy.valueOf(policy.toUpperCase(Locale.ROOT)), known, days, wait, poll);
   }
 
   private static List<String> prefixes(Hocon h) {

@@ -2,6 +2,7 @@ package io.ferry.config;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -99,7 +100,7 @@ final class Stores {
     String arn = h.string(p + "role-arn");
     Secret externalId = h.secret(p + "external-id");
     String session = h.string(p + "session-name");
-    java.time.Duration duration = h.duration(p + "duration");
+    Duration duration = h.duration(p + "duration");
     String sts = h.string(p + "sts-endpoint");
     if (type != S3EndpointConfig.CredentialsType.ASSUME_ROLE) {
       if (!arn.isEmpty()) h.problem(p + "role-arn", arn, "is assumed only with credentials.type = assume-role");
@@ -112,8 +113,8 @@ final class Stores {
     if (!session.matches("[\\w+=,.@-]{2,64}")) {
       h.problem(p + "session-name", session, "must be 2 to 64 letters, digits or +=,.@_- (STS's rule)");
     }
-    if (duration != null && (duration.compareTo(java.time.Duration.ofMinutes(15)) < 0
-        || duration.compareTo(java.time.Duration.ofHours(12)) > 0)) {
+    if (duration != null && (duration.compareTo(Duration.ofMinutes(15)) < 0
+        || duration.compareTo(Duration.ofHours(12)) > 0)) {
       h.problem(p + "duration", duration, "must be from 15m to 12h (STS's bounds; the role's own maximum may be lower)");
     }
     if (!sts.isEmpty() && !sts.matches("https://\\S+") && !loopbackHttp(sts)) {
@@ -124,7 +125,7 @@ final class Stores {
       h.problem("ferry." + side + ".credentials.secret-access-key is empty: the role is assumed as the keys given (access-key-id is"
           + " set); set it, or empty access-key-id to assume the role as the SDK's default chain");
     }
-    return new S3EndpointConfig.Role(arn, externalId, session, duration == null ? java.time.Duration.ofHours(1) : duration, sts);
+    return new S3EndpointConfig.Role(arn, externalId, session, duration == null ? Duration.ofHours(1) : duration, sts);
   }
 
   /** http to 127.0.0.1, [::1] or localhost: the request never leaves the host. */

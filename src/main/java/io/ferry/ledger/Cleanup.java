@@ -1,12 +1,14 @@
 package io.ferry.ledger;
 
 import io.ferry.store.Destination;
-import io.ferry.store.retry.Failures;
-import io.ferry.store.retry.Retrier;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
+import io.ferry.store.retry.Failures;
+import io.ferry.store.retry.Retrier;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -83,7 +85,7 @@ public final class Cleanup {
       destination.existing().list(o -> {
         if (destination.isStray(o)) strays.add(o);
       });
-    } catch (java.nio.file.NoSuchFileException | java.nio.file.NotDirectoryException e) {
+    } catch (NoSuchFileException | NotDirectoryException e) {
       // no destination yet: nothing left there
     }
     return strays;

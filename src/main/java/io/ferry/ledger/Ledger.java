@@ -3,16 +3,21 @@ package io.ferry.ledger;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ferry.store.StoreObject;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.Serializable;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -39,18 +44,18 @@ public final class Ledger {
    * and version, and are never resumed.
    */
   public record Opened(String key, String relativeKey, long size, String etag, long lastModified, String version, String location,
-      String uploadId, long partSize, int parts, String expected, String run) implements java.io.Serializable {}
+      String uploadId, long partSize, int parts, String expected, String run) implements Serializable {}
 
   /**
    * An object about to be opened for a write in parts, recorded before the request: a run killed before it recorded
    * the opening, or an opening retried after its answer was lost, leaves uploads at this key that no {@link Opened}
    * names, and a rerun or {@code cleanup} aborts the uploads open at the keys the ledger names.
    */
-  public record Intent(String key, String relativeKey, String location, String run) implements java.io.Serializable {}
+  public record Intent(String key, String relativeKey, String location, String run) implements Serializable {}
 
   /** A part copied into an opened object: its place, its receipt (ETag) and its digests. */
   public record Copied(String key, String uploadId, int part, long offset, long length, String receipt, String crc32c,
-      String checksum) implements java.io.Serializable {}
+      String checksum) implements Serializable {}
 
   /**
    * A RestoreObject sent for an archived object: a rerun sends none for the same version while the restore may be under
@@ -60,9 +65,9 @@ public final class Ledger {
    * @param until epoch milliseconds after which the entry is dropped: its restored copy expired
    */
   public record Restore(String key, long size, String etag, long lastModified, String tier, int days, long requested, long until,
-      String run) implements java.io.Serializable {
+      String run) implements Serializable {
     /** Whether this request was for this version of the object, and may still be under way or readable at {@code now}. */
-    public boolean covers(io.ferry.store.StoreObject o, long now) {
+    public boolean covers(StoreObject o, long now) {
       return key.equals(o.key()) && size == o.size() && etag.equals(o.etag()) && lastModified == o.lastModifiedMillis() && now < until;
     }
   }
@@ -73,13 +78,13 @@ public final class Ledger {
    * (two versions of the same bytes, a write whose answer was lost). Kept for good: each is a fact of the destination.
    */
   public record Written(String relativeKey, String sourceVersion, String destinationVersion, String run)
-      implements java.io.Serializable {}
+      implements Serializable {}
 
   /**
    * A version a replay is about to write, recorded before its write: a rerun after a kill that lost the {@link Written}
    * record knows which source version a destination version it does not know came from.
    */
-  public record Writing(String relativeKey, String sourceVersion, String run) implements java.io.Serializable {}
+  public record Writing(String relativeKey, String sourceVersion, String run) implements Serializable {}
 
   /**
    * The ledger as read: opened objects by key, the parts copied into each upload, the restores requested by key, the
@@ -87,8 +92,8 @@ public final class Ledger {
    * (by key: the source's version ids) and whose write was not recorded.
    */
   public record State(Map<String, Opened> opened, Map<String, Map<Integer, Copied>> copied, Map<String, Intent> intents,
-      Map<String, Restore> restores, Map<String, Map<String, String>> written, Map<String, java.util.Set<String>> writing)
-      implements java.io.Serializable {
+      Map<String, Restore> restores, Map<String, Map<String, String>> written, Map<String, Set<String>> writing)
+      implements Serializable {
     public static final State EMPTY = new State(Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of());
 
     public boolean isEmpty() {
@@ -205,7 +210,7 @@ public final class Ledger {
     Map<String, Intent> intents = new LinkedHashMap<>();
     Map<String, Restore> restores = new LinkedHashMap<>();
     Map<String, Map<String, String>> written = new TreeMap<>();
-    Map<String, java.util.Set<String>> writing = new TreeMap<>();
+    Map<String, Set<String>> writing = new TreeMap<>();
     List<FileStatus> ledgerFiles = new ArrayList<>();
     if (task == null) {
       RemoteIterator<LocatedFileStatus> files = fs.listFiles(root, true);
@@ -218,7 +223,7 @@ public final class Ledger {
       if (matched != null) ledgerFiles.addAll(List.of(matched));
     }
     // in the order written: by time, then name (one writer's entry files count up)
-    ledgerFiles.sort(java.util.Comparator.comparingLong(FileStatus::getModificationTime).thenComparing(f -> f.getPath().getName()));
+    ledgerFiles.sort(Comparator.comparingLong(FileStatus::getModificationTime).thenComparing(f -> f.getPath().getName()));
     for (FileStatus f : ledgerFiles) {
       try (BufferedReader in = new BufferedReader(new InputStreamReader(fs.open(f.getPath()), StandardCharsets.UTF_8))) {
         for (String line; (line = in.readLine()) != null; ) {
@@ -245,17 +250,17 @@ public final class Ledger {
             written.computeIfAbsent(w.relativeKey(), k -> new LinkedHashMap<>()).put(w.destinationVersion(), w.sourceVersion());
           } else if (node.has("writing")) {
             Writing w = JSON.treeToValue(node.get("writing"), Writing.class);
-            writing.computeIfAbsent(w.relativeKey(), k -> new java.util.LinkedHashSet<>()).add(w.sourceVersion());
+            writing.computeIfAbsent(w.relativeKey(), k -> new LinkedHashSet<>()).add(w.sourceVersion());
           }
         }
       }
     }
     // a write recorded needs its intent no more
     written.forEach((key, copies) -> {
-      java.util.Set<String> open = writing.get(key);
+      Set<String> open = writing.get(key);
       if (open != null) open.removeAll(copies.values());
     });
-    writing.values().removeIf(java.util.Set::isEmpty);
+    writing.values().removeIf(Set::isEmpty);
     return new State(opened, copied, intents, restores, written, writing);
   }
 
@@ -284,7 +289,7 @@ public final class Ledger {
         for (Map.Entry<String, Map<String, String>> key : state.written().entrySet()) {
           for (Map.Entry<String, String> v : key.getValue().entrySet()) w.written(new Written(key.getKey(), v.getValue(), v.getKey(), ""));
         }
-        for (Map.Entry<String, java.util.Set<String>> key : state.writing().entrySet()) {
+        for (Map.Entry<String, Set<String>> key : state.writing().entrySet()) {
           for (String version : key.getValue()) w.writing(new Writing(key.getKey(), version, ""));
         }
       }

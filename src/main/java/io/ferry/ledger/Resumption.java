@@ -5,21 +5,24 @@ import io.ferry.copy.RangeResult;
 import io.ferry.plan.PartSizing;
 import io.ferry.plan.RangeTask;
 import io.ferry.store.ByteRange;
-import io.ferry.store.checksums.Checksum;
 import io.ferry.store.Destination;
+import io.ferry.store.StoreObject;
+import io.ferry.store.Upload;
+import io.ferry.store.checksums.Checksum;
 import io.ferry.store.retry.Failures;
 import io.ferry.store.retry.Retrier;
-import io.ferry.store.Upload;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What a run takes over from the job's earlier runs (their ledger): an object opened for a write in parts is reused
@@ -52,7 +55,7 @@ public record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Intege
     }
     List<Ledger.Intent> intents = new ArrayList<>();
     for (Ledger.Intent i : state.intents().values()) {
-      if (destination.location(new io.ferry.store.StoreObject(i.key(), i.relativeKey(), 0, "", 0)).equals(i.location())) intents.add(i);
+      if (destination.location(new StoreObject(i.key(), i.relativeKey(), 0, "", 0)).equals(i.location())) intents.add(i);
     }
     return new Resumption(here, new HashMap<>(state.copied()), elsewhere, intents);
   }
@@ -69,8 +72,8 @@ public record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Intege
    */
   public List<Upload> lost(Destination destination, Retrier retrier) throws IOException {
     if (here.isEmpty() && intents.isEmpty()) return List.of();
-    Set<String> named = new java.util.HashSet<>();
-    Set<String> ledgerIds = new java.util.HashSet<>();
+    Set<String> named = new HashSet<>();
+    Set<String> ledgerIds = new HashSet<>();
     for (Ledger.Opened e : here.values()) {
       named.add(e.relativeKey());
       ledgerIds.add(e.uploadId());
@@ -125,7 +128,7 @@ public record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Intege
       }
       return null;
     }
-    Set<Integer> there = new java.util.TreeSet<>();
+    Set<Integer> there = new TreeSet<>();
     List<RangeResult> ranges = new ArrayList<>();
     long now = System.currentTimeMillis();
     for (int part : still) {

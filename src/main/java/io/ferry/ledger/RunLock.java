@@ -1,5 +1,6 @@
 package io.ferry.ledger;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -7,6 +8,8 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
@@ -93,10 +96,10 @@ public final class RunLock implements AutoCloseable {
   private boolean create() throws IOException {
     if (note.toUri().getScheme() == null || note.toUri().getScheme().equals("file")) {
       java.nio.file.Path file = java.nio.file.Path.of(note.toUri().getPath());
-      java.nio.file.Files.createDirectories(file.getParent());
+      Files.createDirectories(file.getParent());
       try {
-        java.nio.file.Files.write(file, text.getBytes(StandardCharsets.UTF_8), java.nio.file.StandardOpenOption.CREATE_NEW,
-            java.nio.file.StandardOpenOption.WRITE); // O_EXCL: one creator wins
+        Files.write(file, text.getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE_NEW,
+            StandardOpenOption.WRITE); // O_EXCL: one creator wins
         return true;
       } catch (FileAlreadyExistsException e) {
         return false;
@@ -113,7 +116,7 @@ public final class RunLock implements AutoCloseable {
   private String read() throws IOException {
     try (InputStream in = fs.open(note)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (java.io.FileNotFoundException e) {
+    } catch (FileNotFoundException e) {
       return null;
     }
   }
@@ -126,7 +129,7 @@ public final class RunLock implements AutoCloseable {
         out.write(0);
       }
       return fs.getFileStatus(probe).getModificationTime() - fs.getFileStatus(note).getModificationTime();
-    } catch (java.io.FileNotFoundException e) {
+    } catch (FileNotFoundException e) {
       return Long.MAX_VALUE; // the note went meanwhile
     } finally {
       fs.delete(probe, false);

@@ -1,8 +1,9 @@
 package io.ferry.manifest;
 
-import io.ferry.store.ETags;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ferry.store.ETags;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,7 +66,7 @@ public final class Manifests {
     JsonNode manifest;
     try (InputStream in = files.open(location, 0)) {
       manifest = new ObjectMapper().readTree(in);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IOException(location + " is not an S3 Inventory manifest.json: " + e.getOriginalMessage());
     }
     String format = manifest.path("fileFormat").asText("").toUpperCase(Locale.ROOT);
@@ -208,7 +210,7 @@ public final class Manifests {
     if (local == null) {
       temp = Files.createTempFile("ferry-inventory-", ".parquet"); // a Parquet footer is read first: the file must be seekable
       try (InputStream in = files.open(part.location(), 0)) {
-        Files.copy(in, temp, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(in, temp, StandardCopyOption.REPLACE_EXISTING);
       }
       local = temp;
     }

@@ -4,8 +4,10 @@ import io.ferry.config.PlanConfig;
 import io.ferry.store.ByteRange;
 import io.ferry.store.Capabilities;
 import io.ferry.store.StoreObject;
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Turns objects to copy into copy tasks, as they come (one planner per partition of the plan). Pure: no Spark, no SDK.
@@ -22,7 +24,7 @@ public final class CopyPlanner {
   private final PlanConfig config;
   private final long wholeObjectLimit;
   private final int maxParts;
-  private final java.util.Map<String, Kept> kept;
+  private final Map<String, Kept> kept;
   private final long leastPart;
   private final long mostPart;
   private final List<RangeTask> bundle = new ArrayList<>();
@@ -35,20 +37,20 @@ public final class CopyPlanner {
    * @param firstId the id of the first task
    */
   public CopyPlanner(PlanConfig config, Capabilities limits, boolean serverSide, long firstId) {
-    this(config, limits, serverSide, firstId, java.util.Map.of());
+    this(config, limits, serverSide, firstId, Map.of());
   }
 
   /**
    * An object an earlier run left open at this destination, as it was opened, and its part size: a rerun resumes it
    * only in those parts.
    */
-  public record Kept(StoreObject object, long partSize) implements java.io.Serializable {}
+  public record Kept(StoreObject object, long partSize) implements Serializable {}
 
   /**
    * @param kept by relative key, objects that keep their part size whatever the config's, while they are the object
    *     opened and the size is one the destination takes
    */
-  public CopyPlanner(PlanConfig config, Capabilities limits, boolean serverSide, long firstId, java.util.Map<String, Kept> kept) {
+  public CopyPlanner(PlanConfig config, Capabilities limits, boolean serverSide, long firstId, Map<String, Kept> kept) {
     this.config = config;
     this.kept = kept;
     this.leastPart = limits.minPartSize();

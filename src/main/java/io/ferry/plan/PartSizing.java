@@ -1,6 +1,8 @@
 package io.ferry.plan;
 
+import io.ferry.config.S3Limits;
 import io.ferry.store.ByteRange;
+import java.util.SortedMap;
 
 /**
  * The range arithmetic, as tiny pure functions. Parts are numbered from 1 (as S3 numbers multipart parts); every
@@ -8,7 +10,7 @@ import io.ferry.store.ByteRange;
  */
 public final class PartSizing {
   /** S3's most parts per multipart upload. */
-  public static final int MAX_PARTS = io.ferry.config.S3Limits.MAX_PARTS;
+  public static final int MAX_PARTS = S3Limits.MAX_PARTS;
 
   private PartSizing() {}
 
@@ -50,7 +52,7 @@ public final class PartSizing {
    * or null when they do: parts 1 to {@code partCount}, each starting where the one before ends, the first at 0 and
    * the last ending at {@code size}. Checked before every completion, whatever planned or resumed the parts.
    */
-  public static String tilingProblem(long size, int partCount, java.util.SortedMap<Integer, ByteRange> parts) {
+  public static String tilingProblem(long size, int partCount, SortedMap<Integer, ByteRange> parts) {
     if (parts.size() != partCount) return parts.size() + " parts for an object of " + partCount;
     long next = 0;
     int expected = 1;

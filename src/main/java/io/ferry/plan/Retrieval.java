@@ -1,5 +1,6 @@
 package io.ferry.plan;
 
+import java.time.Duration;
 import java.util.Locale;
 
 /**
@@ -15,11 +16,11 @@ import java.util.Locale;
  * @param longest the longest a restore of this tier takes, from any class: how long a request may still be under way
  */
 public record Retrieval(String tier, double perThousand, double perGB, String flexibleWait, String deepArchiveWait,
-    java.time.Duration longest) {
-  private static final Retrieval EXPEDITED = new Retrieval("Expedited", 10.00, 0.03, "1-5 minutes", "", java.time.Duration.ofHours(1));
+    Duration longest) {
+  private static final Retrieval EXPEDITED = new Retrieval("Expedited", 10.00, 0.03, "1-5 minutes", "", Duration.ofHours(1));
   private static final Retrieval STANDARD = new Retrieval("Standard", 0.05, 0.01, "3-5 hours", "within 12 hours",
-      java.time.Duration.ofHours(12));
-  private static final Retrieval BULK = new Retrieval("Bulk", 0.0, 0.0, "5-12 hours", "within 48 hours", java.time.Duration.ofHours(48));
+      Duration.ofHours(12));
+  private static final Retrieval BULK = new Retrieval("Bulk", 0.0, 0.0, "5-12 hours", "within 48 hours", Duration.ofHours(48));
 
   /** The tier as S3 names it, in any case. */
   public static Retrieval of(String tier) {

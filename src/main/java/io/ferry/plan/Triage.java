@@ -4,9 +4,11 @@ import io.ferry.config.ArchivedConfig;
 import io.ferry.store.Capabilities;
 import io.ferry.store.Destination;
 import io.ferry.store.KeyOrder;
-import io.ferry.store.listing.ObjectFilter;
 import io.ferry.store.StoreObject;
+import io.ferry.store.listing.ObjectFilter;
+import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -48,7 +50,7 @@ public final class Triage {
     Restamp NONE = source -> source;
 
     /** The source object with the time its copy gets, or as it is; a request to the source where it must be read. */
-    StoreObject restored(StoreObject source) throws java.io.IOException;
+    StoreObject restored(StoreObject source) throws IOException;
   }
 
   /**
@@ -109,8 +111,8 @@ public final class Triage {
    *
    * @param decisions of every key that folds to one another's (a partition of keys joined by their case folded)
    */
-  public static List<Decision> oneFileApart(List<Decision> decisions, Destination rules) throws java.io.IOException {
-    Map<String, List<Integer>> byFolded = new java.util.HashMap<>();
+  public static List<Decision> oneFileApart(List<Decision> decisions, Destination rules) throws IOException {
+    Map<String, List<Integer>> byFolded = new HashMap<>();
     for (int i = 0; i < decisions.size(); i++) {
       Decision d = decisions.get(i);
       if (d.kind() == Decision.Kind.FILTERED || d.kind() == Decision.Kind.EXTRANEOUS) continue;
@@ -143,7 +145,7 @@ public final class Triage {
     try {
       StoreObject restored = restamp.restored(source);
       return restored != source && rules.unchanged(restored, existing);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return false; // copied again: the safe side
     }
   }

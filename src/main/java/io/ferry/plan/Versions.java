@@ -2,13 +2,17 @@ package io.ferry.plan;
 
 import io.ferry.store.ETags;
 import io.ferry.store.StoreObject;
+import java.io.Serializable;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Every version of a key ({@code source.versions = all}), as a destination is to hold them: a directory holds each
@@ -39,7 +43,7 @@ public final class Versions {
    */
   public static List<StoreObject> inDirectory(List<StoreObject> history) {
     List<StoreObject> oldestFirst = oldestFirst(history);
-    java.util.Set<String> taken = new java.util.HashSet<>();
+    Set<String> taken = new HashSet<>();
     List<StoreObject> out = new ArrayList<>();
     for (StoreObject v : oldestFirst) {
       Optional<StoreObject> placed = inDirectory(v);
@@ -78,8 +82,8 @@ public final class Versions {
    * copies ({@code copies}); the source versions a replay was about to write and whose write it did not record
    * ({@code pending}).
    */
-  public record Known(java.util.Map<String, String> copies, java.util.Set<String> pending) implements java.io.Serializable {
-    public static final Known NONE = new Known(java.util.Map.of(), java.util.Set.of());
+  public record Known(Map<String, String> copies, Set<String> pending) implements Serializable {
+    public static final Known NONE = new Known(Map.of(), Set.of());
   }
 
   /**

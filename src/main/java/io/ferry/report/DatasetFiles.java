@@ -1,10 +1,13 @@
 package io.ferry.report;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ferry.ledger.LocalFiles;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -222,7 +225,7 @@ public final class DatasetFiles {
 
   /** An open JSON-lines part. */
   public static final class JsonLines<T> implements Consumer<T>, AutoCloseable {
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
     private final Datasets.Table<T> table;
     private final FileSystem fs;
     private final Path temp;
@@ -239,7 +242,7 @@ public final class DatasetFiles {
 
     @Override
     public void accept(T row) {
-      com.fasterxml.jackson.databind.node.ObjectNode line = JSON.createObjectNode();
+      ObjectNode line = JSON.createObjectNode();
       for (Datasets.Column<T> c : table.columns()) {
         Object value = c.value().apply(row);
         if (value == null) {
@@ -258,7 +261,7 @@ public final class DatasetFiles {
         out.write(JSON.writeValueAsString(line));
         out.write('\n');
       } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
+        throw new UncheckedIOException(e);
       }
     }
 

@@ -1,7 +1,12 @@
 package io.ferry.report;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** A self-contained report page (inline SVG, no scripts, no network): what users open after a run. */
 public final class HtmlReport {
@@ -26,13 +31,13 @@ public final class HtmlReport {
     Verdict verdict = s.verdict() != null ? s.verdict()
         : Verdict.of(stats.evidence(s.wallSeconds(), s.stageSeconds(), s.throughput().copyStageSeconds(), 0));
     h.append("<p class=verdict id=verdict><b>Limited by ").append(esc(verdict.limit())).append("</b>: ").append(esc(verdict.evidence()))
-        .append(".<br>").append(esc(verdict.advice().substring(0, 1).toUpperCase(java.util.Locale.ROOT)
+        .append(".<br>").append(esc(verdict.advice().substring(0, 1).toUpperCase(Locale.ROOT)
         + verdict.advice().substring(1))).append(".</p>");
     h.append("<table><tr><th class=l>objects copied</th><th>skipped (unchanged)</th><th>failed</th><th>bytes copied</th>"
         + "<th>aggregate MB/s</th><th>ranges</th><th>retries</th><th>range MB/s p50 / p90 / p99</th><th>first byte p50 ms</th></tr><tr>");
     h.append(td(s.objects().copied())).append(td(s.objects().skippedUnchanged()))
         .append("<td class=\"").append(s.objects().failed() > 0 ? "bad" : "").append("\">").append(s.objects().failed()).append("</td>")
-        .append(td(s.bytes().copied() + " (" + io.ferry.report.Units.bytes(s.bytes().copied())
+        .append(td(s.bytes().copied() + " (" + Units.bytes(s.bytes().copied())
         + ")")).append(td(fmt(s.throughput().aggregateMBps()))).append(td(s.ranges().total()))
         .append(td(s.ranges().retries()))
         .append(td(fmt(s.throughput().rangeP50MBps()) + " / " + fmt(s.throughput().rangeP90MBps()) + " / "
@@ -41,7 +46,7 @@ public final class HtmlReport {
 
     h.append("<h2>Throughput over time</h2>").append(throughputChart(stats));
     h.append("<h2>Tasks over time</h2>").append(lanes(partitions, stats.tailStartMillis(s.throughput().copyStageSeconds())));
-    List<List<SortableTable.Cell>> executorRows = new java.util.ArrayList<>();
+    List<List<SortableTable.Cell>> executorRows = new ArrayList<>();
     for (var e : stats.executors().entrySet()) {
       var x = e.getValue();
       double busy = x.busyNanos / 1e9;
@@ -53,7 +58,7 @@ public final class HtmlReport {
         SortableTable.Column.text("host"), SortableTable.Column.number("ranges"), SortableTable.Column.number("bytes"),
         SortableTable.Column.number("busy s"), SortableTable.Column.number("MB/s while busy")), executorRows, 0).html());
     h.append("<h2>Range throughput (MB/s)</h2>").append(histogramChart(stats.histogram(20)));
-    List<List<SortableTable.Cell>> slowRows = new java.util.ArrayList<>();
+    List<List<SortableTable.Cell>> slowRows = new ArrayList<>();
     for (RunSummary.Straggler r : s.stragglers()) {
       slowRows.add(List.of(SortableTable.Cell.text(r.key()), number(r.part(), r.part()), number(r.bytes(), Units.bytes(r.bytes())),
           number(r.seconds(), fmt(r.seconds())), number(r.mbps(), fmt(r.mbps())), SortableTable.Cell.text(r.executor()),
@@ -152,19 +157,19 @@ public final class HtmlReport {
    */
   static String lanes(List<PartitionStats> partitions, long tailStartMillis) {
     if (partitions.isEmpty()) return "<p>No tasks copied anything.</p>";
-    List<PartitionStats> drawn = partitions.stream().sorted(java.util.Comparator.comparingDouble(PartitionStats::seconds).reversed())
-        .limit(LANE_BARS).sorted(java.util.Comparator.comparingLong(PartitionStats::startedAtMillis)).toList();
-    java.util.TreeMap<String, List<Long>> laneEnds = new java.util.TreeMap<>(); // per executor: when each of its lanes is free
-    java.util.Map<PartitionStats, int[]> placed = new java.util.HashMap<>();
+    List<PartitionStats> drawn = partitions.stream().sorted(Comparator.comparingDouble(PartitionStats::seconds).reversed())
+        .limit(LANE_BARS).sorted(Comparator.comparingLong(PartitionStats::startedAtMillis)).toList();
+    TreeMap<String, List<Long>> laneEnds = new TreeMap<>(); // per executor: when each of its lanes is free
+    Map<PartitionStats, int[]> placed = new HashMap<>();
     for (PartitionStats p : drawn) {
-      List<Long> ends = laneEnds.computeIfAbsent(p.executor(), e -> new java.util.ArrayList<>());
+      List<Long> ends = laneEnds.computeIfAbsent(p.executor(), e -> new ArrayList<>());
       int lane = 0;
       while (lane < ends.size() && ends.get(lane) > p.startedAtMillis()) lane++;
       if (lane == ends.size()) ends.add(0L);
       ends.set(lane, p.finishedAtMillis());
       placed.put(p, new int[] {lane});
     }
-    java.util.Map<String, Integer> firstRow = new java.util.HashMap<>();
+    Map<String, Integer> firstRow = new HashMap<>();
     int rows = 0;
     for (var e : laneEnds.entrySet()) {
       firstRow.put(e.getKey(), rows);

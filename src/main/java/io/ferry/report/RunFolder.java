@@ -1,13 +1,19 @@
 package io.ferry.report;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.ferry.ledger.LocalFiles;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
@@ -58,16 +64,16 @@ public final class RunFolder {
     Path jobDir = new Path((reportPath.endsWith("/") ? reportPath.substring(0, reportPath.length() - 1) : reportPath) + "/" + job);
     FileSystem fs = LocalFiles.of(jobDir.toUri(), hadoop);
     if (!fs.exists(jobDir)) return null;
-    java.util.List<String> runs = new java.util.ArrayList<>();
-    for (org.apache.hadoop.fs.FileStatus s : fs.listStatus(jobDir)) {
+    List<String> runs = new ArrayList<>();
+    for (FileStatus s : fs.listStatus(jobDir)) {
       if (s.isDirectory() && s.getPath().getName().matches("\\d{8}T\\d{6}Z-[0-9a-f]{4}")) runs.add(s.getPath().getName());
     }
-    runs.sort(java.util.Comparator.reverseOrder());
+    runs.sort(Comparator.reverseOrder());
     for (String run : runs) {
       Path summary = new Path(jobDir, run + "/summary.json");
       if (!fs.exists(summary)) continue;
-      try (java.io.InputStream in = fs.open(summary)) {
-        com.fasterxml.jackson.databind.JsonNode json = JSON.readTree(in);
+      try (InputStream in = fs.open(summary)) {
+        JsonNode json = JSON.readTree(in);
         double rate = json.at("/throughput/aggregateMBps").asDouble();
         if (json.at("/bytes/copied").asLong() > 0 && rate > 0) return new Rate(run, rate);
       }

@@ -1,5 +1,6 @@
 package io.ferry.report;
 
+import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
 
@@ -16,7 +17,7 @@ public record VerifySummary(String name, int version, String job, String run, St
   public static final int DIFFERENCES = 100;
 
   /** An object that does not match, and why. */
-  public record Difference(String key, String status, String detail) implements java.io.Serializable {}
+  public record Difference(String key, String status, String detail) implements Serializable {}
 
   /** True when every object of the source is at the destination with the same bytes (extra objects are allowed). */
   public boolean matches() {

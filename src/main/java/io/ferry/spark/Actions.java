@@ -1,6 +1,7 @@
 package io.ferry.spark;
 
 import io.ferry.store.retry.Failures;
+import java.io.UncheckedIOException;
 import java.util.function.Supplier;
 
 /** A Spark action whose failure ends the job with what failed, from the tasks' own error. */
@@ -20,7 +21,7 @@ final class Actions {
   static Throwable root(Throwable e) {
     Throwable t = e;
     while (t.getCause() != null && t.getCause() != t
-        && (t.getClass().getName().startsWith("org.apache.spark.") || t instanceof java.io.UncheckedIOException)) {
+        && (t.getClass().getName().startsWith("org.apache.spark.") || t instanceof UncheckedIOException)) {
       t = t.getCause();
     }
     return t;

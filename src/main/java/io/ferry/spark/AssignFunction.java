@@ -3,18 +3,21 @@ package io.ferry.spark;
 import io.ferry.copy.Assignment;
 import io.ferry.copy.Opening;
 import io.ferry.copy.RangeResult;
-import io.ferry.ledger.Resumption;
-import io.ferry.ledger.LedgerRecords;
 import io.ferry.ledger.Ledger;
 import io.ferry.ledger.LedgerFile;
+import io.ferry.ledger.LedgerRecords;
+import io.ferry.ledger.Resumption;
 import io.ferry.plan.CopyTask;
 import io.ferry.plan.RangeTask;
 import io.ferry.store.Destination;
+import io.ferry.store.Upload;
+import io.ferry.store.checksums.Checksum;
 import io.ferry.store.retry.Retrier;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
@@ -69,7 +72,7 @@ final class AssignFunction implements FlatMapFunction<Iterator<CopyTask>, Assign
     Set<Integer> done = Set.of();
     TaskContext context = TaskContext.get();
     LedgerFile file = LedgerFile.opening(settings.runId(), (generation << 20) + context.partitionId(), context.taskAttemptId());
-    java.util.Map<String, Ledger.Opened> before = new Ledger(ledger, hadoop.value().value()).read(file).opened();
+    Map<String, Ledger.Opened> before = new Ledger(ledger, hadoop.value().value()).read(file).opened();
     try {
       while (tasks.hasNext()) {
         CopyTask task = tasks.next();
@@ -85,12 +88,12 @@ final class AssignFunction implements FlatMapFunction<Iterator<CopyTask>, Assign
             done = resumed.done();
             out.add(new Assigned(null, null, current, true));
             resumed.ranges().forEach(r -> out.add(new Assigned(null, r, null, false)));
-          } else if (before.containsKey(first.object().relativeKey()) && io.ferry.ledger.LedgerRecords.object(before.get(
+          } else if (before.containsKey(first.object().relativeKey()) && LedgerRecords.object(before.get(
               first.object().relativeKey())).identity().equals(first.object().identity())) {
             // an earlier attempt of this task opened it (not another version of the key, which a replay writes in an earlier pass)
             Ledger.Opened entry = before.get(first.object().relativeKey());
-            current = new Opening.Opened(first.object(), new io.ferry.store.Upload(first.object(), entry.uploadId()),
-                io.ferry.store.checksums.Checksum.parse(entry.expected()), "");
+            current = new Opening.Opened(first.object(), new Upload(first.object(), entry.uploadId()),
+                Checksum.parse(entry.expected()), "");
             done = Set.of();
             out.add(new Assigned(null, null, current, false));
           } else {

@@ -1,10 +1,15 @@
 package io.ferry.spark;
 
+import io.ferry.config.ArchivedConfig;
+import io.ferry.config.ArchivedConfig.Policy;
+import io.ferry.config.BucketConfig;
 import io.ferry.config.MigrationConfig;
 import io.ferry.copy.CopyMethod;
 import io.ferry.ledger.Cleanup;
 import io.ferry.ledger.Ledger;
+import io.ferry.ledger.LedgerRecords;
 import io.ferry.ledger.RunLock;
+import io.ferry.plan.CopyPlanner.Kept;
 import io.ferry.plan.CutOverPlan;
 import io.ferry.plan.Decision;
 import io.ferry.plan.Estimate;
@@ -19,9 +24,12 @@ import io.ferry.store.retry.Retrier;
 import io.ferry.store.s3.S3Clients;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.Serializable;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -53,10 +61,10 @@ public final class Commands {
     // read only: as the run would plan, the objects left open keep their parts and a replay knows what it wrote
     Ledger.State earlier = new Ledger(Ledger.directory(config.reportPath(), config.jobName(), jsc.hadoopConfiguration()),
         jsc.hadoopConfiguration()).read();
-    java.util.Map<String, io.ferry.plan.CopyPlanner.Kept> kept = config.plan().autoPartSize()
-        ? MigrationJob.kept(earlier, ExecutorContext.destination(settings)) : java.util.Map.of();
+    Map<String, Kept> kept = config.plan().autoPartSize()
+        ? MigrationJob.kept(earlier, ExecutorContext.destination(settings)) : Map.of();
     try (Planning.Planned planned = Planning.plan(config, settings, jsc, method == CopyMethod.SERVER_SIDE_COPY, null, null, kept,
-        io.ferry.ledger.LedgerRecords.replays(earlier), null, null, out)) {
+        LedgerRecords.replays(earlier), null, null, out)) {
       PlanTotals plan = planned.totals();
       out.printf("Plan for %s: %s -> %s%n", config.jobName(), config.source().describe(), config.destination().describe());
       out.printf("  objects   %d to copy (%d split into ranges), %d skipped unchanged, %d rejected, %d left out by size or time,"
@@ -65,7 +73,7 @@ public final class Commands {
       out.printf("  bytes     %s (%d)%n", Units.bytes(plan.bytes()), plan.bytes());
       out.printf("  ranges    %d in %d tasks; method %s%n", plan.ranges(), plan.tasks(), MigrationJob.methodName(method));
       String versions = planned.replayLine();
-      if (versions != null) out.println("  " + versions.toLowerCase(java.util.Locale.ROOT).replaceFirst("versions ", "versions  "));
+      if (versions != null) out.println("  " + versions.toLowerCase(Locale.ROOT).replaceFirst("versions ", "versions  "));
       if (planned.partSizeLine() != null) out.printf("  part size %s%n", planned.partSizeLine());
       String streams = MigrationJob.autoStreams(config.copy());
       if (streams != null) out.printf("  streams   %s%n", streams);
@@ -105,7 +113,7 @@ public final class Commands {
   /** The requests by side and kind, the bytes leaving the source, what they cost at the configured prices, and how long the copy takes. */
   private static void printEstimate(MigrationConfig config, JavaSparkContext jsc, CopyMethod method, PlanTotals plan,
       Planning.Planned planned, PrintStream out) throws IOException {
-    boolean fromBucket = config.source().store() instanceof io.ferry.config.BucketConfig;
+    boolean fromBucket = config.source().store() instanceof BucketConfig;
     Estimate.Route route = switch (method) {
       case SERVER_SIDE_COPY -> Estimate.Route.SERVER_SIDE;
       case STREAM_TO_FILE -> fromBucket ? Estimate.Route.BUCKET_TO_FILE : Estimate.Route.FILE_TO_FILE;
@@ -129,7 +137,7 @@ public final class Commands {
     out.printf("  requests  %s; %s%n", source, destination);
     if (plan.archived() > 0) printArchived(config.source().archived(), plan, out);
     double sourceCost = e.sourceCost(config.estimate().source()), destinationCost = e.destinationCost(config.estimate().destination());
-    boolean payer = config.source().store() instanceof io.ferry.config.BucketConfig b && b.endpoint().requesterPays();
+    boolean payer = config.source().store() instanceof BucketConfig b && b.endpoint().requesterPays();
     out.printf(Locale.ROOT, "  cost      $%.2f: source $%.2f (%s leaving it%s), destination $%.2f, at the estimate.* prices%n",
         sourceCost + destinationCost, sourceCost, Units.bytes(e.egressBytes()), payer ? "; Requester Pays: billed to you, not to the"
         + " bucket's owner" : "", destinationCost);
@@ -150,14 +158,14 @@ public final class Commands {
   }
 
   /** The archived objects, what {@code source.archived} does with them, and what restoring them costs and takes. */
-  private static void printArchived(io.ferry.config.ArchivedConfig archived, PlanTotals plan, PrintStream out) {
+  private static void printArchived(ArchivedConfig archived, PlanTotals plan, PrintStream out) {
     String what = switch (archived.policy()) {
       case FAIL -> "each a failure of the run, no request sent (source.archived = fail; restore restores them, skip leaves them)";
       case SKIP -> "each left and reported (source.archived = skip)";
       case RESTORE -> plan.restores() + " restores to request, " + (plan.archived() - plan.restores()) + " under way";
     };
     out.printf("  archived  %d objects archived at the source (each asked a HEAD by the listing): %s%n", plan.archived(), what);
-    if (archived.policy() == io.ferry.config.ArchivedConfig.Policy.RESTORE && plan.restores() > 0) {
+    if (archived.policy() == Policy.RESTORE && plan.restores() > 0) {
       Retrieval r = Retrieval.of(archived.tier());
       out.printf(Locale.ROOT, "  restore   %d RestoreObject, %s (%s, %d days): $%.2f at AWS Glacier Flexible Retrieval's list prices"
           + " ($%.2f per 1,000 requests, $%.4f per GB); ready in %s; a rerun copies them once restored%n", plan.restores(),
@@ -170,7 +178,7 @@ public final class Commands {
   private static final int SAMPLE = 20;
 
   /** Decisions in key order (serializable, for takeOrdered). */
-  static final class ByKey implements java.util.Comparator<Decision>, java.io.Serializable {
+  static final class ByKey implements Comparator<Decision>, Serializable {
     private static final long serialVersionUID = 1L;
 
     @Override

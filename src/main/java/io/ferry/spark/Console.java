@@ -4,7 +4,9 @@ import io.ferry.report.RunSummary;
 import io.ferry.report.Units;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.Formatter;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /** What the driver prints: a progress line while copying, and the run summary at the end. */
 final class Console {
@@ -55,16 +57,16 @@ final class Console {
   static final class Progress implements AutoCloseable {
     private final Thread thread;
     private final boolean terminal = System.console() != null;
-    private final java.util.function.Supplier<String> line;
+    private final Supplier<String> line;
     private final PrintStream out;
     private volatile boolean printed;
 
-    Progress(java.util.function.Supplier<String> line, Duration interval, PrintStream out) {
+    Progress(Supplier<String> line, Duration interval, PrintStream out) {
       this(line, interval, out, false);
     }
 
     /** @param always the close prints the final figures even when no line was printed yet */
-    Progress(java.util.function.Supplier<String> line, Duration interval, PrintStream out, boolean always) {
+    Progress(Supplier<String> line, Duration interval, PrintStream out, boolean always) {
       this.line = line;
       this.out = out;
       this.printed = always;
@@ -112,7 +114,7 @@ final class Console {
    * cluster's driver) cannot land in the middle of a line.
    */
   static void printSummary(RunSummary s, PrintStream stream) {
-    java.util.Formatter out = new java.util.Formatter(new StringBuilder(), Locale.ROOT);
+    Formatter out = new Formatter(new StringBuilder(), Locale.ROOT);
     out.format("%n");
     out.format("Ferry run %s (job %s) %s in %.1f s%n", s.run(), s.job(),
         s.succeeded() ? "finished" : "finished WITH FAILURES", s.wallSeconds());

@@ -3,9 +3,11 @@ package io.ferry.spark;
 import io.ferry.copy.Assignment;
 import io.ferry.copy.ConcurrentRanges;
 import io.ferry.copy.RangeResult;
-import io.ferry.ledger.LedgerRecords;
 import io.ferry.ledger.Ledger;
 import io.ferry.ledger.LedgerFile;
+import io.ferry.ledger.LedgerRecords;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -50,8 +52,8 @@ final class CopyRangesFunction implements FlatMapFunction<Iterator<Assignment>, 
         if (r.status() == RangeResult.Status.OK && !r.uploadId().isEmpty()) {
           try {
             writer.copied(LedgerRecords.copied(r));
-          } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e); // a part the ledger cannot hold would be copied again by a rerun: stop
+          } catch (IOException e) {
+            throw new UncheckedIOException(e); // a part the ledger cannot hold would be copied again by a rerun: stop
           }
         }
       }).iterator();

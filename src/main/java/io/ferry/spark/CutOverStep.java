@@ -3,6 +3,7 @@ package io.ferry.spark;
 import io.ferry.commit.Deleter;
 import io.ferry.commit.Deletion;
 import io.ferry.config.CutOver;
+import io.ferry.config.DirectoryConfig;
 import io.ferry.plan.CutOverPlan;
 import io.ferry.plan.Decision;
 import io.ferry.report.DatasetFiles;
@@ -11,6 +12,7 @@ import io.ferry.report.RunSummary;
 import io.ferry.store.Destination;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.List;
@@ -19,6 +21,7 @@ import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.SerializableConfiguration;
 
 /**
@@ -62,11 +65,11 @@ final class CutOverStep {
     }
     jsc.setJobGroup("DELETE", "DELETE: " + extraneous + " extraneous objects at the destination", true);
     // a pass's own folder under delete-to: an object moved aside by an earlier pass is never replaced by a later one
-    String moveTo = !cutOver.moves() ? "" : settings.destination().store() instanceof io.ferry.config.DirectoryConfig
-        ? java.nio.file.Path.of(cutOver.moveTo(), settings.runId()).toString() : cutOver.moveTo() + settings.runId() + "/";
+    String moveTo = !cutOver.moves() ? "" : settings.destination().store() instanceof DirectoryConfig
+        ? Path.of(cutOver.moveTo(), settings.runId()).toString() : cutOver.moveTo() + settings.runId() + "/";
     // one set, kept for both jobs (the plan written, then the deletions), and the one the cap was checked on
     JavaRDD<Decision> gone = planned.setAside().filter(d -> d.kind() == Decision.Kind.EXTRANEOUS)
-        .persist(org.apache.spark.storage.StorageLevel.MEMORY_AND_DISK_SER());
+        .persist(StorageLevel.MEMORY_AND_DISK_SER());
     long counted = gone.count();
     if (counted != extraneous) {
       gone.unpersist();

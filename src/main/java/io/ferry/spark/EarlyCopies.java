@@ -6,6 +6,7 @@ import io.ferry.ledger.Resumption;
 import io.ferry.plan.CopyTask;
 import io.ferry.plan.PlanTotals;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -130,7 +131,7 @@ final class EarlyCopies implements Planning.Early, AutoCloseable {
         done = done.and(f.get());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new java.io.InterruptedIOException("interrupted while waiting for the copies made while listing");
+        throw new InterruptedIOException("interrupted while waiting for the copies made while listing");
       } catch (ExecutionException e) {
         if (e.getCause() instanceof JobFailure j) throw j;
         if (e.getCause() instanceof IOException io) throw io;

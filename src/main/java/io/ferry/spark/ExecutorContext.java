@@ -1,36 +1,39 @@
 package io.ferry.spark;
 
 import io.ferry.config.BucketConfig;
+import io.ferry.config.CopyConfig;
 import io.ferry.config.DirectoryConfig;
+import io.ferry.config.ObjectWrites;
 import io.ferry.config.StoreConfig;
 import io.ferry.copy.CopyMethod;
-import io.ferry.copy.InServiceTransfer;
-import io.ferry.config.CopyConfig;
 import io.ferry.copy.InOrderDigests;
-import io.ferry.store.checksums.Checksum;
-import io.ferry.store.Upload;
+import io.ferry.copy.InServiceTransfer;
 import io.ferry.copy.RangeCopier;
-import io.ferry.copy.StreamGate;
-import io.ferry.copy.StreamTuning;
 import io.ferry.copy.RangeTransfer;
 import io.ferry.copy.StreamCopy;
-import io.ferry.store.retry.Backoff;
-import io.ferry.store.Destination;
-import io.ferry.store.retry.Retrier;
-import io.ferry.store.Store;
-import io.ferry.store.file.FileStore;
-import io.ferry.store.s3.S3Store;
-import io.ferry.config.ObjectWrites;
+import io.ferry.copy.StreamGate;
+import io.ferry.copy.StreamTuning;
 import io.ferry.manifest.ManifestFiles;
 import io.ferry.store.ByteRange;
+import io.ferry.store.Destination;
+import io.ferry.store.Store;
 import io.ferry.store.StoreObject;
+import io.ferry.store.Upload;
+import io.ferry.store.checksums.Checksum;
+import io.ferry.store.file.FileStore;
+import io.ferry.store.retry.Backoff;
+import io.ferry.store.retry.Retrier;
+import io.ferry.store.s3.S3Store;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.net.UnknownHostException;
+import java.util.LinkedHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.spark.SparkEnv;
 
 /** Builds the stores and the copier from {@link CopySettings}, where they are used; clients come from per-JVM caches. */
@@ -60,7 +63,7 @@ final class ExecutorContext {
     return s.copy().threadsPerTask() * slots();
   }
 
-  private static final java.util.regex.Pattern LOCAL = java.util.regex.Pattern.compile("local\\[(\\d+)(,\\d+)?]");
+  private static final Pattern LOCAL = Pattern.compile("local\\[(\\d+)(,\\d+)?]");
 
   /** This JVM's task slots: spark.executor.cores, else local[N]'s N, else its processors. */
   static int slots() {
@@ -68,7 +71,7 @@ final class ExecutorContext {
     int processors = Runtime.getRuntime().availableProcessors();
     if (env == null) return processors;
     if (env.conf().contains("spark.executor.cores")) return Math.max(1, env.conf().getInt("spark.executor.cores", processors));
-    java.util.regex.Matcher local = LOCAL.matcher(env.conf().get("spark.master", ""));
+    Matcher local = LOCAL.matcher(env.conf().get("spark.master", ""));
     return local.matches() ? Math.max(1, Integer.parseInt(local.group(1))) : processors;
   }
 
@@ -76,7 +79,7 @@ final class ExecutorContext {
   static final long TUNING_WINDOW_NANOS = 2_000_000_000L;
 
   /** The gates of the runs this JVM copies for, newest last: two jobs on one Spark context each tune their own. */
-  private static final java.util.LinkedHashMap<String, StreamGate> GATES = new java.util.LinkedHashMap<>();
+  private static final LinkedHashMap<String, StreamGate> GATES = new LinkedHashMap<>();
 
   /**
    * The streams this JVM's copy tasks share for a run: tuned from the aggregate rate under

@@ -6,14 +6,18 @@ import com.codahale.metrics.MetricRegistry;
 import io.ferry.config.LimitsConfig;
 import io.ferry.store.limits.Limits;
 import io.ferry.store.limits.Meters;
+import java.io.InterruptedIOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import org.apache.spark.SparkContext;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.SparkExecutorInfo;
 import org.apache.spark.api.plugin.DriverPlugin;
 import org.apache.spark.api.plugin.ExecutorPlugin;
 import org.apache.spark.api.plugin.PluginContext;
 import org.apache.spark.api.plugin.SparkPlugin;
+import org.apache.spark.storage.BlockManagerId;
 
 /**
  * Ferry's part of every Spark process ({@code spark.plugins}, added at start):
@@ -46,7 +50,7 @@ public final class FerryPlugin implements SparkPlugin {
    * twice since, and applies an answer before it asks again. A job's first requests are under its limits too (a
    * fast plan reached the copy before the first poll, and 40 MiB went at 400 MB/s under an 8 MiB/s limit).
    */
-  static void awaitShares(SparkContext sc, long timeoutMillis) throws java.io.InterruptedIOException {
+  static void awaitShares(SparkContext sc, long timeoutMillis) throws InterruptedIOException {
     long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
     while (System.nanoTime() < deadline) {
       int entries = sc.statusTracker().getExecutorInfos().length;
@@ -57,7 +61,7 @@ public final class FerryPlugin implements SparkPlugin {
         Thread.sleep(10);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new java.io.InterruptedIOException("interrupted while the executors took their share of the limits");
+        throw new InterruptedIOException("interrupted while the executors took their share of the limits");
       }
     }
   }
@@ -99,7 +103,7 @@ public final class FerryPlugin implements SparkPlugin {
       private double parts(String address) {
         int entries = 0, busy = 0;
         boolean askerBusy = false;
-        for (org.apache.spark.SparkExecutorInfo e : sc.statusTracker().getExecutorInfos()) {
+        for (SparkExecutorInfo e : sc.statusTracker().getExecutorInfos()) {
           entries++;
           if (e.numRunningTasks() > 0) {
             busy++;
@@ -123,7 +127,7 @@ public final class FerryPlugin implements SparkPlugin {
         poller = new Thread(() -> {
           while (!Thread.currentThread().isInterrupted()) {
             try {
-              org.apache.spark.storage.BlockManagerId me = org.apache.spark.SparkEnv.get().blockManager().blockManagerId();
+              BlockManagerId me = SparkEnv.get().blockManager().blockManagerId();
               Object answer = context.ask(SHARE_REQUEST + ":" + me.host() + ":" + me.port());
               if (answer instanceof double[] share && share.length == 2) Limits.share(share[0], share[1]);
               Thread.sleep(SHARE_POLL_MILLIS);

@@ -2,16 +2,18 @@ package io.ferry.spark;
 
 import io.ferry.store.ListCounts;
 import io.ferry.store.Lister;
-import io.ferry.store.listing.ObjectFilter;
-import io.ferry.store.listing.ParallelListing;
 import io.ferry.store.Shard;
 import io.ferry.store.StoreObject;
+import io.ferry.store.listing.ObjectFilter;
+import io.ferry.store.listing.ParallelListing;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.util.TaskCompletionListener;
 
 /**
  * LIST, on the executors: a partition's shards listed on {@code streams-per-task} threads at once, their objects
@@ -51,7 +53,7 @@ final class ListFunction implements FlatMapFunction<Iterator<Shard>, ListFunctio
         source ? (shard, consumer) -> filter.listSome(lister, shard, pages, pageKeys, consumer)
             : (shard, consumer) -> lister.listSome(shard, pages, pageKeys, consumer));
     TaskContext task = TaskContext.get();
-    if (task != null) task.addTaskCompletionListener((org.apache.spark.util.TaskCompletionListener) t -> listing.close());
+    if (task != null) task.addTaskCompletionListener((TaskCompletionListener) t -> listing.close());
     return new Iterator<>() {
       private Iterator<Shard> rest;
 
@@ -68,7 +70,7 @@ final class ListFunction implements FlatMapFunction<Iterator<Shard>, ListFunctio
 
       @Override
       public Found next() {
-        if (!hasNext()) throw new java.util.NoSuchElementException();
+        if (!hasNext()) throw new NoSuchElementException();
         if (rest != null) return new Found(null, rest.next());
         StoreObject o = listing.next();
         counters.selected.add(1);

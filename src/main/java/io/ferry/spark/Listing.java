@@ -5,17 +5,18 @@ import io.ferry.config.SourceConfig;
 import io.ferry.manifest.ManifestPart;
 import io.ferry.manifest.Manifests;
 import io.ferry.plan.Settled;
-import io.ferry.store.retry.Failures;
 import io.ferry.store.ListCounts;
 import io.ferry.store.Shard;
 import io.ferry.store.StoreObject;
 import io.ferry.store.limits.Meters;
 import io.ferry.store.listing.KeySpace;
+import io.ferry.store.retry.Failures;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
@@ -37,7 +38,7 @@ final class Listing {
     final LongAccumulator pages;
     final LongAccumulator bytes;
     /** Shards listed so far, on the driver. */
-    final transient java.util.concurrent.atomic.AtomicLong shards = new java.util.concurrent.atomic.AtomicLong();
+    final transient AtomicLong shards = new AtomicLong();
 
     Counters(JavaSparkContext jsc, String side) {
       listed = jsc.sc().longAccumulator("ferry.list." + side + ".listed");

@@ -6,14 +6,15 @@ import io.ferry.config.ArchivedConfig;
 import io.ferry.config.BucketConfig;
 import io.ferry.config.CopyConfig;
 import io.ferry.config.DirectoryConfig;
+import io.ferry.config.LimitsConfig;
 import io.ferry.config.MigrationConfig;
 import io.ferry.config.Overlaps;
 import io.ferry.copy.Assignment;
 import io.ferry.copy.CopyMethod;
 import io.ferry.copy.RangeResult;
-import io.ferry.ledger.Resumption;
-import io.ferry.ledger.LedgerRecords;
 import io.ferry.ledger.Ledger;
+import io.ferry.ledger.LedgerRecords;
+import io.ferry.ledger.Resumption;
 import io.ferry.ledger.RunLock;
 import io.ferry.plan.CopyPlanner;
 import io.ferry.plan.CopyTask;
@@ -21,41 +22,49 @@ import io.ferry.plan.Decision;
 import io.ferry.plan.Lanes;
 import io.ferry.plan.PlanTotals;
 import io.ferry.plan.RangeTask;
+import io.ferry.report.ReportWriter;
 import io.ferry.report.RunInfo;
 import io.ferry.report.RunSummary;
 import io.ferry.report.StageTimes;
 import io.ferry.report.Units;
 import io.ferry.store.Destination;
-import io.ferry.store.retry.Failures;
-import io.ferry.store.retry.Retrier;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
 import io.ferry.store.checksums.Digests;
 import io.ferry.store.file.KeyPaths;
+import io.ferry.store.retry.Failures;
+import io.ferry.store.retry.Retrier;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.PrintStream;
+import java.io.Serializable;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
-import java.util.Set;
-import java.util.Map;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.IntStream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.Optional;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.SerializableConfiguration;
@@ -100,17 +109,17 @@ public final class MigrationJob {
           jsc.hadoopConfiguration());
       try (RunLock lock = lock(ledger, jsc.hadoopConfiguration(), config.jobName(), runId)) {
         FerryPlugin.limit(config.limits());
-        if (!config.limits().equals(io.ferry.config.LimitsConfig.NONE)) FerryPlugin.awaitShares(jsc.sc(), 3_000);
+        if (!config.limits().equals(LimitsConfig.NONE)) FerryPlugin.awaitShares(jsc.sc(), 3_000);
         return run(config, settings, jsc, ledger, lock, started, stages, out);
       }
     } finally {
-      FerryPlugin.limit(io.ferry.config.LimitsConfig.NONE);
+      FerryPlugin.limit(LimitsConfig.NONE);
       if (marker != null) Files.deleteIfExists(marker);
     }
   }
 
   /** The job's run lock, or the failure that another run holds it. */
-  static RunLock lock(Ledger ledger, org.apache.hadoop.conf.Configuration hadoop, String job, String runId) throws JobFailure, IOException {
+  static RunLock lock(Ledger ledger, Configuration hadoop, String job, String runId) throws JobFailure, IOException {
     try {
       return RunLock.take(ledger.directory(), hadoop, job, runId);
     } catch (RunLock.Taken e) {
@@ -136,7 +145,7 @@ public final class MigrationJob {
           : new RestoreFunction.Context(ledger.directory(), hadoop, held.broadcast(jsc.broadcast(new HashMap<>(earlier.restores()))),
           jsc.sc().longAccumulator("restores requested"));
       boolean versions = config.source().store() instanceof BucketConfig b && b.versions();
-      org.apache.spark.api.java.Optional<String> checkpointsBefore = jsc.getCheckpointDir();
+      Optional<String> checkpointsBefore = jsc.getCheckpointDir();
       Map<String, CopyPlanner.Kept> kept = config.plan().autoPartSize() ? kept(earlier, ExecutorContext.destination(settings)) : Map.of();
       EarlyCopies early = !Planning.mayCopyWhileListing(config, earlier.isEmpty()) ? null : new EarlyCopies(jsc, config, settings,
           ledger.directory(), hadoop, held.broadcast(jsc.broadcast(Resumption.of(earlier, ExecutorContext.destination(settings)))), held,
@@ -232,7 +241,7 @@ public final class MigrationJob {
       stages.lap("commit");
 
       stillHeld(lock, config.jobName());
-      String runDirectory = new io.ferry.report.ReportWriter(jsc.hadoopConfiguration(), config.reportPath(), config.jobName(),
+      String runDirectory = new ReportWriter(jsc.hadoopConfiguration(), config.reportPath(), config.jobName(),
           settings.runId()).qualifiedRunDirectory();
       if (config.destination().cutOver().enabled()) Overlaps.recheck(config); // and before anything is deleted
       RunSummary.Deletions deletions = CutOverStep.run(jsc, settings, planned, failed.count(), runDirectory, out);
@@ -339,12 +348,12 @@ public final class MigrationJob {
   /** What a replay or copies made while listing kept while the run went on ({@link Planning#checkpoints}). */
   private static void dropCheckpoints(JavaSparkContext jsc, MigrationConfig config, CopySettings settings) throws IOException {
     org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(Planning.checkpoints(jsc, config, settings));
-    org.apache.hadoop.fs.FileSystem fs = dir.getFileSystem(jsc.hadoopConfiguration());
+    FileSystem fs = dir.getFileSystem(jsc.hadoopConfiguration());
     if (fs.exists(dir)) fs.delete(dir, true);
   }
 
   /** The objects that failed: how many, and the keys of those written in parts (their uploads may stay open). */
-  record Failed(long count, List<String> inParts) implements java.io.Serializable {
+  record Failed(long count, List<String> inParts) implements Serializable {
     private static final long serialVersionUID = 1L;
 
     /** One pass over the commit's results (a pass deserializes each of them again). */
@@ -376,8 +385,8 @@ public final class MigrationJob {
   /** What a run holds on the cluster until its end: broadcasts (destroyed) and persisted datasets (unpersisted). */
   static final class Held implements AutoCloseable {
     // the early copies' thread adds to them too
-    private final List<Broadcast<?>> broadcasts = java.util.Collections.synchronizedList(new ArrayList<>());
-    private final List<JavaRDD<?>> persisted = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final List<Broadcast<?>> broadcasts = Collections.synchronizedList(new ArrayList<>());
+    private final List<JavaRDD<?>> persisted = Collections.synchronizedList(new ArrayList<>());
 
     <T> Broadcast<T> broadcast(Broadcast<T> b) {
       broadcasts.add(b);
@@ -570,7 +579,7 @@ public final class MigrationJob {
 
   /** What the OPEN step did, added up over its partitions. */
   record Opened(long assignments, long weight, long fresh, long reused, long failed, long resumedRanges, long resumedBytes)
-      implements java.io.Serializable {
+      implements Serializable {
     static final Opened NONE = new Opened(0, 0, 0, 0, 0, 0, 0);
 
     static Opened of(AssignFunction.Assigned a) {
@@ -626,7 +635,7 @@ public final class MigrationJob {
   }
 
   static String methodName(CopyMethod method) {
-    return method.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    return method.name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
   /**
@@ -648,7 +657,7 @@ public final class MigrationJob {
   /** Whether an upload is still open; when the destination cannot say (it refuses the request), it is kept as open. */
   private static boolean stillThere(Destination destination, Upload upload) {
     try {
-      return destination.partsStillThere(upload, new java.util.TreeMap<>()) != null;
+      return destination.partsStillThere(upload, new TreeMap<>()) != null;
     } catch (IOException | RuntimeException e) {
       return true;
     }
@@ -734,7 +743,7 @@ public final class MigrationJob {
     jsc.setJobGroup("PREFLIGHT", "PREFLIGHT: is the destination shared with every executor?", true);
     List<String> blind = jsc.parallelize(IntStream.range(0, probes).boxed().toList(), probes)
         .filter(i -> !Files.exists(Path.of(markerPath)))
-        .map(i -> java.net.InetAddress.getLocalHost().getHostName())
+        .map(i -> InetAddress.getLocalHost().getHostName())
         .distinct()
         .collect();
     if (!blind.isEmpty()) {

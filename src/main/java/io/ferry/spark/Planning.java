@@ -3,11 +3,12 @@ package io.ferry.spark;
 import io.ferry.commit.ObjectResult;
 import io.ferry.config.ArchivedConfig;
 import io.ferry.config.BucketConfig;
+import io.ferry.config.DirectoryConfig;
 import io.ferry.config.MigrationConfig;
 import io.ferry.config.PlanConfig;
 import io.ferry.config.StoreConfig;
-import io.ferry.plan.CopyPlanner;
 import io.ferry.copy.SourceProbe;
+import io.ferry.plan.CopyPlanner;
 import io.ferry.plan.CopyTask;
 import io.ferry.plan.Decision;
 import io.ferry.plan.Keyed;
@@ -16,27 +17,37 @@ import io.ferry.plan.PlanTotals;
 import io.ferry.plan.Settled;
 import io.ferry.plan.Triage;
 import io.ferry.plan.Versions;
+import io.ferry.report.ReportWriter;
+import io.ferry.report.StageTimes;
+import io.ferry.report.Units;
 import io.ferry.store.Capabilities;
 import io.ferry.store.Destination;
 import io.ferry.store.ListCounts;
+import io.ferry.store.ObjectMetadata;
+import io.ferry.store.StoreObject;
+import io.ferry.store.file.KeyPaths;
 import io.ferry.store.listing.KeySpace;
 import io.ferry.store.listing.ObjectFilter;
-import io.ferry.store.StoreObject;
-import io.ferry.report.StageTimes;
-import io.ferry.report.Units;
+import io.ferry.store.retry.Failures;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Map.Entry;
+import java.util.NoSuchElementException;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.api.java.function.Function2;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.storage.StorageLevel;
 import scala.Tuple2;
 
@@ -69,7 +80,7 @@ public final class Planning {
   record Planned(JavaRDD<CopyTask> tasks, JavaRDD<Decision> setAside, JavaRDD<StoreObject> missing, PlanTotals totals,
       ListCounts listing, ListCounts existing, long missingCount, List<StoreObject> strays, String listedIn, List<JavaRDD<?>> cached,
       JavaRDD<ObjectResult> restoring, JavaRDD<List<StoreObject>> histories, JavaRDD<HardLinks.Link> hardLinks, String partSizeLine,
-      List<org.apache.spark.broadcast.Broadcast<?>> broadcasts, PlanTotals early) implements AutoCloseable {
+      List<Broadcast<?>> broadcasts, PlanTotals early) implements AutoCloseable {
     /** What {@code tasks} copy: the totals' tasks less those handed over early. */
     PlanTotals rest() {
       return totals.minus(early);
@@ -245,9 +256,9 @@ public final class Planning {
               + " enabled), so it cannot hold the source's histories (source.versions = all): enable versioning on it, or copy into a"
               + " directory, or set source.versions = current");
         }
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         throw new JobFailure("cannot tell whether the destination " + config.destination().describe() + " keeps versions: "
-            + io.ferry.store.retry.Failures.describe(e));
+            + Failures.describe(e));
       }
     }
     boolean hierarchical = capabilities.hierarchicalKeys();
@@ -255,9 +266,9 @@ public final class Planning {
     boolean folds;
     try {
       folds = destination.foldsCase();
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new JobFailure("cannot tell whether the destination " + config.destination().describe() + " folds case (a probe file could"
-          + " not be written): " + io.ferry.store.retry.Failures.describe(e));
+          + " not be written): " + Failures.describe(e));
     }
     Listing.Counters existingCounts = new Listing.Counters(jsc, "destination");
     Existing existing = new Existing(jsc.emptyRDD(), List.of());
@@ -268,7 +279,7 @@ public final class Planning {
     if (destinationFirst) {
       if (listsDestination) existing = existing(config, settings, jsc, target, pageKeys, existingCounts, cached);
       // an earlier run's temp file is removed once the plan is made: by then an early copy may be writing at its name
-      String marker = io.ferry.store.file.KeyPaths.markerName(settings.job()); // this run's own
+      String marker = KeyPaths.markerName(settings.job()); // this run's own
       if (existing.strays().stream().allMatch(s -> s.relativeKey().equals(marker))) {
         rounds = new EarlyRounds(config, settings, jsc, capabilities, serverSide, existing.objects(), early, cached);
       }
@@ -327,7 +338,7 @@ public final class Planning {
     JavaRDD<Decision> decisions = cache(triaged, cached);
     JavaRDD<StoreObject> toCopy = decisions.filter(d -> d.kind() == Decision.Kind.COPY).map(Decision::object);
     JavaRDD<HardLinks.Link> hardLinks = null;
-    if (config.source().store() instanceof io.ferry.config.DirectoryConfig d && d.hardLinks()) {
+    if (config.source().store() instanceof DirectoryConfig d && d.hardLinks()) {
       JavaRDD<HardLinks.Named> named = cache(HardLinks.plan(decisions, settings, partitions), cached);
       toCopy = named.filter(n -> n.copy() != null).map(HardLinks.Named::copy);
       hardLinks = named.filter(n -> n.link() != null).map(HardLinks.Named::link);
@@ -342,7 +353,7 @@ public final class Planning {
     }
     PlanConfig planConfig = config.plan();
     String partSizeLine = null;
-    org.apache.spark.broadcast.Broadcast<Map<String, CopyPlanner.Kept>> keep = null;
+    Broadcast<Map<String, CopyPlanner.Kept>> keep = null;
     if (planConfig.autoPartSize() && !serverSide) {
       StringBuilder line = new StringBuilder();
       planConfig = autoPartSize(planConfig, settings, jsc, toCopy, (long) jsc.defaultParallelism() * config.copy().streamsPerTask(), line);
@@ -367,7 +378,7 @@ public final class Planning {
       Capabilities capabilities, JavaRDD<StoreObject> source, JavaRDD<StoreObject> existing, int partitions,
       Listing.Counters sourceCounts, Listing.Counters existingCounts, JavaRDD<StoreObject> missing, long missingCount,
       List<StoreObject> strays, String what, List<JavaRDD<?>> cached, String checkpoints,
-      org.apache.spark.broadcast.Broadcast<Map<String, Versions.Known>> written) {
+      Broadcast<Map<String, Versions.Known>> written) {
     jsc.setJobGroup("PLAN", "PLAN: the versions of each key", true);
     JavaRDD<Tuple2<List<Decision>, List<StoreObject>>> replays = cache(source.keyBy(StoreObject::relativeKey)
         .cogroup(existing.keyBy(StoreObject::relativeKey), partitions)
@@ -396,8 +407,8 @@ public final class Planning {
    * Where a replay keeps its histories, and copies made while listing their tasks and results, while the run goes on
    * (deleted at its end): what is written must never be computed again.
    */
-  static String checkpoints(JavaSparkContext jsc, MigrationConfig config, CopySettings settings) throws java.io.IOException {
-    return new io.ferry.report.ReportWriter(jsc.hadoopConfiguration(), config.reportPath(), config.jobName(), settings.runId())
+  static String checkpoints(JavaSparkContext jsc, MigrationConfig config, CopySettings settings) throws IOException {
+    return new ReportWriter(jsc.hadoopConfiguration(), config.reportPath(), config.jobName(), settings.runId())
         .qualifiedRunDirectory() + "/.checkpoints";
   }
 
@@ -407,14 +418,14 @@ public final class Planning {
   }
 
   /** Each key's versions replayed against the destination's: decisions for the plan, and the versions to write in order. */
-  static final class ReplayFunction implements org.apache.spark.api.java.function.FlatMapFunction<
+  static final class ReplayFunction implements FlatMapFunction<
       Iterator<Tuple2<String, Tuple2<Iterable<StoreObject>, Iterable<StoreObject>>>>, Tuple2<List<Decision>, List<StoreObject>>> {
     private static final long serialVersionUID = 1L;
     private final CopySettings settings;
     /** What the ledger knows of earlier replays, by key. */
-    private final org.apache.spark.broadcast.Broadcast<Map<String, Versions.Known>> known;
+    private final Broadcast<Map<String, Versions.Known>> known;
 
-    ReplayFunction(CopySettings settings, org.apache.spark.broadcast.Broadcast<Map<String, Versions.Known>> known) {
+    ReplayFunction(CopySettings settings, Broadcast<Map<String, Versions.Known>> known) {
       this.settings = settings;
       this.known = known;
     }
@@ -460,7 +471,7 @@ public final class Planning {
     }
   }
 
-  private static <K, V> Tuple2<K, V> tuple(java.util.Map.Entry<K, V> e) {
+  private static <K, V> Tuple2<K, V> tuple(Entry<K, V> e) {
     return new Tuple2<>(e.getKey(), e.getValue());
   }
 
@@ -484,7 +495,7 @@ public final class Planning {
       try {
         return SourceProbe.measure(ExecutorContext.source(settings).reader(), o);
       } catch (IOException | RuntimeException e) { // the copy reports what fails; the size falls back to the start
-        return SourceProbe.none("the probe of " + o.key() + " failed: " + io.ferry.store.retry.Failures.describe(e));
+        return SourceProbe.none("the probe of " + o.key() + " failed: " + Failures.describe(e));
       }
     }).collect().get(0);
     long chosen = PartSizing.auto(bySize, streams, probe.firstByteSeconds(), probe.bytesPerSecond(), plan.partSize());
@@ -517,7 +528,7 @@ public final class Planning {
   }
 
   /** Each key decided by the destination's rules and the job's selection; keys with nothing to do are dropped. */
-  static final class TriageFunction implements org.apache.spark.api.java.function.FlatMapFunction<Iterator<Tuple2<String, Keyed>>,
+  static final class TriageFunction implements FlatMapFunction<Iterator<Tuple2<String, Keyed>>,
       Decision> {
     private static final long serialVersionUID = 1L;
     private final CopySettings settings;
@@ -550,16 +561,16 @@ public final class Planning {
    * (rclone's, Ferry's from a directory), read with a HEAD, else its listed time.
    */
   static Triage.Restamp restamp(CopySettings settings) {
-    if (!(settings.source().store() instanceof BucketConfig && settings.destination().store() instanceof io.ferry.config.DirectoryConfig)) {
+    if (!(settings.source().store() instanceof BucketConfig && settings.destination().store() instanceof DirectoryConfig)) {
       return Triage.Restamp.NONE;
     }
     var reader = ExecutorContext.source(settings).reader();
     var retrier = ExecutorContext.retrier(settings);
     return source -> {
-      io.ferry.store.ObjectMetadata metadata = retrier.call(() -> reader.metadata(source, false));
+      ObjectMetadata metadata = retrier.call(() -> reader.metadata(source, false));
       for (Map.Entry<String, String> e : metadata.userMetadata().entrySet()) {
-        if (!e.getKey().equalsIgnoreCase(io.ferry.store.ObjectMetadata.MTIME)) continue;
-        long millis = io.ferry.store.ObjectMetadata.mtimeMillis(e.getValue());
+        if (!e.getKey().equalsIgnoreCase(ObjectMetadata.MTIME)) continue;
+        long millis = ObjectMetadata.mtimeMillis(e.getValue());
         return millis == Long.MIN_VALUE ? source : source.withTime(millis);
       }
       return source;
@@ -567,23 +578,23 @@ public final class Planning {
   }
 
   /** A partition's objects planned into tasks in key order; task ids are the partition's index, then a count. */
-  static final class PlanFunction implements org.apache.spark.api.java.function.Function2<Integer, Iterator<StoreObject>,
+  static final class PlanFunction implements Function2<Integer, Iterator<StoreObject>,
       Iterator<CopyTask>> {
     private static final long serialVersionUID = 1L;
-    private final io.ferry.config.PlanConfig config;
+    private final PlanConfig config;
     private final Capabilities capabilities;
     private final boolean serverSide;
     private final int generation;
-    private final org.apache.spark.broadcast.Broadcast<Map<String, CopyPlanner.Kept>> kept;
+    private final Broadcast<Map<String, CopyPlanner.Kept>> kept;
 
     /** @param generation of a replay's versions: its tasks' ids are apart from other generations' */
-    PlanFunction(io.ferry.config.PlanConfig config, Capabilities capabilities, boolean serverSide, int generation) {
+    PlanFunction(PlanConfig config, Capabilities capabilities, boolean serverSide, int generation) {
       this(config, capabilities, serverSide, generation, null);
     }
 
     /** @param kept part sizes objects keep ({@link CopyPlanner}); null for none */
-    PlanFunction(io.ferry.config.PlanConfig config, Capabilities capabilities, boolean serverSide, int generation,
-        org.apache.spark.broadcast.Broadcast<Map<String, CopyPlanner.Kept>> kept) {
+    PlanFunction(PlanConfig config, Capabilities capabilities, boolean serverSide, int generation,
+        Broadcast<Map<String, CopyPlanner.Kept>> kept) {
       this.config = config;
       this.capabilities = capabilities;
       this.serverSide = serverSide;
@@ -596,13 +607,13 @@ public final class Planning {
       // in key order: a partition computed again (an executor lost) plans the same tasks, whatever order the join gave
       List<StoreObject> sorted = new ArrayList<>();
       input.forEachRemaining(sorted::add);
-      sorted.sort(java.util.Comparator.comparing(StoreObject::key).thenComparing(StoreObject::relativeKey)
+      sorted.sort(Comparator.comparing(StoreObject::key).thenComparing(StoreObject::relativeKey)
           .thenComparing(StoreObject::versionId));
       Iterator<StoreObject> objects = sorted.iterator();
       CopyPlanner planner = new CopyPlanner(config, capabilities, serverSide, ((long) generation << 52) + ((long) partition << 32),
           kept == null ? Map.of() : kept.value());
       return new Iterator<>() {
-        private Iterator<CopyTask> ready = java.util.Collections.emptyIterator();
+        private Iterator<CopyTask> ready = Collections.emptyIterator();
         private boolean finished;
 
         @Override
@@ -622,7 +633,7 @@ public final class Planning {
 
         @Override
         public CopyTask next() {
-          if (!hasNext()) throw new java.util.NoSuchElementException();
+          if (!hasNext()) throw new NoSuchElementException();
           return ready.next();
         }
       };

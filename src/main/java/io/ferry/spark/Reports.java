@@ -1,14 +1,15 @@
 package io.ferry.spark;
 
 import io.ferry.commit.ObjectResult;
-import io.ferry.copy.RangeResult;
 import io.ferry.config.ReportConfig;
+import io.ferry.copy.RangeResult;
 import io.ferry.report.PartitionStats;
 import io.ferry.report.ReportWriter;
 import io.ferry.report.RunInfo;
 import io.ferry.report.RunStats;
 import io.ferry.report.RunSummary;
 import java.io.IOException;
+import java.util.Collections;
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -45,7 +46,7 @@ final class Reports {
     // one small row per task of the copy, from the copy's own partitions (before any coalescing)
     List<PartitionStats> partitions = ranges.mapPartitionsWithIndex((i, rows) -> {
       PartitionStats p = PartitionStats.of(i, rows);
-      return p == null ? java.util.Collections.<PartitionStats>emptyIterator() : List.of(p).iterator();
+      return p == null ? Collections.<PartitionStats>emptyIterator() : List.of(p).iterator();
     }, true).collect();
     return writer.finish(info, stats, partitions);
   }

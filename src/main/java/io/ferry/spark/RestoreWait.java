@@ -3,6 +3,7 @@ package io.ferry.spark;
 import io.ferry.config.ArchivedConfig;
 import io.ferry.report.RunSummary;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,7 +34,7 @@ final class RestoreWait {
       Thread.sleep(d.toMillis());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted while waiting for restores");
+      throw new InterruptedIOException("interrupted while waiting for restores");
     }
   };
 

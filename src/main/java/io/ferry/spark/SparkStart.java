@@ -1,11 +1,12 @@
 package io.ferry.spark;
 
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Future;
 import org.apache.spark.SparkConf;
-import org.apache.spark.SparkContext$;
 import org.apache.spark.SparkContext;
+import org.apache.spark.SparkContext$;
 import org.apache.spark.api.java.JavaSparkContext;
 import scala.Option;
 
@@ -35,7 +36,7 @@ public final class SparkStart {
   public static SparkConf withMetrics(SparkConf sparkConf) {
     String plugins = sparkConf.get("spark.plugins", "");
     String ours = FerryPlugin.class.getName();
-    if (!java.util.Arrays.asList(plugins.split(",")).contains(ours)) sparkConf.set("spark.plugins", plugins.isBlank() ? ours : plugins
+    if (!Arrays.asList(plugins.split(",")).contains(ours)) sparkConf.set("spark.plugins", plugins.isBlank() ? ours : plugins
         + "," + ours);
     return sparkConf;
   }

@@ -1,5 +1,6 @@
 package io.ferry.spark;
 
+import io.ferry.config.BucketConfig;
 import io.ferry.config.MigrationConfig;
 import io.ferry.plan.Keyed;
 import io.ferry.plan.Lanes;
@@ -13,13 +14,16 @@ import io.ferry.store.StoreObject;
 import io.ferry.verify.Comparison;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.Serializable;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Future;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -39,7 +43,7 @@ final class VerifyJob {
   private VerifyJob() {}
 
   static VerifySummary run(MigrationConfig config, Future<JavaSparkContext> spark, PrintStream out) throws JobFailure, IOException {
-    if (config.source().store() instanceof io.ferry.config.BucketConfig b && b.versions()) {
+    if (config.source().store() instanceof BucketConfig b && b.versions()) {
       throw new JobFailure("verify compares each key's current version, and this job copies every version (source.versions = all):"
           + " run verify with -Dferry.source.versions=current; a rerun of the job writes any version the destination lacks");
     }
@@ -92,7 +96,7 @@ final class VerifyJob {
     String job = config.jobName();
     try {
       results.coalesce(Math.max(1, Math.min(results.getNumPartitions(), 16))).foreachPartition(rows -> {
-        org.apache.spark.TaskContext task = org.apache.spark.TaskContext.get();
+        TaskContext task = TaskContext.get();
         DatasetFiles.writePart(Datasets.verify(job, runId), rows, directory, task.partitionId(), String.valueOf(task.taskAttemptId()),
             hadoop.value().value(), r -> { });
       });
@@ -125,7 +129,7 @@ final class VerifyJob {
   }
 
   /** Differences in key order (serializable, for takeOrdered). */
-  static final class ByKey implements java.util.Comparator<VerifySummary.Difference>, java.io.Serializable {
+  static final class ByKey implements Comparator<VerifySummary.Difference>, Serializable {
     private static final long serialVersionUID = 1L;
 
     @Override

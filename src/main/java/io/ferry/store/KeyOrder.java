@@ -1,6 +1,7 @@
 package io.ferry.store;
 
 import java.util.Comparator;
+import java.util.Locale;
 
 /**
  * The order S3 lists keys in: by their UTF-8 bytes, which is code point order. Java's {@code String.compareTo}
@@ -34,7 +35,7 @@ public final class KeyOrder {
    * filesystem where "a.txt" and "A.TXT" are one file), its case folded.
    */
   public static String joinKey(String relativeKey, boolean foldsCase) {
-    return foldsCase ? relativeKey.toUpperCase(java.util.Locale.ROOT).toLowerCase(java.util.Locale.ROOT) : relativeKey;
+    return foldsCase ? relativeKey.toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT) : relativeKey;
   }
 
   /** The longest common prefix of two keys, never ending inside a surrogate pair. */

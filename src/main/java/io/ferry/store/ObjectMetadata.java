@@ -1,13 +1,16 @@
 package io.ferry.store;
 
 import io.ferry.store.checksums.Checksum;
+import java.io.IOException;
 import java.io.Serializable;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.Optional;
 
 /**
  * What a copy carries over around an object's bytes: the system metadata S3 lets a writer set ({@link #HEADERS}), its
@@ -115,7 +118,7 @@ public record ObjectMetadata(Map<String, String> headers, Map<String, String> us
    */
   public static long mtimeMillis(String text) {
     try {
-      return new java.math.BigDecimal(text.trim()).movePointRight(3).setScale(0, java.math.RoundingMode.FLOOR).longValueExact();
+      return new BigDecimal(text.trim()).movePointRight(3).setScale(0, RoundingMode.FLOOR).longValueExact();
     } catch (NumberFormatException | ArithmeticException e) {
       return Long.MIN_VALUE;
     }
@@ -129,6 +132,6 @@ public record ObjectMetadata(Map<String, String> headers, Map<String, String> us
   /** Metadata read only when a destination keeps it (a bucket does; a directory does not). */
   @FunctionalInterface
   public interface Lazy {
-    ObjectMetadata get() throws java.io.IOException;
+    ObjectMetadata get() throws IOException;
   }
 }

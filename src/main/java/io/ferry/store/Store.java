@@ -1,5 +1,9 @@
 package io.ferry.store;
 
+import io.ferry.config.StoreConfig;
+import java.io.IOException;
+import java.util.Optional;
+
 /** One configured store (a bucket and prefix, a directory) as the pipeline uses it. */
 public interface Store {
   /** Its objects under the prefix (or directory). */
@@ -12,19 +16,19 @@ public interface Store {
   Destination destination();
 
   /** Restores its archived objects; empty where the store archives none (a directory). */
-  default java.util.Optional<Restorer> restorer() {
-    return java.util.Optional.empty();
+  default Optional<Restorer> restorer() {
+    return Optional.empty();
   }
 
   /** Fails with the store's own error if it cannot be reached with the job's settings (a bucket's HEAD). */
   @Retries.Retried
-  default void check() throws java.io.IOException {}
+  default void check() throws IOException {}
 
   /**
    * Copies objects of {@code source} into this store without their bytes leaving the service, where both are in one
    * service ({@code CopyMethod} decides); empty where the store cannot.
    */
-  default java.util.Optional<InServiceCopy> copyingFrom(io.ferry.config.StoreConfig source) {
-    return java.util.Optional.empty();
+  default Optional<InServiceCopy> copyingFrom(StoreConfig source) {
+    return Optional.empty();
   }
 }

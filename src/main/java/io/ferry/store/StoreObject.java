@@ -1,6 +1,7 @@
 package io.ferry.store;
 
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
@@ -57,7 +58,7 @@ public record StoreObject(String key, String relativeKey, long size, String etag
    * a link again.
    */
   public static StoreObject symlink(String key, String relativeKey, String target, long lastModifiedMillis) {
-    return new StoreObject(key, relativeKey, target.getBytes(java.nio.charset.StandardCharsets.UTF_8).length, "", lastModifiedMillis,
+    return new StoreObject(key, relativeKey, target.getBytes(StandardCharsets.UTF_8).length, "", lastModifiedMillis,
         SYMLINK + target);
   }
 

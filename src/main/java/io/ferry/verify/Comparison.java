@@ -2,13 +2,15 @@ package io.ferry.verify;
 
 import io.ferry.store.ByteRange;
 import io.ferry.store.RangeReader;
-import io.ferry.store.retry.Retrier;
 import io.ferry.store.StoreObject;
+import io.ferry.store.retry.Failures;
+import io.ferry.store.retry.Retrier;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
 import java.util.HexFormat;
 import java.util.Objects;
+import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
 /**
@@ -48,9 +50,9 @@ public final class Comparison {
      */
     public Result merge(Result other) {
       Status worst = status.ordinal() >= other.status.ordinal() ? status : other.status;
-      String detail = java.util.stream.Stream.of(this, other).filter(r -> r.status == worst && !r.detail.isEmpty())
+      String detail = Stream.of(this, other).filter(r -> r.status == worst && !r.detail.isEmpty())
           .map(Result::detail).min(String::compareTo).orElse("");
-      String method = java.util.stream.Stream.of(this, other).filter(r -> r.status == worst).map(Result::method)
+      String method = Stream.of(this, other).filter(r -> r.status == worst).map(Result::method)
           .min(String::compareTo).orElseThrow();
       return new Result(key, source != null ? source : other.source, destination != null ? destination : other.destination, worst,
           method, detail, parts + other.parts, bytesRead + other.bytesRead);
@@ -102,7 +104,7 @@ public final class Comparison {
           same ? "" : where + "source crc32c " + a + ", destination " + b, 1, 2 * check.range().length());
     } catch (IOException | RuntimeException e) {
       return new Result(check.key(), check.source(), check.destination(), Status.UNREADABLE, "read-crc32c",
-          io.ferry.store.retry.Failures.describe(e), 1, 0);
+          Failures.describe(e), 1, 0);
     }
   }
 

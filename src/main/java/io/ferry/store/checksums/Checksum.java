@@ -3,6 +3,7 @@ package io.ferry.store.checksums;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Locale;
@@ -127,7 +128,7 @@ public record Checksum(Algorithm algorithm, String value, boolean composite) imp
   /** A CRC's value in the store's form: base64 of its {@code bytes} big-endian bytes. */
   public static String encode(long crc, int bytes) {
     ByteBuffer b = ByteBuffer.allocate(8).putLong(crc);
-    return Base64.getEncoder().encodeToString(java.util.Arrays.copyOfRange(b.array(), 8 - bytes, 8));
+    return Base64.getEncoder().encodeToString(Arrays.copyOfRange(b.array(), 8 - bytes, 8));
   }
 
   /** A CRC from the store's form. */

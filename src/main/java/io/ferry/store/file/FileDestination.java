@@ -4,18 +4,19 @@ import io.ferry.config.S3Limits;
 import io.ferry.store.Body;
 import io.ferry.store.ByteRange;
 import io.ferry.store.Capabilities;
-import io.ferry.store.checksums.Checksum;
 import io.ferry.store.Destination;
 import io.ferry.store.Lister;
 import io.ferry.store.ObjectMetadata;
 import io.ferry.store.StoreFailure;
 import io.ferry.store.StoreObject;
-import io.ferry.store.limits.ThreadBuffers;
 import io.ferry.store.Upload;
+import io.ferry.store.checksums.Checksum;
+import io.ferry.store.limits.ThreadBuffers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
@@ -29,10 +30,14 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.util.Arrays;
 import java.util.HashSet;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -320,7 +325,7 @@ final class FileDestination implements Destination {
    * retried before that makes the link again).
    */
   private String completeLink(Path target, Path temp, long time) throws IOException {
-    String to = Files.readString(temp, java.nio.charset.StandardCharsets.UTF_8); // written as it is, never followed
+    String to = Files.readString(temp, StandardCharsets.UTF_8); // written as it is, never followed
     Path link = KeyPaths.tempPath(target, tag, KeyPaths.nonce());
     Files.createSymbolicLink(link, Path.of(to));
     try {
@@ -456,14 +461,14 @@ final class FileDestination implements Destination {
   }
 
   /** Folders probed for case folding, by this instance. */
-  private final java.util.Map<Path, Boolean> foldingFolders = new ConcurrentHashMap<>();
+  private final Map<Path, Boolean> foldingFolders = new ConcurrentHashMap<>();
 
   /** A probe file of this job created in {@code folder} under a lower-case name and looked for under the upper-case one. */
   private boolean foldsCaseIn(Path folder) throws IOException {
     Path probe = folder.resolve(".ferry-" + tag + "-" + KeyPaths.nonce() + ".case.marker"); // probes of other tasks apart
     Files.createFile(probe);
     try {
-      String upper = probe.getFileName().toString().toUpperCase(java.util.Locale.ROOT);
+      String upper = probe.getFileName().toString().toUpperCase(Locale.ROOT);
       return Files.exists(folder.resolve(upper), LinkOption.NOFOLLOW_LINKS);
     } finally {
       Files.deleteIfExists(probe);
@@ -574,7 +579,7 @@ final class FileDestination implements Destination {
   @Override
   public String staged(Upload upload) throws IOException {
     BasicFileAttributes a = Files.readAttributes(tempPath(upload), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    return a.size() + "/" + a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS) + "/" + a.fileKey();
+    return a.size() + "/" + a.lastModifiedTime().to(TimeUnit.NANOSECONDS) + "/" + a.fileKey();
   }
 
   /** Bytes [offset, +length) of the upload's temp file into digests (offset -1: the whole file); false if it is shorter. */
@@ -711,7 +716,7 @@ final class FileDestination implements Destination {
     byte[] held = null;
     while (i < n) {
       int end = (int) Math.min(n, i + SPARSE_BLOCK - Math.floorMod(position + i, SPARSE_BLOCK));
-      if (end - i == SPARSE_BLOCK && java.util.Arrays.mismatch(bytes, i, end, ZEROS, 0, SPARSE_BLOCK) < 0) {
+      if (end - i == SPARSE_BLOCK && Arrays.mismatch(bytes, i, end, ZEROS, 0, SPARSE_BLOCK) < 0) {
         if (held == null) held = new byte[SPARSE_BLOCK];
         if (readsZeros(channel, position + i, held)) {
           write(channel, bytes, pending, i, position);
@@ -729,7 +734,7 @@ final class FileDestination implements Destination {
     for (int r; b.hasRemaining() && (r = channel.read(b, at + b.position())) >= 0; ) {
       if (r == 0) break;
     }
-    return java.util.Arrays.mismatch(held, 0, b.position(), ZEROS, 0, b.position()) < 0;
+    return Arrays.mismatch(held, 0, b.position(), ZEROS, 0, b.position()) < 0;
   }
 
   private static void write(FileChannel channel, byte[] bytes, int from, int to, long position) throws IOException {

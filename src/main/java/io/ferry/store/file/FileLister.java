@@ -1,5 +1,6 @@
 package io.ferry.store.file;
 
+import io.ferry.config.DirectoryConfig.Symlinks;
 import io.ferry.store.ListCounts;
 import io.ferry.store.Lister;
 import io.ferry.store.Shard;
@@ -17,7 +18,10 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Lists the regular files under a directory as objects keyed by their relative path with '/' separators. Shards are
@@ -31,7 +35,7 @@ import java.util.function.Consumer;
 final class FileLister implements Lister {
   /** Directory levels walked on the driver at most. */
   private static final int LEVELS = 4;
-  private static final java.util.regex.Pattern INODE = java.util.regex.Pattern.compile("ino=(\\d+)");
+  private static final Pattern INODE = Pattern.compile("ino=(\\d+)");
   private final Path root;
   private final boolean follow;
   /** Whether links not followed are handed on (a source reports them); a destination's listing leaves them out. */
@@ -57,7 +61,7 @@ final class FileLister implements Lister {
   }
 
   /** A source's listing, or that of a destination whose links are the job's (copy): links as the job treats them. */
-  FileLister(Path root, io.ferry.config.DirectoryConfig.Symlinks symlinks) {
+  FileLister(Path root, Symlinks symlinks) {
     this(root, symlinks, Folders.NONE);
   }
 
@@ -69,10 +73,10 @@ final class FileLister implements Lister {
     return new FileLister(root, false, false, links, "", folders);
   }
 
-  FileLister(Path root, io.ferry.config.DirectoryConfig.Symlinks symlinks, Folders folders) {
-    this(root, symlinks == io.ferry.config.DirectoryConfig.Symlinks.FOLLOW, true,
-        symlinks == io.ferry.config.DirectoryConfig.Symlinks.COPY || symlinks == io.ferry.config.DirectoryConfig.Symlinks.COPY_AS_FILES,
-        symlinks == io.ferry.config.DirectoryConfig.Symlinks.COPY_AS_FILES ? io.ferry.config.DirectoryConfig.Symlinks.LINK_SUFFIX : "",
+  FileLister(Path root, Symlinks symlinks, Folders folders) {
+    this(root, symlinks == Symlinks.FOLLOW, true,
+        symlinks == Symlinks.COPY || symlinks == Symlinks.COPY_AS_FILES,
+        symlinks == Symlinks.COPY_AS_FILES ? Symlinks.LINK_SUFFIX : "",
         folders);
   }
 
@@ -113,7 +117,7 @@ final class FileLister implements Lister {
   public ListCounts list(Shard shard, Consumer<StoreObject> consumer) throws IOException {
     List<Entry> entries = new ArrayList<>();
     try {
-      Files.walkFileTree(path(shard.prefix()), java.util.Set.of(), shard.recursive() ? Integer.MAX_VALUE : 1, new SimpleFileVisitor<>() {
+      Files.walkFileTree(path(shard.prefix()), Set.of(), shard.recursive() ? Integer.MAX_VALUE : 1, new SimpleFileVisitor<>() {
         @Override
         public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) throws IOException {
           // each folder is the start of one shard or inside one recursive shard: listed there, once
@@ -236,7 +240,7 @@ final class FileLister implements Lister {
   static String inode(BasicFileAttributes attributes) {
     Object key = attributes.fileKey(); // "(dev=…,ino=…)" on Unix
     if (key == null) return "";
-    java.util.regex.Matcher m = INODE.matcher(key.toString());
+    Matcher m = INODE.matcher(key.toString());
     return m.find() ? "ino=" + m.group(1) : "";
   }
 

@@ -5,16 +5,20 @@ import io.ferry.store.ObjectMetadata;
 import io.ferry.store.RangeReader;
 import io.ferry.store.StoreFailure;
 import io.ferry.store.StoreObject;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Map;
+import java.util.TreeMap;
 
 /** Positioned reads of files under a directory (local disk, NFS, a block volume): the source of an upload. */
 final class FileRangeReader implements RangeReader {
@@ -37,8 +41,8 @@ final class FileRangeReader implements RangeReader {
     Path file = root.resolve(object.key());
     if (object.isFolder()) return InputStream.nullInputStream();
     if (object.isSymlink()) {
-      byte[] target = linkAsListed(file, object).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-      return new java.io.ByteArrayInputStream(target, (int) range.offset(), (int) range.length());
+      byte[] target = linkAsListed(file, object).getBytes(StandardCharsets.UTF_8);
+      return new ByteArrayInputStream(target, (int) range.offset(), (int) range.length());
     }
     FileChannel channel = links.length == 0 ? FileChannel.open(file, StandardOpenOption.READ)
         : FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
@@ -83,7 +87,7 @@ final class FileRangeReader implements RangeReader {
     if (Files.isSymbolicLink(one) || Files.isSymbolicLink(other)) return false;
     try {
       return Files.isSameFile(one, other);
-    } catch (java.nio.file.NoSuchFileException gone) {
+    } catch (NoSuchFileException gone) {
       return false; // one of them was removed since it was listed: it is copied (or fails) as a file of its own
     }
   }
@@ -132,7 +136,7 @@ final class FileRangeReader implements RangeReader {
     } catch (IOException e) {
       // no guess
     }
-    Map<String, String> user = new java.util.TreeMap<>();
+    Map<String, String> user = new TreeMap<>();
     user.put(ObjectMetadata.MTIME, ObjectMetadata.mtime(object.lastModifiedMillis()));
     try {
       Map<String, Object> unix = Files.readAttributes(file, "unix:mode,uid,gid", links);

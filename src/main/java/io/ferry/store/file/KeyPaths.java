@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 /**
@@ -93,7 +95,7 @@ public final class KeyPaths {
 
   /** A fresh nonce for {@link #tempPath}. */
   static String nonce() {
-    return String.format("%012x", java.util.concurrent.ThreadLocalRandom.current().nextLong() & 0xFFFF_FFFF_FFFFL);
+    return String.format("%012x", ThreadLocalRandom.current().nextLong() & 0xFFFF_FFFF_FFFFL);
   }
 
   /** True for the names {@link #tempPath} and {@link #markerName} make, for any tag: staging of some job, never an object. */
@@ -129,7 +131,7 @@ public final class KeyPaths {
       }
       if (b == '\\') out.append("\\\\");
       else if (b >= 0x20 && b < 0x7f) out.append((char) b);
-      else out.append(String.format(java.util.Locale.ROOT, "\\x%02x", b));
+      else out.append(String.format(Locale.ROOT, "\\x%02x", b));
     }
     return out.toString();
   }

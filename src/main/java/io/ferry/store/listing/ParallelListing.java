@@ -16,6 +16,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * Lists shards on a few threads at once and hands their objects on through a bounded queue, so a task's memory holds
@@ -26,7 +27,7 @@ public final class ParallelListing implements Iterator<StoreObject>, AutoCloseab
   /** Lists one shard into a consumer. */
   @FunctionalInterface
   public interface ShardLister {
-    Lister.Listed list(Shard shard, java.util.function.Consumer<StoreObject> consumer) throws IOException;
+    Lister.Listed list(Shard shard, Consumer<StoreObject> consumer) throws IOException;
   }
 
   private static final Object END = new Object();

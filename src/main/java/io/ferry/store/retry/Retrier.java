@@ -3,6 +3,8 @@ package io.ferry.store.retry;
 import io.ferry.store.limits.Meters;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * The job's one retry policy for a request that is not a range transfer (listing pages, HEAD, opening, completing and
@@ -39,7 +41,7 @@ public final class Retrier {
 
   /** A retrier that never retries (a dry run, a test). */
   public static Retrier once() {
-    return new Retrier(0, new Backoff(java.time.Duration.ZERO, java.time.Duration.ZERO));
+    return new Retrier(0, new Backoff(Duration.ZERO, Duration.ZERO));
   }
 
   public int retries() {
@@ -69,7 +71,7 @@ public final class Retrier {
   }
 
   /** As {@link #attempts(Attempt)}, telling {@code retrying} of each failure that is retried. */
-  public <T> T attempts(Attempt<T> call, java.util.function.Consumer<Throwable> retrying) throws IOException {
+  public <T> T attempts(Attempt<T> call, Consumer<Throwable> retrying) throws IOException {
     for (int attempt = 0; ; attempt++) {
       try {
         return call.call(attempt + 1);

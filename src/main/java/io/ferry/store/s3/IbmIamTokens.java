@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.config.Secret;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -47,7 +48,7 @@ public final class IbmIamTokens {
         throw new UncheckedIOException(e);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new UncheckedIOException(new java.io.InterruptedIOException("interrupted while fetching an IAM token"));
+        throw new UncheckedIOException(new InterruptedIOException("interrupted while fetching an IAM token"));
       }
     }
     return token;

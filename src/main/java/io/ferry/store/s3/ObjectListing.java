@@ -1,8 +1,14 @@
 package io.ferry.store.s3;
 
 import io.ferry.store.ETags;
+import io.ferry.store.StoreFailure;
+import io.ferry.store.StoreFailure.Kind;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +16,7 @@ import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
+import software.amazon.awssdk.utils.DateUtils;
 
 /**
  * A ListObjectsV2 answer read as it streams by: the SDK builds a DOM of each page and then its model objects, which
@@ -27,14 +34,14 @@ final class ObjectListing {
      * This page, once every key and folder is under {@code under} (a folder ending in '/' where listed by delimiter):
      * a key the store encoded without saying so, or decoded wrong, fails the listing rather than end a shard early.
      */
-    Page under(String under, boolean level) throws io.ferry.store.StoreFailure {
+    Page under(String under, boolean level) throws StoreFailure {
       for (Entry e : entries) if (!e.key().startsWith(under)) throw outside("key", e.key(), under);
       for (String p : prefixes) if (!p.startsWith(under) || (level && !p.endsWith("/"))) throw outside("folder", p, under);
       return this;
     }
 
-    private static io.ferry.store.StoreFailure outside(String what, String name, String under) {
-      return new io.ferry.store.StoreFailure(io.ferry.store.StoreFailure.Kind.FATAL, "the store's ListObjectsV2 answer for the prefix '"
+    private static StoreFailure outside(String what, String name, String under) {
+      return new StoreFailure(Kind.FATAL, "the store's ListObjectsV2 answer for the prefix '"
           + under + "' has the " + what + " '" + name + "', which is not under it (a key encoded or decoded wrong)", null);
     }
   }
@@ -85,7 +92,7 @@ final class ObjectListing {
         depth++;
         String name = r.getLocalName();
         if (depth == 1 && !name.equals("ListBucketResult")) {
-          String body = new String(answer, java.nio.charset.StandardCharsets.UTF_8);
+          String body = new String(answer, StandardCharsets.UTF_8);
           // S3 may answer 200 with an error ("a 200 OK response can contain valid or invalid XML"): never an empty page
           if (name.equals("Error")) throw S3Errors.failure(S3Answers.error(500, "", body));
           throw new IOException("the store answered ListObjectsV2 with <" + name + ">, not a listing");
@@ -103,7 +110,7 @@ final class ObjectListing {
         } else if (inContents && depth == 3) {
           switch (name) { // getElementText reads to the end element: the depth goes back by itself
             case "Key" -> key = text(r);
-            case "LastModified" -> millis = software.amazon.awssdk.utils.DateUtils.parseIso8601Date(text(r).trim()).toEpochMilli();
+            case "LastModified" -> millis = DateUtils.parseIso8601Date(text(r).trim()).toEpochMilli();
             case "ETag" -> etag = ETags.unquote(text(r));
             case "Size" -> {
               size = Long.parseLong(text(r).trim());
@@ -132,12 +139,12 @@ final class ObjectListing {
         entries.replaceAll(e -> new Entry(decode(e.key()), e.millis(), e.etag(), e.size(), e.storageClass()));
         prefixes.replaceAll(ObjectListing::decode);
       } catch (IllegalArgumentException e) {
-        throw new io.ferry.store.StoreFailure(io.ferry.store.StoreFailure.Kind.FATAL, "the store's ListObjectsV2 answer has a key that"
+        throw new StoreFailure(Kind.FATAL, "the store's ListObjectsV2 answer has a key that"
             + " is not URL-encoded as it says: " + e.getMessage(), e);
       }
     }
     if (truncated && (next == null || next.isEmpty())) {
-      throw new io.ferry.store.StoreFailure(io.ferry.store.StoreFailure.Kind.FATAL, "the store answered a truncated ListObjectsV2"
+      throw new StoreFailure(Kind.FATAL, "the store answered a truncated ListObjectsV2"
           + " page without NextContinuationToken, so the listing cannot go on from it", null);
     }
     return new Page(entries, prefixes, truncated, truncated ? next : null);
@@ -153,7 +160,7 @@ final class ObjectListing {
    */
   static String decode(String s) {
     if (s.indexOf('%') < 0 && s.indexOf('+') < 0) return s;
-    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(s.length());
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(s.length());
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
       if (c == '+') {
@@ -172,10 +179,10 @@ final class ObjectListing {
       }
     }
     try {
-      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-          .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(bytes.toByteArray()))
+      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes.toByteArray()))
           .toString();
-    } catch (java.nio.charset.CharacterCodingException e) {
+    } catch (CharacterCodingException e) {
       throw new IllegalArgumentException("'" + s + "' decodes to bytes that are not UTF-8");
     }
   }

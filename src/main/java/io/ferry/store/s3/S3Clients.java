@@ -5,6 +5,7 @@ import io.ferry.store.limits.Limits;
 import io.ferry.store.limits.RateLimit;
 import io.ferry.store.limits.Throttle;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -14,6 +15,7 @@ import org.apache.http.conn.ssl.SSLConnectionSocketFactory;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
@@ -24,6 +26,8 @@ import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.sts.StsClient;
+import software.amazon.awssdk.services.sts.auth.StsAssumeRoleCredentialsProvider;
 
 /**
  * One S3 client per JVM per endpoint setting, built lazily where it is used (driver or executor) and never
@@ -153,7 +157,7 @@ public final class S3Clients {
    */
   static ConnectionSocketFactory tls(S3EndpointConfig e) {
     if (!e.caBundle().isEmpty() && !e.endpoint().regionMatches(true, 0, "http://", 0, 7)) {
-      return new SSLConnectionSocketFactory(TrustedCertificates.context(java.nio.file.Path.of(e.caBundle())),
+      return new SSLConnectionSocketFactory(TrustedCertificates.context(Path.of(e.caBundle())),
           SSLConnectionSocketFactory.getDefaultHostnameVerifier());
     }
     return lazyTls(e.endpoint());
@@ -163,7 +167,7 @@ public final class S3Clients {
     return switch (e.credentials().type()) {
       case STATIC -> StaticCredentialsProvider.create(e.credentials().sessionToken().reveal().isEmpty()
           ? AwsBasicCredentials.create(e.credentials().accessKeyId(), e.credentials().secretAccessKey().reveal())
-          : software.amazon.awssdk.auth.credentials.AwsSessionCredentials.create(e.credentials().accessKeyId(),
+          : AwsSessionCredentials.create(e.credentials().accessKeyId(),
               e.credentials().secretAccessKey().reveal(), e.credentials().sessionToken().reveal()));
       case DEFAULT_CHAIN -> DefaultCredentialsProvider.builder().build();
       // Unsigned requests; BearerToken adds "Authorization: Bearer <IAM token>".
@@ -183,10 +187,10 @@ public final class S3Clients {
     S3EndpointConfig.Role role = c.role();
     AwsCredentialsProvider as = c.accessKeyId().isBlank() ? DefaultCredentialsProvider.builder().build()
         : StaticCredentialsProvider.create(AwsBasicCredentials.create(c.accessKeyId(), c.secretAccessKey().reveal()));
-    var sts = software.amazon.awssdk.services.sts.StsClient.builder().region(Region.of(region)).credentialsProvider(as)
+    var sts = StsClient.builder().region(Region.of(region)).credentialsProvider(as)
         .httpClient(ApacheHttpClient.builder().connectionTimeout(Duration.ofSeconds(10)).build());
     if (!role.stsEndpoint().isEmpty()) sts.endpointOverride(URI.create(role.stsEndpoint()));
-    return software.amazon.awssdk.services.sts.auth.StsAssumeRoleCredentialsProvider.builder().stsClient(sts.build())
+    return StsAssumeRoleCredentialsProvider.builder().stsClient(sts.build())
         .refreshRequest(r -> {
           r.roleArn(role.arn()).roleSessionName(role.sessionName()).durationSeconds((int) role.duration().toSeconds());
           if (!role.externalId().isEmpty()) r.externalId(role.externalId().reveal());

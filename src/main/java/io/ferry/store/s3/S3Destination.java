@@ -1,41 +1,57 @@
 package io.ferry.store.s3;
 
-import io.ferry.config.S3Limits;
-import io.ferry.store.ETags;
 import io.ferry.config.BucketConfig;
 import io.ferry.config.ObjectWrites;
 import io.ferry.config.Provider;
-import io.ferry.store.StorageClasses;
+import io.ferry.config.S3Limits;
 import io.ferry.store.Body;
 import io.ferry.store.ByteRange;
 import io.ferry.store.Capabilities;
 import io.ferry.store.Destination;
+import io.ferry.store.ETags;
 import io.ferry.store.InServiceCopy;
 import io.ferry.store.Lister;
 import io.ferry.store.ObjectMetadata;
-import io.ferry.store.retry.Retrier;
+import io.ferry.store.StorageClasses;
 import io.ferry.store.StoreFailure;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
+import io.ferry.store.retry.Retrier;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.MetadataDirective;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.NoSuchUploadException;
+import software.amazon.awssdk.services.s3.model.RequestPayer;
 import software.amazon.awssdk.utils.http.SdkHttpUtils;
 
 /**
@@ -53,7 +69,7 @@ final class S3Destination implements Destination {
 
   private final S3Client client;
   private final SignedRequests requests;
-  private final java.util.function.Supplier<SignedRequests> checked;
+  private final Supplier<SignedRequests> checked;
   private final BucketConfig config;
   private final Retrier retrier;
   private final LockCheck lock;
@@ -65,7 +81,7 @@ final class S3Destination implements Destination {
   }
 
   /** Buckets (endpoint and name) by whether they have Object Lock, as asked once per JVM. */
-  private static final Map<String, Boolean> LOCKED = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final Map<String, Boolean> LOCKED = new ConcurrentHashMap<>();
 
   /** @param retrier the job's retry policy, for the pages of {@link #existing} */
   S3Destination(S3Client client, SignedRequests requests, BucketConfig config, Retrier retrier) {
@@ -76,7 +92,7 @@ final class S3Destination implements Destination {
    * @param checked the uploads' requests with a checksum each, which a bucket with Object Lock requires of them
    * @param lock whether the bucket has Object Lock (null: GetObjectLockConfiguration, once per JVM)
    */
-  S3Destination(S3Client client, SignedRequests requests, java.util.function.Supplier<SignedRequests> checked, BucketConfig config,
+  S3Destination(S3Client client, SignedRequests requests, Supplier<SignedRequests> checked, BucketConfig config,
       Retrier retrier, LockCheck lock) {
     this.client = client;
     this.requests = requests;
@@ -101,7 +117,7 @@ final class S3Destination implements Destination {
       var answer = retrier.call(() -> S3Errors.translated(() -> client.getObjectLockConfiguration(b -> b.bucket(config.bucket()))));
       locked = answer.objectLockConfiguration() != null
           && "Enabled".equalsIgnoreCase(answer.objectLockConfiguration().objectLockEnabledAsString());
-    } catch (io.ferry.store.StoreFailure e) {
+    } catch (StoreFailure e) {
       if (!(e.getCause() instanceof AwsServiceException a) || a.statusCode() != 404 && a.statusCode() != 400 && a.statusCode() != 501
           && a.statusCode() != 405 && a.statusCode() != 403) {
         throw e;
@@ -119,7 +135,7 @@ final class S3Destination implements Destination {
   @Override
   public boolean keepsVersions() throws IOException {
     return S3Errors.translated(() -> client.getBucketVersioning(b -> b.bucket(config.bucket())).status())
-        == software.amazon.awssdk.services.s3.model.BucketVersioningStatus.ENABLED;
+        == BucketVersioningStatus.ENABLED;
   }
 
   /** HEAD of the key: its latest version's id; a delete marker answers 404 with its id in a header. */
@@ -164,7 +180,7 @@ final class S3Destination implements Destination {
     try {
       client.copyObject(b -> {
         b.sourceBucket(config.bucket()).sourceKey(from).destinationBucket(config.bucket()).destinationKey(aside)
-            .metadataDirective(software.amazon.awssdk.services.s3.model.MetadataDirective.COPY);
+            .metadataDirective(MetadataDirective.COPY);
         if (!existing.etag().isEmpty()) b.copySourceIfMatch("\"" + existing.etag() + "\"");
       });
     } catch (NoSuchKeyException e) {
@@ -231,7 +247,7 @@ final class S3Destination implements Destination {
       // a bucket with Object Lock takes uploads with a checksum only
       SignedRequests uploads = lock.locked() ? checked.get() : requests;
       if (upload.inParts()) return uploads.put(config.bucket(), key, part(upload.id(), partNumber), Map.of(), body.open(), range.length());
-      java.io.InputStream in = body.open(); // first: an object's metadata may come with its GET's answer
+      InputStream in = body.open(); // first: an object's metadata may come with its GET's answer
       Map<String, String> headers = putHeaders(upload.object(), metadata.get());
       // an empty body goes unchunked, without the trailer: its MD5 is the checksum a bucket with Object Lock requires
       if (range.length() == 0 && lock.locked()) headers.put("Content-MD5", "1B2M2Y8AsgTpgAmY7PhCfg==");
@@ -281,7 +297,7 @@ final class S3Destination implements Destination {
   @Override
   public Set<Integer> partsStillThere(Upload upload, SortedMap<Integer, String> recorded) throws IOException {
     if (!open(upload)) return null;
-    Set<Integer> there = new java.util.TreeSet<>();
+    Set<Integer> there = new TreeSet<>();
     try {
       Integer marker = null;
       do {
@@ -345,7 +361,7 @@ final class S3Destination implements Destination {
   @Override
   public int abortLostOpenings(Upload kept, long withinMillis) throws IOException {
     String key = key(kept.object());
-    List<software.amazon.awssdk.services.s3.model.MultipartUpload> uploads = new ArrayList<>();
+    List<MultipartUpload> uploads = new ArrayList<>();
     try {
       client.listMultipartUploadsPaginator(b -> b.bucket(config.bucket()).prefix(key)).uploads().forEach(u -> {
         if (u.key().equals(key)) uploads.add(u);
@@ -353,7 +369,7 @@ final class S3Destination implements Destination {
     } catch (SdkException e) {
       throw S3Errors.failure(e);
     }
-    java.time.Instant at = uploads.stream().filter(u -> u.uploadId().equals(kept.id())).map(u -> u.initiated()).findFirst().orElse(null);
+    Instant at = uploads.stream().filter(u -> u.uploadId().equals(kept.id())).map(u -> u.initiated()).findFirst().orElse(null);
     if (at == null) return 0;
     int aborted = 0;
     for (var u : uploads) {
@@ -381,19 +397,19 @@ final class S3Destination implements Destination {
   }
 
   /** The ETag S3 gives an object completed from parts with these ETags; null when a part's is not an MD5. */
-  static String multipartEtag(java.util.Collection<String> partEtags) {
-    java.security.MessageDigest md5;
+  static String multipartEtag(Collection<String> partEtags) {
+    MessageDigest md5;
     try {
-      md5 = java.security.MessageDigest.getInstance("MD5");
-    } catch (java.security.NoSuchAlgorithmException e) {
+      md5 = MessageDigest.getInstance("MD5");
+    } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
     for (String etag : partEtags) {
       String hex = ETags.unquote(etag);
       if (!hex.matches("[0-9a-fA-F]{32}")) return null;
-      md5.update(java.util.HexFormat.of().parseHex(hex));
+      md5.update(HexFormat.of().parseHex(hex));
     }
-    return java.util.HexFormat.of().formatHex(md5.digest()) + "-" + partEtags.size();
+    return HexFormat.of().formatHex(md5.digest()) + "-" + partEtags.size();
   }
 
   @Override
@@ -422,12 +438,12 @@ final class S3Destination implements Destination {
         ? requests.copy(config.bucket(), key(upload.object()), part(upload.id(), partNumber), payer(payer,
         copyPartHeaders(upload.object(), source.bucket(), range)))
         : copyWhole(upload.object(), payer(payer, copyHeaders(upload.object(), source.bucket(),
-        () -> sourceTags.of(upload.object(), java.util.Optional.empty(), false), new SourceHead(source.bucket(), upload.object(),
+        () -> sourceTags.of(upload.object(), Optional.empty(), false), new SourceHead(source.bucket(), upload.object(),
         payer), () -> sourceGrants.of(upload.object())))));
   }
 
   /** Buckets (endpoint and name) whose store refused a copy's tagging directive as not implemented (it keeps no tags). */
-  private static final Set<String> NO_TAGGING = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private static final Set<String> NO_TAGGING = ConcurrentHashMap.newKeySet();
 
   /**
    * A CopyObject. One that drops the source's tags (a tagging directive, and no tags) is sent again without the directive
@@ -466,7 +482,7 @@ final class S3Destination implements Destination {
       if (head == null) {
         head = S3Errors.translated(() -> client.headObject(b -> {
           b.bucket(bucket).key(object.key()).versionId(object.versionId().isEmpty() ? null : object.versionId());
-          if (requesterPays) b.requestPayer(software.amazon.awssdk.services.s3.model.RequestPayer.REQUESTER);
+          if (requesterPays) b.requestPayer(RequestPayer.REQUESTER);
         }));
       }
       return head;
@@ -514,11 +530,11 @@ final class S3Destination implements Destination {
     String until = source.get(ObjectMetadata.LOCK_UNTIL);
     if (mode != null && until != null) {
       try {
-        if (java.time.Instant.parse(until).isAfter(java.time.Instant.now())) {
+        if (Instant.parse(until).isAfter(Instant.now())) {
           lock.put(ObjectMetadata.LOCK_MODE, mode);
           lock.put(ObjectMetadata.LOCK_UNTIL, until);
         }
-      } catch (java.time.format.DateTimeParseException e) {
+      } catch (DateTimeParseException e) {
         throw new StoreFailure(StoreFailure.Kind.FATAL, "the source's retention date '" + until + "' is not an ISO 8601 time", e);
       }
     }
@@ -595,7 +611,7 @@ final class S3Destination implements Destination {
    * once, before any request, with what to change.
    */
   private Map<String, String> tags(Map<String, String> source) throws StoreFailure {
-    Map<String, String> tags = new java.util.TreeMap<>(source == null ? Map.of() : source);
+    Map<String, String> tags = new TreeMap<>(source == null ? Map.of() : source);
     tags.putAll(config.writes().tags());
     if (tags.size() > MAX_TAGS) {
       throw new StoreFailure(StoreFailure.Kind.FATAL, "the source's " + (source == null ? 0 : source.size()) + " tags and"

@@ -1,19 +1,26 @@
 package io.ferry.store.s3;
 
+import io.ferry.config.DirectoryConfig.Symlinks;
 import io.ferry.store.Archive;
 import io.ferry.store.ETags;
-import io.ferry.store.listing.KeySpace;
 import io.ferry.store.ListCounts;
 import io.ferry.store.Lister;
-import io.ferry.store.retry.Retrier;
 import io.ferry.store.Shard;
 import io.ferry.store.StoreFailure;
 import io.ferry.store.StoreObject;
+import io.ferry.store.listing.KeySpace;
+import io.ferry.store.retry.Retrier;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
-import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
@@ -34,7 +41,7 @@ final class S3Lister implements Lister {
   private final boolean archiveStates;
   private final boolean versions;
   private final boolean folders;
-  private static final String LINK_SUFFIX = io.ferry.config.DirectoryConfig.Symlinks.LINK_SUFFIX;
+  private static final String LINK_SUFFIX = Symlinks.LINK_SUFFIX;
 
   /**
    * @param archiveStates whether objects that may be archived are asked a HEAD (a source's are; a destination's need not be)
@@ -186,8 +193,8 @@ final class S3Lister implements Lister {
       }
       // one key's history fills the page: read on until it ends
       History one = histories.get(0);
-      List<VersionListing.Entry> all = new java.util.ArrayList<>(page.entries());
-      java.util.Set<String> folders = new java.util.LinkedHashSet<>(page.prefixes()); // every page's: the first's too
+      List<VersionListing.Entry> all = new ArrayList<>(page.entries());
+      Set<String> folders = new LinkedHashSet<>(page.prefixes()); // every page's: the first's too
       boolean interleaved = page.interleaved();
       boolean more = true;
       while (page.truncated() && one.key().equals(page.nextKeyMarker())) {
@@ -217,7 +224,7 @@ final class S3Lister implements Lister {
   /** One ListObjectVersions request, answered in its own order ({@link VersionListing}). */
   private VersionListing.Page versions(String under, String keyMarker, String versionMarker, int max, boolean level)
       throws IOException {
-    java.util.Map<String, String> query = query(under, max, level);
+    Map<String, String> query = query(under, max, level);
     query.put("versions", "");
     if (!keyMarker.isEmpty()) query.put("key-marker", keyMarker);
     if (versionMarker != null) query.put("version-id-marker", versionMarker);
@@ -226,9 +233,9 @@ final class S3Lister implements Lister {
 
   /** A page's entries grouped by key, in the page's order (each key's entries are together, newest first). */
   private static List<History> histories(List<VersionListing.Entry> entries, boolean interleaved) {
-    java.util.LinkedHashMap<String, List<VersionListing.Entry>> byKey = new java.util.LinkedHashMap<>();
-    for (VersionListing.Entry e : entries) byKey.computeIfAbsent(e.key(), k -> new java.util.ArrayList<>()).add(e);
-    List<History> out = new java.util.ArrayList<>();
+    LinkedHashMap<String, List<VersionListing.Entry>> byKey = new LinkedHashMap<>();
+    for (VersionListing.Entry e : entries) byKey.computeIfAbsent(e.key(), k -> new ArrayList<>()).add(e);
+    List<History> out = new ArrayList<>();
     byKey.forEach((k, v) -> out.add(new History(k, newestFirst(v, interleaved))));
     return out;
   }
@@ -241,16 +248,16 @@ final class S3Lister implements Lister {
    */
   static List<VersionListing.Entry> newestFirst(List<VersionListing.Entry> listed, boolean interleaved) {
     if (interleaved) return listed;
-    List<VersionListing.Entry> byTime = new java.util.ArrayList<>(listed);
-    byTime.sort(java.util.Comparator.comparing(VersionListing.Entry::latest).reversed()
-        .thenComparing(java.util.Comparator.comparingLong(VersionListing.Entry::millis).reversed())
-        .thenComparing(VersionListing.Entry::marker, java.util.Comparator.reverseOrder()));
+    List<VersionListing.Entry> byTime = new ArrayList<>(listed);
+    byTime.sort(Comparator.comparing(VersionListing.Entry::latest).reversed()
+        .thenComparing(Comparator.comparingLong(VersionListing.Entry::millis).reversed())
+        .thenComparing(VersionListing.Entry::marker, Comparator.reverseOrder()));
     return byTime;
   }
 
   /** What both listings ask: a page of up to {@code max} keys under {@code under}, URL-encoded, by folder where {@code level}. */
-  private static java.util.Map<String, String> query(String under, int max, boolean level) {
-    java.util.Map<String, String> query = new java.util.LinkedHashMap<>();
+  private static Map<String, String> query(String under, int max, boolean level) {
+    Map<String, String> query = new LinkedHashMap<>();
     query.put("prefix", under);
     query.put("max-keys", Integer.toString(max));
     query.put("encoding-type", "url");
@@ -264,7 +271,7 @@ final class S3Lister implements Lister {
    * @param level by delimiter '/': the objects directly under {@code under}, and its folders
    */
   private ObjectListing.Page page(String under, String after, int max, String token, boolean level) throws IOException {
-    java.util.Map<String, String> query = query(under, max, level);
+    Map<String, String> query = query(under, max, level);
     query.put("list-type", "2");
     if (token != null) {
       query.put("continuation-token", token);

@@ -1,12 +1,16 @@
 package io.ferry.store.s3;
 
 import io.ferry.store.ByteRange;
-import io.ferry.store.checksums.Checksum;
 import io.ferry.store.ObjectMetadata;
 import io.ferry.store.RangeReader;
 import io.ferry.store.StoreObject;
+import io.ferry.store.checksums.Checksum;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 import software.amazon.awssdk.http.Abortable;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ChecksumMode;
@@ -34,7 +38,7 @@ final class S3RangeReader implements RangeReader {
   }
 
   @Override
-  public java.util.Map<String, String> grants(StoreObject object) throws IOException {
+  public Map<String, String> grants(StoreObject object) throws IOException {
     return grants.of(object);
   }
 
@@ -55,7 +59,7 @@ final class S3RangeReader implements RangeReader {
   public ObjectMetadata metadata(StoreObject object, boolean tags) throws IOException {
     HeadObjectResponse r = S3Errors.translated(() -> client.headObject(b -> b.bucket(bucket).key(object.key())
         .versionId(object.versionId().isEmpty() ? null : object.versionId()).checksumMode(ChecksumMode.ENABLED)));
-    java.util.function.Function<String, java.util.Optional<String>> header = name -> r.sdkHttpResponse().firstMatchingHeader(name);
+    Function<String, Optional<String>> header = name -> r.sdkHttpResponse().firstMatchingHeader(name);
     ObjectMetadata read = ObjectMetadata.fromAnswer(header, r.metadata(), checksumOf(header, object.etag()));
     return tags ? read.withTags(this.tags.of(object, header.apply("x-amz-tagging-count"), false)) : read;
   }
@@ -66,14 +70,14 @@ final class S3RangeReader implements RangeReader {
   }
 
   /** The stored checksum an object's answer carries; else its ETag, where that is the MD5 of its bytes. */
-  static Checksum checksumOf(java.util.function.Function<String, java.util.Optional<String>> header, String etag) {
+  static Checksum checksumOf(Function<String, Optional<String>> header, String etag) {
     Checksum stored = storedChecksum(header);
     if (stored != null) return stored;
     // The ETag of an object encrypted with a KMS or customer key is not its MD5 (S3 documents it as opaque then).
     String encryption = header.apply("x-amz-server-side-encryption").orElse("");
     boolean md5 = etag.matches("[0-9a-fA-F]{32}") && !encryption.startsWith("aws:kms")
         && header.apply("x-amz-server-side-encryption-customer-algorithm").isEmpty();
-    return md5 ? new Checksum(Checksum.Algorithm.MD5, etag.toLowerCase(java.util.Locale.ROOT), false) : null;
+    return md5 ? new Checksum(Checksum.Algorithm.MD5, etag.toLowerCase(Locale.ROOT), false) : null;
   }
 
   @Override
@@ -82,11 +86,11 @@ final class S3RangeReader implements RangeReader {
   }
 
   /** The flexible checksum an answer carries ({@code x-amz-checksum-*}), the strongest first; null if none. */
-  static Checksum storedChecksum(java.util.function.Function<String, java.util.Optional<String>> header) {
+  static Checksum storedChecksum(Function<String, Optional<String>> header) {
     boolean composite = header.apply("x-amz-checksum-type").map(t -> t.equalsIgnoreCase("COMPOSITE")).orElse(false);
     for (Checksum.Algorithm a : new Checksum.Algorithm[] {Checksum.Algorithm.CRC64NVME, Checksum.Algorithm.CRC32C,
         Checksum.Algorithm.CRC32, Checksum.Algorithm.SHA256, Checksum.Algorithm.SHA1}) {
-      java.util.Optional<String> value = header.apply("x-amz-checksum-" + a.label());
+      Optional<String> value = header.apply("x-amz-checksum-" + a.label());
       if (value.isPresent() && !value.get().isBlank()) {
         String v = value.get().trim();
         // a multipart object's checksum of its parts' checksums ends "-<parts>"; some stores leave the suffix off

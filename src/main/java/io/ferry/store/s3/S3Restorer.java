@@ -6,6 +6,7 @@ import io.ferry.store.StoreObject;
 import io.ferry.store.retry.Retrier;
 import java.io.IOException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GlacierJobParameters;
 import software.amazon.awssdk.services.s3.model.RestoreObjectRequest;
@@ -41,7 +42,7 @@ final class S3Restorer implements Restorer {
         if ("RestoreAlreadyInProgress".equals(code)) return Outcome.UNDER_WAY;
         if ("InvalidObjectState".equals(code)) return Outcome.READABLE;
         throw S3Errors.failure(e);
-      } catch (software.amazon.awssdk.core.exception.SdkException e) {
+      } catch (SdkException e) {
         throw S3Errors.failure(e);
       }
     });
@@ -59,7 +60,7 @@ final class S3Restorer implements Restorer {
       } catch (AwsServiceException e) {
         if ("InvalidObjectState".equals(S3Errors.code(e))) return false;
         throw S3Errors.failure(e);
-      } catch (software.amazon.awssdk.core.exception.SdkException e) {
+      } catch (SdkException e) {
         throw S3Errors.failure(e);
       }
     });

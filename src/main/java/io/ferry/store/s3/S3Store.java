@@ -1,14 +1,18 @@
 package io.ferry.store.s3;
 
 import io.ferry.config.BucketConfig;
+import io.ferry.config.S3EndpointConfig.ChecksumMode;
+import io.ferry.config.StoreConfig;
 import io.ferry.store.Destination;
 import io.ferry.store.InServiceCopy;
 import io.ferry.store.Lister;
 import io.ferry.store.RangeReader;
-import io.ferry.store.retry.Retrier;
+import io.ferry.store.Restorer;
 import io.ferry.store.Store;
+import io.ferry.store.retry.Retrier;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Optional;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -52,13 +56,13 @@ public final class S3Store implements Store {
 
   /** Copies objects of {@code source}, a bucket of the same service, inside it (no bytes through this JVM). */
   @Override
-  public java.util.Optional<InServiceCopy> copyingFrom(io.ferry.config.StoreConfig source) {
-    return source instanceof BucketConfig bucket ? java.util.Optional.of(s3Destination().copyingFrom(bucket)) : java.util.Optional.empty();
+  public Optional<InServiceCopy> copyingFrom(StoreConfig source) {
+    return source instanceof BucketConfig bucket ? Optional.of(s3Destination().copyingFrom(bucket)) : Optional.empty();
   }
 
   @Override
-  public java.util.Optional<io.ferry.store.Restorer> restorer() {
-    return java.util.Optional.of(new S3Restorer(client(), config.bucket(), retrier));
+  public Optional<Restorer> restorer() {
+    return Optional.of(new S3Restorer(client(), config.bucket(), retrier));
   }
 
   /** Fails with the service's error if the bucket cannot be reached with these credentials. */
@@ -70,7 +74,7 @@ public final class S3Store implements Store {
 
   private S3Destination s3Destination() {
     return new S3Destination(client(), S3Clients.writes(config.endpoint(), connections, stallTimeout),
-        () -> S3Clients.writes(config.endpoint().withChecksumMode(io.ferry.config.S3EndpointConfig.ChecksumMode.WHEN_SUPPORTED),
+        () -> S3Clients.writes(config.endpoint().withChecksumMode(ChecksumMode.WHEN_SUPPORTED),
             connections, stallTimeout), config, retrier, null);
   }
 

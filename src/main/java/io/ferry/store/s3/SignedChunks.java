@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.crypto.Mac;
@@ -101,7 +103,7 @@ final class SignedChunks extends InputStream {
    * the secret key it was signed with. Null when the request is not in that form (unsigned, a checksum trailer), so
    * that the SDK's own encoding goes.
    */
-  static Seed seed(Map<String, java.util.List<String>> headers, String secret) {
+  static Seed seed(Map<String, List<String>> headers, String secret) {
     if (!STREAMING_SIGNED.equals(first(headers, "x-amz-content-sha256"))) return null;
     String authorization = first(headers, "Authorization");
     String time = first(headers, "X-Amz-Date");
@@ -115,8 +117,8 @@ final class SignedChunks extends InputStream {
     return new Seed(Long.parseLong(decoded), time, scope, m.group(2), signingKey(secret, parts[0], parts[1], parts[2]));
   }
 
-  private static String first(Map<String, java.util.List<String>> headers, String name) {
-    for (Map.Entry<String, java.util.List<String>> e : headers.entrySet()) {
+  private static String first(Map<String, List<String>> headers, String name) {
+    for (Map.Entry<String, List<String>> e : headers.entrySet()) {
       if (e.getKey().equalsIgnoreCase(name) && !e.getValue().isEmpty()) return e.getValue().get(0);
     }
     return null;
@@ -173,7 +175,7 @@ final class SignedChunks extends InputStream {
 
   @Override
   public int read(byte[] b, int off, int len) throws IOException {
-    java.util.Objects.checkFromIndexSize(off, len, b.length);
+    Objects.checkFromIndexSize(off, len, b.length);
     if (len == 0) return 0;
     int n = 0;
     while (n < len) {

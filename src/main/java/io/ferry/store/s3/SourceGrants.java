@@ -12,6 +12,7 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.Grant;
 import software.amazon.awssdk.services.s3.model.Grantee;
+import software.amazon.awssdk.services.s3.model.RequestPayer;
 
 /**
  * A source object's ACL ({@code destination.acl = copy}), read with GetObjectAcl and given to the write that makes its
@@ -35,7 +36,7 @@ final class SourceGrants {
     try {
       var answer = client.getObjectAcl(b -> {
         b.bucket(bucket).key(object.key()).versionId(object.versionId().isEmpty() ? null : object.versionId());
-        if (requesterPays) b.requestPayer(software.amazon.awssdk.services.s3.model.RequestPayer.REQUESTER);
+        if (requesterPays) b.requestPayer(RequestPayer.REQUESTER);
       });
       return headers(answer.grants());
     } catch (AwsServiceException e) {

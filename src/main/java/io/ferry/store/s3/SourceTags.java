@@ -1,6 +1,7 @@
 package io.ferry.store.s3;
 
 import io.ferry.store.StoreFailure;
+import io.ferry.store.StoreObject;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.RequestPayer;
 
 /**
  * Reads a source object's tags for the cheapest answer: a GET's answer counts them ({@code x-amz-tagging-count},
@@ -48,7 +50,7 @@ final class SourceTags {
    * @param count the answer's {@code x-amz-tagging-count}
    * @param get whether that answer was a GET's (a HEAD's never counts)
    */
-  Map<String, String> of(io.ferry.store.StoreObject object, Optional<String> count, boolean get) throws IOException {
+  Map<String, String> of(StoreObject object, Optional<String> count, boolean get) throws IOException {
     if (count.isPresent()) {
       COUNTING.add(place);
       if (count.get().trim().equals("0")) return Map.of();
@@ -60,7 +62,7 @@ final class SourceTags {
       Map<String, String> tags = new LinkedHashMap<>();
       client.getObjectTagging(b -> {
         b.bucket(bucket).key(object.key()).versionId(object.versionId().isEmpty() ? null : object.versionId());
-        if (requesterPays) b.requestPayer(software.amazon.awssdk.services.s3.model.RequestPayer.REQUESTER);
+        if (requesterPays) b.requestPayer(RequestPayer.REQUESTER);
       }).tagSet().forEach(t -> tags.put(t.key(), t.value()));
       return tags;
     } catch (AwsServiceException e) {

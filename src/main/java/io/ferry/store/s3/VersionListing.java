@@ -5,10 +5,13 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
+import software.amazon.awssdk.utils.DateUtils;
 
 /**
  * A ListObjectVersions answer read in its own order. The SDK parts versions from delete markers, and the order between
@@ -43,7 +46,7 @@ final class VersionListing {
     boolean root = true;
     try {
       XMLStreamReader r = ObjectListing.XML.createXMLStreamReader(new ByteArrayInputStream(answer));
-      java.util.Map<String, String> fields = null;
+      Map<String, String> fields = null;
       String entryKind = null;
       boolean inPrefixes = false;
       while (r.hasNext()) {
@@ -71,7 +74,7 @@ final class VersionListing {
         switch (name) {
           case "Version", "DeleteMarker" -> {
             if (fields == null) {
-              fields = new java.util.HashMap<>();
+              fields = new HashMap<>();
               entryKind = name;
             }
           }
@@ -108,13 +111,13 @@ final class VersionListing {
     return new Page(entries, prefixes, truncated, nextKey, nextVersion, interleaved);
   }
 
-  private static Entry entry(java.util.Map<String, String> f, boolean marker) throws IOException {
+  private static Entry entry(Map<String, String> f, boolean marker) throws IOException {
     String key = f.get("Key");
     if (key == null) throw new IOException("the store's ListObjectVersions answer has an entry without a Key");
     String version = f.getOrDefault("VersionId", "null");
     String modified = f.get("LastModified");
     boolean latest = Boolean.parseBoolean(f.getOrDefault("IsLatest", "false").trim());
-    long millis = modified == null ? 0 : software.amazon.awssdk.utils.DateUtils.parseIso8601Date(modified.trim()).toEpochMilli();
+    long millis = modified == null ? 0 : DateUtils.parseIso8601Date(modified.trim()).toEpochMilli();
     long size = marker ? 0 : Long.parseLong(f.getOrDefault("Size", "0").trim());
     return new Entry(key, version.isEmpty() ? "null" : version, marker, latest, millis, size, marker ? "" : ETags.unquote(f.getOrDefault(
         "ETag", "")));
