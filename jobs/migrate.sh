@@ -16,12 +16,12 @@ fi
 ferry_build
 if [ -z "${SPARK_HOME:-}" ] && [ -z "${FERRY_JIT:-}" ]; then
   FERRY_JIT=late-c2
-  if [[ "$command" =~ ^(migrate|plan|verify)$ ]]; then # Ferry reads the job (a small JVM, ~0.4 s; copy/LocalJit)
+  if [[ "$command" =~ ^(migrate|plan|verify)$ ]]; then # the job read in a small JVM first (~0.4 s; io.ferry.LocalJvm)
     # with the job's own -D properties (ferry.digests, java.io.tmpdir): which digests load decides the answer too
     jit_opts=-Xmx256m
     read -ra driver_opts <<< "${FERRY_DRIVER_OPTS:-}"
     for o in ${driver_opts[@]+"${driver_opts[@]}"}; do [[ "$o" == -D* ]] && jit_opts+=" $o"; done
-    FERRY_JIT=$(FERRY_JIT=c1 FERRY_DRIVER_OPTS="$jit_opts" ferry_java io.ferry.Ferry jit "$@" 2>/dev/null) || FERRY_JIT=late-c2
+    FERRY_JIT=$(FERRY_JIT=c1 FERRY_DRIVER_OPTS="$jit_opts" ferry_java io.ferry.LocalJvm "$@" 2>/dev/null) || FERRY_JIT=late-c2
     [[ "$FERRY_JIT" =~ ^(c1|late-c2)$ ]] || FERRY_JIT=late-c2 # the run itself names a bad job's problems
   fi
   export FERRY_JIT

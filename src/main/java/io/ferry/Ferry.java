@@ -3,7 +3,6 @@ package io.ferry;
 import io.ferry.config.ConfigException;
 import io.ferry.config.ConfigLoader;
 import io.ferry.config.MigrationConfig;
-import io.ferry.copy.LocalJit;
 import io.ferry.report.RunPages;
 import io.ferry.report.RunSummary;
 import io.ferry.spark.Commands;
@@ -41,7 +40,6 @@ public final class Ferry {
                   by reading both sides on the cluster); writes a report of every difference
         cleanup   abort the uploads and remove the temp files the job's earlier runs left (never anything else);
                   --dry-run lists them only
-        jit       print the JIT compilers a local run of the job wants, as jobs/migrate.sh's FERRY_JIT takes them
       usage: ferry report <run-folder> [<run-folder> ...] [--out compare.html]
         report    one run: write its report.html again from its datasets; several: a page comparing them (totals and
                   their change from the first, throughput over time overlaid, range rates), compare.html unless --out
@@ -111,22 +109,18 @@ public final class Ferry {
         positional.add(arg);
       }
     }
-    if (positional.size() != 2 || !List.of("migrate", "plan", "verify", "cleanup", "jit").contains(positional.get(0))
+    if (positional.size() != 2 || !List.of("migrate", "plan", "verify", "cleanup").contains(positional.get(0))
         || dryRun && !positional.get(0).equals("cleanup")) {
       err.println(USAGE);
       return BAD_CONFIG;
     }
-    boolean onSpark = !List.of("cleanup", "jit").contains(positional.get(0));
+    boolean onSpark = !positional.get(0).equals("cleanup");
     SparkStart spark = onSpark ? SparkStart.begin() : null; // while the job file is read and checked
     MigrationConfig config;
     try {
       config = ConfigLoader.load(Path.of(positional.get(1)), overrides);
     } catch (ConfigException e) {
       return badConfig(e, err);
-    }
-    if (positional.get(0).equals("jit")) {
-      out.println(LocalJit.of(config.source(), config.destination()).flag());
-      return OK;
     }
     try {
       if (positional.get(0).equals("plan")) {
