@@ -212,10 +212,14 @@ class ListingIT {
   void copiesWhileListingEachKeyOnceByContentAndARerunSkipsThemAll() throws Exception {
     // pages of 40 keys: a shard splits after 320, so the listing goes in rounds, and each round's settled keys are
     // copied while it lists on; the splitting's bounds, keys above U+FFFF and "flat0" beside "flat/" are among them
-    // (shardsCoverEveryKeyOnceAndTheRunCopiesEachByContent copies the same keys planned whole)
-    Path dest = work.resolve("early-out");
-    MigrationConfig config = config("keys", dest,
-        "ferry.plan { listing-shards = 40, listing-page-keys = 40, copy-while-listing = true }");
+    // (shardsCoverEveryKeyOnceAndTheRunCopiesEachByContent copies the same keys planned whole); into a bucket, as only
+    // there a run copies while it lists (a directory's folder may fold case)
+    s3.client().createBucket(b -> b.bucket("early-keys"));
+    MigrationConfig config = config("keys", work.resolve("unused"), """
+        ferry.plan { listing-shards = 40, listing-page-keys = 40, copy-while-listing = true }
+        ferry.destination { type = s3, endpoint = "%s", bucket = early-keys, server-side-copy = never
+          credentials { access-key-id = "%s", secret-access-key = "%s" } }
+        """.formatted(s3.endpoint(), s3.identity(), s3.secret()));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     RunSummary summary = run(config, out);
     String console = out.toString(StandardCharsets.UTF_8);
@@ -225,7 +229,7 @@ class ListingIT {
         + " rounds; 0 of them failed");
     Map<String, byte[]> expected = new TreeMap<>();
     keys.forEach(k -> expected.put(k, k.getBytes(StandardCharsets.UTF_8)));
-    assertThat(Trees.digests(dest)).isEqualTo(sha(expected));
+    assertThat(io.ferry.support.Buckets.digests(s3.client(), "early-keys", "")).isEqualTo(sha(expected));
     assertThat(summary.objects().failed()).isZero();
     // the copy's progress counts on from the copies made while listing: its last line is the whole run's
     List<String> progress = console.lines().filter(l -> l.startsWith("COPY  ")).toList();
