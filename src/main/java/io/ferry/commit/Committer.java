@@ -37,13 +37,13 @@ public final class Committer {
   }
 
   /** How an object's bytes were checked, and whether they passed. */
-  record Verdict(boolean ok, String how, String checksum, String problem) {
-    static Verdict passed(String how, String checksum) {
-      return new Verdict(true, how, checksum, "");
+  record Check(boolean ok, String how, String checksum, String problem) {
+    static Check passed(String how, String checksum) {
+      return new Check(true, how, checksum, "");
     }
 
-    static Verdict failed(String how, String problem) {
-      return new Verdict(false, how, "", problem);
+    static Check failed(String how, String problem) {
+      return new Check(false, how, "", problem);
     }
   }
 
@@ -83,12 +83,12 @@ public final class Committer {
       error = "not committed: its parts do not make the object exactly (" + tiling + ")";
     } else if (tally.complete()) {
       try {
-        Verdict verdict = verify(tally);
+        Check check = verify(tally);
         List<Integer> changed = new ArrayList<>();
-        for (int round = 0; !verdict.ok() && repair != null && round < REPAIRS; round++) {
+        for (int round = 0; !check.ok() && repair != null && round < REPAIRS; round++) {
           PartTally again = repair.recopy(tally);
           if (!again.complete()) {
-            verdict = Verdict.failed(verdict.how(), verdict.problem() + "; copying it again failed: " + again.firstError());
+            check = Check.failed(check.how(), check.problem() + "; copying it again failed: " + again.firstError());
             break;
           }
           for (Map.Entry<Integer, PartTally.Part> p : again.parts().entrySet()) {
@@ -96,16 +96,16 @@ public final class Committer {
             if (differs && !changed.contains(p.getKey())) changed.add(p.getKey());
           }
           tally = again;
-          verdict = verify(tally);
+          check = verify(tally);
         }
-        if (!verdict.ok()) {
-          error = "not committed: " + verdict.problem() + (changed.isEmpty() ? ""
+        if (!check.ok()) {
+          error = "not committed: " + check.problem() + (changed.isEmpty() ? ""
               : "; the bytes of part(s) " + changed + " changed between two reads of the source");
         } else {
           PartTally done = tally;
           String notCarried = retrier.call(() -> destination.complete(done.upload(), done.receipts()));
           return new ObjectResult(tally.object(), tally.location(), tally.partCount(), tally.bytes(), ObjectResult.Status.COPIED, "",
-              verdict.how(), verdict.checksum(), notCarried);
+              check.how(), check.checksum(), notCarried);
         }
       } catch (Exception e) {
         error = "commit failed: " + Failures.describe(e);
@@ -129,19 +129,19 @@ public final class Committer {
   }
 
   /** The check of a complete object, in the order of the class comment. */
-  Verdict verify(PartTally tally) throws Exception {
-    if (tally.inService()) return Verdict.passed("server-side-copy", ""); // the service copied its own bytes
+  Check verify(PartTally tally) throws Exception {
+    if (tally.inService()) return Check.passed("server-side-copy", ""); // the service copied its own bytes
     Checksum expected = Checksum.parse(tally.expected());
     String got = expected != null && expected.checkable() && expected.algorithm().combinable() ? combined(tally, expected.algorithm())
         : null;
     if (got != null) {
       String how = "source-" + expected.algorithm().label();
-      return got.equals(expected.value()) ? Verdict.passed(how, expected.algorithm().label() + ":" + got)
-          : Verdict.failed(how, "the copy's " + expected.algorithm().label() + " " + got + " does not match the source's "
+      return got.equals(expected.value()) ? Check.passed(how, expected.algorithm().label() + ":" + got)
+          : Check.failed(how, "the copy's " + expected.algorithm().label() + " " + got + " does not match the source's "
           + expected.value());
     }
     if (expected != null && expected.checkable() && tally.partCount() == 1) {
-      return Verdict.passed("source-" + (expected.algorithm() == Checksum.Algorithm.MD5 ? "md5-etag" : expected.algorithm().label()),
+      return Check.passed("source-" + (expected.algorithm() == Checksum.Algorithm.MD5 ? "md5-etag" : expected.algorithm().label()),
           tally.parts().firstEntry().getValue().checksum()); // checked against it as the object was read
     }
     long crc = crc32cOfParts(tally);
@@ -155,14 +155,14 @@ public final class Committer {
       }
       String back = inOrder != null ? inOrder : destination.readBack(tally.upload(), Checksum.Algorithm.MD5);
       if (back != null) {
-        return back.equals(expected.value()) ? Verdict.passed("source-md5-etag", "md5:" + back)
-            : Verdict.failed("source-md5-etag", "the copy's MD5 " + back + " does not match the source's ETag " + expected.value());
+        return back.equals(expected.value()) ? Check.passed("source-md5-etag", "md5:" + back)
+            : Check.failed("source-md5-etag", "the copy's MD5 " + back + " does not match the source's ETag " + expected.value());
       }
     }
     String back = destination.readBack(tally.upload(), Checksum.Algorithm.CRC32C);
-    if (back == null) return Verdict.passed("none", "");
-    return back.equals(written) ? Verdict.passed("read-back-crc32c", "crc32c:" + back)
-        : Verdict.failed("read-back-crc32c", "the destination holds crc32c " + back + " but " + written + " was written");
+    if (back == null) return Check.passed("none", "");
+    return back.equals(written) ? Check.passed("read-back-crc32c", "crc32c:" + back)
+        : Check.failed("read-back-crc32c", "the destination holds crc32c " + back + " but " + written + " was written");
   }
 
   /**

@@ -1,6 +1,6 @@
 package io.ferry.ledger;
 
-import io.ferry.copy.Opening;
+import io.ferry.copy.Opener;
 import io.ferry.copy.RangeResult;
 import io.ferry.plan.RangeTask;
 import io.ferry.plan.Versions;
@@ -22,7 +22,7 @@ public final class LedgerRecords {
         partSize, parts, expected, run);
   }
 
-  public static Ledger.Opened opened(Opening.Opened o, String location, long partSize, int parts, String run) {
+  public static Ledger.Opened opened(Opener.Outcome o, String location, long partSize, int parts, String run) {
     return opened(o.upload(), location, partSize, parts, o.expected() == null ? "" : o.expected().text(), run);
   }
 

@@ -1,6 +1,6 @@
 package io.ferry.ledger;
 
-import io.ferry.copy.Opening;
+import io.ferry.copy.Opener;
 import io.ferry.copy.RangeResult;
 import io.ferry.plan.PartSizing;
 import io.ferry.plan.RangeTask;
@@ -41,7 +41,7 @@ public record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Intege
     List<Ledger.Intent> intents) implements Serializable {
 
   /** An upload taken over: the object as opened, its parts already there (as ranges) and their numbers. */
-  public record Resumed(Opening.Opened opened, List<RangeResult> ranges, Set<Integer> done) {}
+  public record Resumed(Opener.Outcome opened, List<RangeResult> ranges, Set<Integer> done) {}
 
   public static Resumption of(Ledger.State state, Destination destination) {
     Map<String, Ledger.Opened> here = new HashMap<>();
@@ -140,7 +140,7 @@ public record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Intege
           .bytes(c.length(), 0).times(now, now, -1, 0).by("resumed", "driver", "").digests(c.crc32c(), c.checksum(), entry.expected())
           .upload(entry.uploadId(), c.receipt()).build());
     }
-    return new Resumed(new Opening.Opened(first.object(), upload, Checksum.parse(entry.expected()), ""), ranges, there);
+    return new Resumed(new Opener.Outcome(first.object(), upload, Checksum.parse(entry.expected()), ""), ranges, there);
   }
 
   /**

@@ -11,7 +11,20 @@ import java.util.Locale;
  * @param outcome NONE when there is nothing to decide (the pass is off, or nothing is extraneous)
  */
 public record CutOverPlan(Outcome outcome, String reason) {
-  public enum Outcome { NONE, RUN, SKIPPED, REFUSED }
+  public enum Outcome {
+    NONE("none"), RUN("ran"), SKIPPED("skipped"), REFUSED("refused");
+
+    private final String word;
+
+    Outcome(String word) {
+      this.word = word;
+    }
+
+    /** As a run's summary names it. */
+    public String word() {
+      return word;
+    }
+  }
 
   /**
    * @param extraneous the destination's objects in the selection that the source's listing lacks

@@ -1,5 +1,7 @@
 package io.ferry.report;
 
+import io.ferry.plan.CutOverPlan;
+
 import java.util.List;
 import java.util.Map;
 
@@ -74,13 +76,26 @@ public record RunSummary(
   /**
    * The cut-over pass ({@code destination.delete-extraneous}); null when it had nothing to decide.
    *
-   * @param outcome "ran", "skipped" (the run did not copy everything it selected) or "refused" (over max-delete)
+   * @param outcome {@link CutOverPlan.Outcome#word}: "ran", "skipped" (the run did not copy everything it selected) or
+   *     "refused" (over max-delete)
    * @param planned the destination's objects in the selection that the source's listing lacked
    * @param kept of those, the ones the source turned out to hold when asked right before the delete
    */
   public record Deletions(String outcome, String reason, long planned, long deleted, long moved, long kept, long failed) {
-    public static Deletions notRun(String outcome, String reason, long planned) {
-      return new Deletions(outcome, reason, planned, 0, 0, 0, 0);
+    public static Deletions notRun(CutOverPlan.Outcome outcome, String reason, long planned) {
+      return new Deletions(outcome.word(), reason, planned, 0, 0, 0, 0);
+    }
+
+    public static Deletions ran(long planned, long deleted, long moved, long kept, long failed) {
+      return new Deletions(CutOverPlan.Outcome.RUN.word(), "", planned, deleted, moved, kept, failed);
+    }
+
+    public boolean ran() {
+      return outcome.equals(CutOverPlan.Outcome.RUN.word());
+    }
+
+    public boolean refused() {
+      return outcome.equals(CutOverPlan.Outcome.REFUSED.word());
     }
   }
 
@@ -91,6 +106,6 @@ public record RunSummary(
 
   /** No selected object failed, and a cut-over pass asked for was neither refused nor failed on any object. */
   public boolean succeeded() {
-    return objects.failed() == 0 && (deletions == null || !deletions.outcome().equals("refused") && deletions.failed() == 0);
+    return objects.failed() == 0 && (deletions == null || !deletions.refused() && deletions.failed() == 0);
   }
 }

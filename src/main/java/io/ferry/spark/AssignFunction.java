@@ -1,7 +1,7 @@
 package io.ferry.spark;
 
 import io.ferry.copy.Assignment;
-import io.ferry.copy.Opening;
+import io.ferry.copy.Opener;
 import io.ferry.copy.RangeResult;
 import io.ferry.ledger.Ledger;
 import io.ferry.ledger.LedgerFile;
@@ -39,7 +39,7 @@ final class AssignFunction implements FlatMapFunction<Iterator<CopyTask>, Assign
    * One of: a task to copy; a range already copied by an earlier run; or an object opened (or taken over, or that
    * could not be opened), once per split object.
    */
-  record Assigned(Assignment assignment, RangeResult resumed, Opening.Opened opened, boolean reused) implements Serializable {}
+  record Assigned(Assignment assignment, RangeResult resumed, Opener.Outcome opened, boolean reused) implements Serializable {}
 
   private final CopySettings settings;
   private final String ledger;
@@ -64,11 +64,11 @@ final class AssignFunction implements FlatMapFunction<Iterator<CopyTask>, Assign
   public Iterator<Assigned> call(Iterator<CopyTask> tasks) throws Exception {
     Destination destination = ExecutorContext.destination(settings);
     Retrier retrier = ExecutorContext.retrier(settings);
-    Opening opening = new Opening(ExecutorContext.source(settings).reader(), destination, retrier);
+    Opener opening = new Opener(ExecutorContext.source(settings).reader(), destination, retrier);
     Resumption earlier = resumption.value();
     List<Assigned> out = new ArrayList<>();
     Ledger.Writer writer = null;
-    Opening.Opened current = null;
+    Opener.Outcome current = null;
     Set<Integer> done = Set.of();
     TaskContext context = TaskContext.get();
     LedgerFile file = LedgerFile.opening(settings.runId(), (generation << 20) + context.partitionId(), context.taskAttemptId());
@@ -92,7 +92,7 @@ final class AssignFunction implements FlatMapFunction<Iterator<CopyTask>, Assign
               first.object().relativeKey())).identity().equals(first.object().identity())) {
             // an earlier attempt of this task opened it (not another version of the key, which a replay writes in an earlier pass)
             Ledger.Opened entry = before.get(first.object().relativeKey());
-            current = new Opening.Opened(first.object(), new Upload(first.object(), entry.uploadId()),
+            current = new Opener.Outcome(first.object(), new Upload(first.object(), entry.uploadId()),
                 Checksum.parse(entry.expected()), "");
             done = Set.of();
             out.add(new Assigned(null, null, current, false));

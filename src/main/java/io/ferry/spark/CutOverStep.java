@@ -55,9 +55,8 @@ final class CutOverStep {
         return null;
       }
       case SKIPPED, REFUSED -> {
-        String outcome = decision.outcome() == CutOverPlan.Outcome.SKIPPED ? "skipped" : "refused";
-        out.printf("DELETE %s: %s%n", outcome, decision.reason());
-        return RunSummary.Deletions.notRun(outcome, decision.reason(), extraneous);
+        out.printf("DELETE %s: %s%n", decision.outcome().word(), decision.reason());
+        return RunSummary.Deletions.notRun(decision.outcome(), decision.reason(), extraneous);
       }
       case RUN -> {
         // below
@@ -76,7 +75,7 @@ final class CutOverStep {
       String reason = "the plan counted " + extraneous + " extraneous objects and the pass found " + counted + " (a listing computed"
           + " again saw another destination): nothing deleted; a rerun plans again";
       out.printf("DELETE refused: %s%n", reason);
-      return RunSummary.Deletions.notRun("refused", reason, extraneous);
+      return RunSummary.Deletions.notRun(CutOverPlan.Outcome.REFUSED, reason, extraneous);
     }
     Broadcast<SerializableConfiguration> conf = SerializableConfiguration.broadcast(jsc.sc());
     String job = settings.job(), run = settings.runId();
@@ -137,7 +136,7 @@ final class CutOverStep {
     if (by.get(Deletion.Status.KEPT) + by.get(Deletion.Status.FAILED) > 0) {
       out.printf("       each object's outcome: the deletions dataset of this run's report (%s)%n", runDirectory);
     }
-    return new RunSummary.Deletions("ran", "", extraneous, by.get(Deletion.Status.DELETED), by.get(Deletion.Status.MOVED),
+    return RunSummary.Deletions.ran(extraneous, by.get(Deletion.Status.DELETED), by.get(Deletion.Status.MOVED),
         by.get(Deletion.Status.KEPT), by.get(Deletion.Status.FAILED));
   }
 

@@ -98,7 +98,7 @@ final class EarlyCopies implements Planning.Early, AutoCloseable {
   private Done round(JavaRDD<CopyTask> tasks, int generation, PlanTotals totals) throws IOException {
     jsc.setLocalProperty("spark.scheduler.pool", POOL);
     if (totals.objects() == 0) return new Done(null, null, 1, 0, 0, 0);
-    MigrationJob.Opening open = MigrationJob.open(jsc, settings, tasks, totals.splitObjects(), ledger, hadoop, earlier, held, generation,
+    MigrationJob.OpenResult open = MigrationJob.open(jsc, settings, tasks, totals.splitObjects(), ledger, hadoop, earlier, held, generation,
         out);
     boolean committed = false;
     try {

@@ -206,7 +206,7 @@ public final class MigrationJob {
 
     Broadcast<Resumption> earlierRuns = held.broadcast(jsc.broadcast(resumption));
     if (planned.histories() != null) recordWriting(jsc, planned.tasks(), settings, ledger.directory(), hadoop, 0);
-    Opening open = open(jsc, settings, planned.tasks(), rest.splitObjects(), ledger.directory(), hadoop, earlierRuns, held, 0, out);
+    OpenResult open = open(jsc, settings, planned.tasks(), rest.splitObjects(), ledger.directory(), hadoop, earlierRuns, held, 0, out);
     if (plan.splitObjects() > 0) stages.lap("open");
     boolean committed = false;
     try {
@@ -245,7 +245,7 @@ public final class MigrationJob {
           settings.runId()).qualifiedRunDirectory();
       if (config.destination().cutOver().enabled()) Overlaps.recheck(config); // and before anything is deleted
       RunSummary.Deletions deletions = CutOverStep.run(jsc, settings, planned, failed.count(), runDirectory, out);
-      if (deletions != null && deletions.outcome().equals("ran")) stages.lap("delete");
+      if (deletions != null && deletions.ran()) stages.lap("delete");
 
       RunSummary summary = report(jsc, config, settings.runId(), started, planned, copied, objects.union(restoring), stages, deletions);
       Console.printSummary(summary, out);
@@ -256,7 +256,7 @@ public final class MigrationJob {
   }
 
   /** After a copy that did not reach its commit: what it opened stays, for a rerun to resume. */
-  static void printKept(Opening open, String job, PrintStream out) {
+  static void printKept(OpenResult open, String job, PrintStream out) {
     if (open.opened() == 0) return;
     out.printf("KEPT  %d objects opened for writing (multipart uploads, temp files) and the parts they hold, for a rerun of job %s"
         + " to resume; 'ferry cleanup' removes them%n", open.opened(), job);
@@ -300,7 +300,7 @@ public final class MigrationJob {
           out.printf("VERSIONS generation %d of %d: %d versions, %s%n", gen + 1, generations, totals.objects(),
               Units.bytes(totals.bytes()));
           recordWriting(jsc, tasks, settings, ledger, hadoop, 2 * gen);
-          Opening open = open(jsc, settings, tasks, totals.splitObjects(), ledger, hadoop, earlier, held, gen, out);
+          OpenResult open = open(jsc, settings, tasks, totals.splitObjects(), ledger, hadoop, earlier, held, gen, out);
           Copied copied = copy(jsc, config, settings, totals, open, ledger, hadoop, held, true, new CopyCounters(jsc), out);
           jsc.setJobGroup("COMMIT", "COMMIT: generation " + (gen + 1) + " of the versions", true);
           JavaRDD<ObjectResult> committed = held.persist(commit(copied.ranges(), totals.splitObjects(), totals.objects(), settings));
@@ -460,7 +460,7 @@ public final class MigrationJob {
   }
 
   /** OPEN's outcome: every task with what it copies (and the ranges resumed), and what opening did. */
-  record Opening(JavaRDD<AssignFunction.Assigned> assigned, Opened totals, long[] weights) {
+  record OpenResult(JavaRDD<AssignFunction.Assigned> assigned, OpenCounts totals, long[] weights) {
     long opened() {
       return totals.fresh() + totals.reused();
     }
@@ -470,21 +470,21 @@ public final class MigrationJob {
    * OPEN: the objects written in parts opened (or their earlier uploads taken over) where their first part is planned.
    * When any cannot be opened, those this run opened are aborted and the run stops.
    */
-  static Opening open(JavaSparkContext jsc, CopySettings settings, JavaRDD<CopyTask> tasks, long splitObjects, String ledger,
+  static OpenResult open(JavaSparkContext jsc, CopySettings settings, JavaRDD<CopyTask> tasks, long splitObjects, String ledger,
       Broadcast<SerializableConfiguration> hadoop, Broadcast<Resumption> earlier, Held held, int generation, PrintStream out)
       throws IOException {
     jsc.setJobGroup("OPEN", "OPEN: " + splitObjects + " objects written in parts", true);
     JavaRDD<AssignFunction.Assigned> assigned = held.persist(tasks.mapPartitions(new AssignFunction(settings, ledger, hadoop,
         earlier, generation)));
     // what OPEN did, a partition at a time: the partitions' weights are where the copy's lanes start (Lanes)
-    List<Tuple2<Integer, Opened>> perPartition = assigned.mapPartitionsWithIndex((p, it) -> {
-      Opened o = Opened.NONE;
-      while (it.hasNext()) o = o.plus(Opened.of(it.next()));
+    List<Tuple2<Integer, OpenCounts>> perPartition = assigned.mapPartitionsWithIndex((p, it) -> {
+      OpenCounts o = OpenCounts.NONE;
+      while (it.hasNext()) o = o.plus(OpenCounts.of(it.next()));
       return List.of(new Tuple2<>(p, o)).iterator();
     }, true).collect();
-    Opened opens = Opened.NONE;
+    OpenCounts opens = OpenCounts.NONE;
     long[] weights = new long[assigned.getNumPartitions()];
-    for (Tuple2<Integer, Opened> p : perPartition) {
+    for (Tuple2<Integer, OpenCounts> p : perPartition) {
       opens = opens.plus(p._2());
       weights[p._1()] = p._2().weight();
     }
@@ -503,7 +503,7 @@ public final class MigrationJob {
       out.printf("RESUME %d objects opened by earlier runs, %d of their parts already copied (%s)%n", opens.reused(),
           opens.resumedRanges(), Units.bytes(opens.resumedBytes()));
     }
-    return new Opening(assigned, opens, weights);
+    return new OpenResult(assigned, opens, weights);
   }
 
   /** COPY's outcome: every range's result (the resumed ones too) and when the copy ran. */
@@ -520,9 +520,9 @@ public final class MigrationJob {
    * @param keep the results are checkpointed (a replay's generation): a copy is never done again once later ones ran
    * @param out gets the copy's progress lines; null for none
    */
-  static Copied copy(JavaSparkContext jsc, MigrationConfig config, CopySettings settings, PlanTotals plan, Opening open,
+  static Copied copy(JavaSparkContext jsc, MigrationConfig config, CopySettings settings, PlanTotals plan, OpenResult open,
       String ledger, Broadcast<SerializableConfiguration> hadoop, Held held, boolean keep, CopyCounters counters, PrintStream out) {
-    Opened opens = open.totals();
+    OpenCounts opens = open.totals();
     JavaRDD<Assignment> assignments = open.assigned().filter(a -> a.assignment() != null).map(AssignFunction.Assigned::assignment);
     // tuned streams: lanes hold as many ranges as a task's most streams, so the gate, not the lane, bounds them
     int lanes = Lanes.count(opens.assignments(), config.copy().threadsPerTask(), jsc.defaultParallelism());
@@ -578,19 +578,19 @@ public final class MigrationJob {
   }
 
   /** What the OPEN step did, added up over its partitions. */
-  record Opened(long assignments, long weight, long fresh, long reused, long failed, long resumedRanges, long resumedBytes)
+  record OpenCounts(long assignments, long weight, long fresh, long reused, long failed, long resumedRanges, long resumedBytes)
       implements Serializable {
-    static final Opened NONE = new Opened(0, 0, 0, 0, 0, 0, 0);
+    static final OpenCounts NONE = new OpenCounts(0, 0, 0, 0, 0, 0, 0);
 
-    static Opened of(AssignFunction.Assigned a) {
-      if (a.assignment() != null) return new Opened(1, MigrationJob.weight(a.assignment()), 0, 0, 0, 0, 0);
-      if (a.resumed() != null) return new Opened(0, 0, 0, 0, 0, 1, a.resumed().length());
-      if (!a.opened().ok()) return new Opened(0, 0, 0, 0, 1, 0, 0);
-      return a.reused() ? new Opened(0, 0, 0, 1, 0, 0, 0) : new Opened(0, 0, 1, 0, 0, 0, 0);
+    static OpenCounts of(AssignFunction.Assigned a) {
+      if (a.assignment() != null) return new OpenCounts(1, MigrationJob.weight(a.assignment()), 0, 0, 0, 0, 0);
+      if (a.resumed() != null) return new OpenCounts(0, 0, 0, 0, 0, 1, a.resumed().length());
+      if (!a.opened().ok()) return new OpenCounts(0, 0, 0, 0, 1, 0, 0);
+      return a.reused() ? new OpenCounts(0, 0, 0, 1, 0, 0, 0) : new OpenCounts(0, 0, 1, 0, 0, 0, 0);
     }
 
-    Opened plus(Opened o) {
-      return new Opened(assignments + o.assignments, weight + o.weight, fresh + o.fresh, reused + o.reused, failed + o.failed,
+    OpenCounts plus(OpenCounts o) {
+      return new OpenCounts(assignments + o.assignments, weight + o.weight, fresh + o.fresh, reused + o.reused, failed + o.failed,
           resumedRanges + o.resumedRanges, resumedBytes + o.resumedBytes);
     }
   }

@@ -16,10 +16,10 @@ import java.util.Objects;
  * upload, created with the source's metadata), and the source's checksum of it is read, for its parts to keep digests
  * in that algorithm and its commit to check them. Free of Spark.
  */
-public final class Opening {
+public final class Opener {
   /** An object opened, with the source's checksum of it (null if none), or why it could not be opened. */
-  public record Opened(StoreObject object, Upload upload, Checksum expected, String error) implements Serializable {
-    public Opened {
+  public record Outcome(StoreObject object, Upload upload, Checksum expected, String error) implements Serializable {
+    public Outcome {
       Objects.requireNonNull(object, "object is null");
       Objects.requireNonNull(error, "error is null");
       if ((upload == null) == error.isEmpty()) throw new IllegalArgumentException("an upload or an error, not both");
@@ -34,7 +34,7 @@ public final class Opening {
   private final Uploads destination;
   private final Retrier retrier;
 
-  public Opening(RangeReader source, Uploads destination, Retrier retrier) {
+  public Opener(RangeReader source, Uploads destination, Retrier retrier) {
     this.source = source;
     this.destination = destination;
     this.retrier = retrier;
@@ -44,20 +44,20 @@ public final class Opening {
    * Opens the object; an opening retried (its answer lost, or an error after the service acted) may have left
    * uploads of its own open, which are aborted once one opening succeeded.
    */
-  public Opened open(StoreObject object) {
+  public Outcome open(StoreObject object) {
     long started = System.nanoTime();
     int[] attempts = {0};
-    Opened opened;
+    Outcome opened;
     try {
       opened = retrier.call(() -> {
         attempts[0]++;
         ObjectMetadata[] read = {null}; // one request for both, at most
         ObjectMetadata.Lazy metadata = () -> read[0] != null ? read[0] : (read[0] = Carried.read(source, destination, object, null));
         Upload upload = destination.open(object, metadata);
-        return new Opened(object, upload, source.keepsChecksums() ? metadata.get().checksum() : null, "");
+        return new Outcome(object, upload, source.keepsChecksums() ? metadata.get().checksum() : null, "");
       });
     } catch (Exception e) {
-      return new Opened(object, null, null, Failures.describe(e));
+      return new Outcome(object, null, null, Failures.describe(e));
     }
     if (attempts[0] > 1) {
       long within = (System.nanoTime() - started) / 1_000_000;
