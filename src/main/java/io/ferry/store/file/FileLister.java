@@ -67,7 +67,7 @@ final class FileLister implements Lister {
 
   /**
    * A destination's listing where its links or folders are the job's ({@code symlinks = copy}, {@code
-   * empty-directories = copy}): links listed as links (never followed), folders all; its root taken as named.
+   * empty-directories = copy}): links listed as links (never followed), folders all.
    */
   static FileLister destination(Path root, boolean links, Folders folders) {
     return new FileLister(root, false, false, links, "", folders);
@@ -81,7 +81,7 @@ final class FileLister implements Lister {
   }
 
   private FileLister(Path root, boolean follow, boolean report, boolean copy, String linkSuffix, Folders folders) {
-    this.root = report ? real(root) : root;
+    this.root = real(root); // a root named through a link (a mount point often is one) is walked where it leads
     this.follow = follow;
     this.report = report;
     this.copy = copy;
@@ -188,8 +188,8 @@ final class FileLister implements Lister {
   }
 
   /**
-   * A source's directory as the user named it, through any links on its way (a mount point is often one): a listing
-   * that started at the link itself would walk nothing under it.
+   * A directory as the user named it, through any links on its way (a mount point is often one): a listing that started
+   * at the link itself would walk nothing under it (a destination's would find nothing to skip or to delete).
    */
   private static Path real(Path root) {
     try {

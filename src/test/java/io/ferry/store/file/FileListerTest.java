@@ -67,6 +67,21 @@ class FileListerTest {
         .containsExactlyInAnyOrder(tuple("plain.txt", false), tuple("sub/caf\\xe9 \\\\ .txt", true));
   }
 
+  /**
+   * A destination named through a link (a mount point often is one) lists the files where the link leads: the run
+   * skips what it holds unchanged and the cut-over finds what it holds (found by the invariant suite's soak).
+   */
+  @Test
+  void aDestinationNamedThroughALinkListsWhereItLeads() throws Exception {
+    tree("a.txt", "sub/b.txt");
+    Path link = Files.createSymbolicLink(root.resolveSibling(root.getFileName() + "-link"), root);
+    for (FileLister lister : List.of(new FileLister(link), FileLister.destination(link, true, FileLister.Folders.ALL))) {
+      List<String> keys = new ArrayList<>();
+      for (Shard s : lister.shards(List.of(), 4)) lister.list(s, o -> keys.add(o.relativeKey()));
+      assertThat(keys).contains("a.txt", "sub/b.txt");
+    }
+  }
+
   @Test
   void aRootThatIsNoDirectoryFails() {
     FileLister lister = new FileLister(root.resolve("missing"));
