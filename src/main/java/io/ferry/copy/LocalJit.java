@@ -10,8 +10,8 @@ import java.util.Locale;
 
 /**
  * Which JIT compilers a local run's JVM wants (jobs/env.sh's FERRY_JIT), from what its copies do to every byte. HotSpot's
- * first compiler alone costs a job of small objects a fifth less CPU than a late second one, and uploads with signed
- * payloads a third (bench/results, the flat job), but has none of the second's AES intrinsics: a job whose bytes
+ * first compiler alone costs a job of small objects and of signed uploads less CPU than a late second one (it does not
+ * spend a core compiling start-up code), but has none of the second's AES intrinsics: a job whose bytes
  * cross TLS keeps the second compiler, late. MD5 and SHA-256 run per byte too, at the same cost under either compiler
  * where BoringSSL's load ({@link Digests}); signed uploads keep the second compiler where they do not, and where the
  * body carries a checksum trailer ({@code checksum-mode = when-supported}), which the SDK signs with the JDK's SHA-256.

@@ -75,8 +75,7 @@ public final class PartSizing {
 
   /**
    * A part at least this many times the bytes one stream receives while it waits for a first byte: the wait is then
-   * at most a fortieth of the part's time (bench/results/tuning.md: 32 MiB parts lost to 64 MiB ones at 40 MB/s and
-   * 20 ms per round trip, where a twentieth would have chosen 32 MiB).
+   * at most a fortieth of the part's time, where a twentieth chose parts that lost to larger ones (tuning.md).
    */
   static final int FIRST_BYTE_SHARE = 40;
 

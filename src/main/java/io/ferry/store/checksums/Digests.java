@@ -13,10 +13,10 @@ import org.conscrypt.Conscrypt;
  * The digests Ferry runs over every byte it copies (MD5 against ETags, SHA-1 and SHA-256 against stored checksums and
  * of signed upload bodies), from BoringSSL through Conscrypt's provider where its native library loads (Linux and macOS
  * on x86-64 and ARM64, Windows on x86-64), else the JDK's. Under C1 alone, which short local jobs run with ({@code
- * copy/LocalJit}), the JDK's have no intrinsics: its MD5 takes about twice the CPU and its SHA-256 ten times
- * (bench/results). The provider is never installed: only these digests use it, and TLS and the rest keep the JDK's.
- * The JVM property {@code ferry.digests=jdk} keeps the JDK's (locally through {@code FERRY_DRIVER_OPTS}, on a cluster
- * through {@code spark.driver.extraJavaOptions} and {@code spark.executor.extraJavaOptions}).
+ * copy/LocalJit}), the JDK's have no intrinsics, and cost several times the CPU. The provider is never installed: only
+ * these digests use it, and TLS and the rest keep the JDK's. The JVM property {@code ferry.digests=jdk} keeps the JDK's
+ * (locally through {@code FERRY_DRIVER_OPTS}, on a cluster through {@code spark.driver.extraJavaOptions} and {@code
+ * spark.executor.extraJavaOptions}).
  */
 public final class Digests {
   private static final String[] ALGORITHMS = {"MD5", "SHA-1", "SHA-256"};

@@ -67,8 +67,8 @@ final class FileDestination implements Destination {
   /** The block a hole is made of: ext4's, XFS's and NFS's usual one. */
   static final int SPARSE_BLOCK = 4096;
   /**
-   * The most one write system call hands the kernel: writes of 1 MiB into fresh page-cache memory cost more kernel CPU
-   * than writes this size on every measure here (1.3 to 7 times, bench/results), and smaller ones add calls.
+   * The most one write system call hands the kernel: larger writes into fresh page-cache memory cost more kernel CPU
+   * per byte, and smaller ones add calls.
    */
   static final int WRITE_AT_MOST = 256 << 10;
   private static final byte[] ZEROS = new byte[SPARSE_BLOCK];

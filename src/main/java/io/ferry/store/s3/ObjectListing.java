@@ -19,8 +19,8 @@ import javax.xml.stream.XMLStreamReader;
 import software.amazon.awssdk.utils.DateUtils;
 
 /**
- * A ListObjectsV2 answer read as it streams by: the SDK builds a DOM of each page and then its model objects, which
- * took about a tenth of a small-object run's CPU (bench/results, issue 25's profile); a page here is one pass.
+ * A ListObjectsV2 answer read as it streams by, in one pass: the SDK builds a DOM of each page and then its model
+ * objects, a cost per key that a run of small objects pays for every one of them.
  */
 final class ObjectListing {
   private ObjectListing() {}
