@@ -5,7 +5,7 @@ import io.ferry.config.ConfigLoader;
 import io.ferry.config.MigrationConfig;
 import io.ferry.report.RunPages;
 import io.ferry.report.RunSummary;
-import io.ferry.spark.Commands;
+import io.ferry.spark.run.Commands;
 import io.ferry.spark.JobFailure;
 import io.ferry.spark.SparkStart;
 import io.ferry.store.retry.Failures;

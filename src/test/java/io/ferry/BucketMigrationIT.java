@@ -1,6 +1,6 @@
 package io.ferry;
 
-import io.ferry.spark.MigrationJob;
+import io.ferry.spark.run.MigrationJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ferry.support.SeedData;

@@ -7,7 +7,7 @@ import io.ferry.config.ConfigException;
 import io.ferry.config.ConfigLoader;
 import io.ferry.support.SeedData;
 import io.ferry.report.RunSummary;
-import io.ferry.spark.MigrationJob;
+import io.ferry.spark.run.MigrationJob;
 import io.ferry.support.Buckets;
 import io.ferry.support.FaultProxy;
 import io.ferry.support.FaultProxy.Fault;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ferry.config.ConfigLoader;
 import io.ferry.support.SeedData;
 import io.ferry.report.RunSummary;
-import io.ferry.spark.MigrationJob;
+import io.ferry.spark.run.MigrationJob;
 import io.ferry.store.limits.Throttle;
 import io.ferry.store.s3.S3Clients;
 import io.ferry.support.Buckets;
@@ -306,9 +306,9 @@ class FaultsIT {
   void credentialsRevokedMidRunFailTheObjectsCleanlyAndCleanupRemovesTheUploadsLeft() throws Exception {
     String bucket = bucket();
     providerB.client().putObject(b -> b.bucket(bucket).key("split.bin"), RequestBody.fromString("the previous version"));
-    // planned first: every upload is opened before the first part goes, so the revocation meets parts, not openings
-    // (one that meets an opening stops the run, naming the 403; copies made while listing open in each round)
-    String hocon = job(bucket, "ferry.job.name = revoked\nferry.copy.streams-per-task = 1\nferry.plan.copy-while-listing = false");
+    // every upload is opened before the first part goes, so the revocation meets parts, not openings (one that meets
+    // an opening stops the run, naming the 403)
+    String hocon = job(bucket, "ferry.job.name = revoked\nferry.copy.streams-per-task = 1");
     int parts = toB.seen(Kind.UPLOAD_PART);
     Thread revoke = new Thread(() -> {
       while (toB.seen(Kind.UPLOAD_PART) < parts + 2) Thread.onSpinWait();

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ferry.config.ConfigLoader;
 import io.ferry.report.RunSummary;
-import io.ferry.spark.MigrationJob;
+import io.ferry.spark.run.MigrationJob;
 import io.ferry.store.ObjectMetadata;
 import io.ferry.support.Buckets;
 import io.ferry.support.FaultProxy;

@@ -1,6 +1,6 @@
 package io.ferry;
 
-import io.ferry.spark.MigrationJob;
+import io.ferry.spark.run.MigrationJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -87,9 +87,8 @@ class FileMigrationIT {
   void copiesEveryObjectByteForByteAndRecordsEveryRange() throws Exception {
     Path destination = work.resolve("out");
     Path reports = work.resolve("reports");
-    // planned first: the checks below are of one copy's lanes (ListingIT and ResumeIT copy while listing)
     RunSummary summary = migrate(Jobs.config(s3, s3.endpoint(), "source", destination, reports,
-        "ferry.report { progress-interval = 200ms, json-lines = true }\nferry.plan.copy-while-listing = false"));
+        "ferry.report { progress-interval = 200ms, json-lines = true }"));
 
     assertThat(Trees.digests(destination)).isEqualTo(new TreeMap<>(source));
     assertThat(Trees.tempFiles(destination)).isEmpty();

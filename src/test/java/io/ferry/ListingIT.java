@@ -6,8 +6,8 @@ import io.ferry.config.BucketConfig;
 import io.ferry.config.MigrationConfig;
 import io.ferry.config.ObjectWrites;
 import io.ferry.report.RunSummary;
-import io.ferry.spark.Commands;
-import io.ferry.spark.MigrationJob;
+import io.ferry.spark.run.Commands;
+import io.ferry.spark.run.MigrationJob;
 import io.ferry.spark.SparkStart;
 import io.ferry.store.Lister;
 import io.ferry.store.retry.Retrier;
@@ -206,43 +206,6 @@ class ListingIT {
     Map<String, byte[]> expected = new TreeMap<>();
     keys.forEach(k -> expected.put(k, k.getBytes(StandardCharsets.UTF_8)));
     assertThat(Trees.digests(dest)).isEqualTo(sha(expected));
-  }
-
-  @Test
-  void copiesWhileListingEachKeyOnceByContentAndARerunSkipsThemAll() throws Exception {
-    // pages of 40 keys: a shard splits after 320, so the listing goes in rounds, and each round's settled keys are
-    // copied while it lists on; the splitting's bounds, keys above U+FFFF and "flat0" beside "flat/" are among them
-    // (shardsCoverEveryKeyOnceAndTheRunCopiesEachByContent copies the same keys planned whole); into a bucket, as only
-    // there a run copies while it lists (a directory's folder may fold case)
-    s3.client().createBucket(b -> b.bucket("early-keys"));
-    MigrationConfig config = config("keys", work.resolve("unused"), """
-        ferry.plan { listing-shards = 40, listing-page-keys = 40, copy-while-listing = true }
-        ferry.destination { type = s3, endpoint = "%s", bucket = early-keys, server-side-copy = never
-          credentials { access-key-id = "%s", secret-access-key = "%s" } }
-        """.formatted(s3.endpoint(), s3.identity(), s3.secret()));
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    RunSummary summary = run(config, out);
-    String console = out.toString(StandardCharsets.UTF_8);
-    assertThat(summary.succeeded()).as(console).isTrue();
-    assertThat(summary.objects().copied()).isEqualTo(keys.size());
-    assertThat(console).containsPattern("EARLY [1-9][0-9]* objects \\(.*\\) copied while the listing went on, after [1-9][0-9]* of its"
-        + " rounds; 0 of them failed");
-    Map<String, byte[]> expected = new TreeMap<>();
-    keys.forEach(k -> expected.put(k, k.getBytes(StandardCharsets.UTF_8)));
-    assertThat(io.ferry.support.Buckets.digests(s3.client(), "early-keys", "")).isEqualTo(sha(expected));
-    assertThat(summary.objects().failed()).isZero();
-    // the copy's progress counts on from the copies made while listing: its last line is the whole run's
-    List<String> progress = console.lines().filter(l -> l.startsWith("COPY  ")).toList();
-    assertThat(progress).isNotEmpty();
-    assertThat(progress.get(progress.size() - 1)).contains("(100%)").contains("ranges " + keys.size() + " of " + keys.size()
-        + ", 0 retries, 0 failed");
-
-    ByteArrayOutputStream again = new ByteArrayOutputStream();
-    RunSummary rerun = run(config, again);
-    assertThat(rerun.objects().skippedUnchanged()).as(again.toString(StandardCharsets.UTF_8)).isEqualTo(keys.size());
-    assertThat(rerun.objects().copied()).isZero();
-    assertThat(again.toString(StandardCharsets.UTF_8)).doesNotContain("EARLY ");
-
   }
 
   @Test

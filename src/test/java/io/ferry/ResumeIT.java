@@ -150,35 +150,6 @@ class ResumeIT {
   }
 
   /**
-   * A run killed while it copies what its listing settled (pages of 2 keys: the listing goes in rounds, and the first
-   * round's objects, the large one among them, are copied while it lists on), then a rerun: every object arrives
-   * byte-identical, and no upload, temp file or ledger entry is left.
-   */
-  @ParameterizedTest(name = "to {0}")
-  @ValueSource(strings = {"bucket"}) // into a directory nothing is copied while listing: a folder there may fold case
-  void aRunKilledWhileItCopiesWhatItsListingSettledIsCompletedByARerun(String to) throws Exception {
-    String name = "settled-" + to;
-    List<SeedData.Spec> specs = new java.util.ArrayList<>(List.of(new SeedData.Spec("0-big.bin", 8 * 5 * MIB + 7, 11)));
-    for (int i = 0; i < 40; i++) specs.add(new SeedData.Spec(String.format(java.util.Locale.ROOT, "k-%02d", i), 1_000 + i, 20 + i));
-    Map<String, String> objects = SeedData.upload(s3.client(), name + "-src", specs);
-    if (to.equals("bucket")) s3.client().createBucket(b -> b.bucket(name));
-    Path conf = Jobs.file(work.resolve("conf"), name + ".conf", job(name, counter.endpoint(), to, "5MiB", name + "-src",
-        "ferry.plan { listing-page-keys = 2, copy-while-listing = true }"));
-    crash(name, conf, 2);
-    // the large object was opened by the copies made while listing: their ledger files are of a generation above 0
-    try (var files = Files.list(Path.of(java.net.URI.create(Ledger.directory(work.resolve("reports").toString(), name,
-        new Configuration()))))) {
-      assertThat(files.map(f -> f.getFileName().toString()).filter(f -> f.matches(".*-open-\\d+-\\d+\\.jsonl"))
-          .map(f -> Long.parseLong(f.replaceAll(".*-open-(\\d+)-\\d+\\.jsonl", "$1")))).as("OPEN ledger files' partitions")
-          .isNotEmpty().allMatch(p -> p >= 1 << 20);
-    }
-
-    Path rerunConf = Jobs.file(work.resolve("conf"), name + "-rerun.conf", Files.readString(conf).replace(counter.endpoint(),
-        fast.endpoint()));
-    assertThat(rerunCompletes(name, to, rerunConf, objects)).contains("RESUME 1 objects opened by earlier runs");
-  }
-
-  /**
    * Reruns job {@code name} from {@code conf} and checks it completed: exit 0, the destination byte-identical to
    * {@code expected}, no upload or temp file left, the ledger empty. Returns its console.
    */

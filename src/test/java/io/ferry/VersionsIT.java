@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.ferry.config.ConfigLoader;
 import io.ferry.report.RunSummary;
 import io.ferry.spark.JobFailure;
-import io.ferry.spark.MigrationJob;
+import io.ferry.spark.run.MigrationJob;
 import io.ferry.support.LocalSpark;
 import io.ferry.support.S3MockProcess;
 import io.ferry.support.SeedData;

@@ -5,7 +5,7 @@ import io.ferry.config.ConfigLoader;
 import io.ferry.config.MigrationConfig;
 import io.ferry.config.S3EndpointConfig;
 import io.ferry.support.S3ProxyProcess;
-import io.ferry.spark.Commands;
+import io.ferry.spark.run.Commands;
 import io.ferry.spark.SparkStart;
 import io.ferry.support.TestS3;
 import java.io.ByteArrayOutputStream;

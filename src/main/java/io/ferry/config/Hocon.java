@@ -172,6 +172,10 @@ final class Hocon {
     }
   }
 
+  /** Settings Ferry had and took away, with why. */
+  private static final Map<String, String> REMOVED = Map.of("plan.copy-while-listing",
+      "copying while the listing went on never made a measured run faster, and runs now always plan the whole listing first");
+
   /** A problem for each key reference.conf does not know, with the nearest known one as a suggestion. */
   void checkUnknownKeys() {
     if (!config.hasPath(ROOT)) return;
@@ -181,6 +185,10 @@ final class Hocon {
       String key = e.getKey();
       if (known.contains(key) || key.startsWith("destination.tags.")) continue;
       String where = " (" + e.getValue().origin().description() + ")";
+      if (REMOVED.containsKey(key)) {
+        problems.add("ferry." + key + where + " is no longer a Ferry setting: " + REMOVED.get(key) + "; remove it from the job");
+        continue;
+      }
       Optional<String> suggestion = nearest(key, known);
       problems.add("ferry." + key + where + " is not a Ferry setting"
           + suggestion.map(s -> ": did you mean ferry." + s + "?").orElse("; see reference.conf for the settings"));

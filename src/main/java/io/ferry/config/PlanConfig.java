@@ -11,11 +11,9 @@ import java.io.Serializable;
  * @param autoPartSize {@code part-size = auto}: the plan chooses the part size ({@code PartSizing.auto}) and
  *     {@code partSize} is what it starts from
  * @param listingPageKeys keys asked for in each LIST page (1 to 1000)
- * @param copyWhileListing objects whose decision no key still to be listed can change are copied while the listing
- *     goes on, where the job allows it
  */
 public record PlanConfig(long partSize, long bundleSize, int bundleObjects, long copyCutoff, int listingShards, boolean autoPartSize,
-    int listingPageKeys, boolean copyWhileListing) implements Serializable {
+    int listingPageKeys) implements Serializable {
   public PlanConfig {
     if (partSize < 1) throw new IllegalArgumentException("partSize must be positive: " + partSize);
     if (copyCutoff < 0) throw new IllegalArgumentException("copyCutoff must not be negative: " + copyCutoff);
@@ -28,7 +26,7 @@ public record PlanConfig(long partSize, long bundleSize, int bundleObjects, long
   }
 
   public PlanConfig(long partSize, long bundleSize, int bundleObjects, long copyCutoff, int listingShards, boolean autoPartSize) {
-    this(partSize, bundleSize, bundleObjects, copyCutoff, listingShards, autoPartSize, 1000, false);
+    this(partSize, bundleSize, bundleObjects, copyCutoff, listingShards, autoPartSize, 1000);
   }
 
   public PlanConfig(long partSize, long bundleSize, int bundleObjects, long copyCutoff, int listingShards) {
@@ -46,7 +44,7 @@ public record PlanConfig(long partSize, long bundleSize, int bundleObjects, long
 
   /** The same plan with the part size {@code auto} chose. */
   public PlanConfig withPartSize(long chosen) {
-    return new PlanConfig(chosen, bundleSize, bundleObjects, copyCutoff, listingShards, autoPartSize, listingPageKeys, copyWhileListing);
+    return new PlanConfig(chosen, bundleSize, bundleObjects, copyCutoff, listingShards, autoPartSize, listingPageKeys);
   }
 
   /** The largest object copied as one range: the part size, or the copy cutoff for server-side copies. */

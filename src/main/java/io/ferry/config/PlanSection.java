@@ -34,8 +34,7 @@ final class PlanSection {
     if (pageKeys < 1 || pageKeys > 1000) {
       h.problem("plan.listing-page-keys", pageKeys, "must be between 1 and 1000 (S3's most keys a page)");
     }
-    boolean whileListing = h.bool("plan.copy-while-listing");
-    return h.problems().size() == before ? new PlanConfig(partSize, bundleSize, bundleObjects, copyCutoff, listingShards, auto, pageKeys,
-        whileListing) : null;
+    return h.problems().size() == before ? new PlanConfig(partSize, bundleSize, bundleObjects, copyCutoff, listingShards, auto, pageKeys)
+        : null;
   }
 }

@@ -97,15 +97,6 @@ public record Verdict(String limit, String evidence, String advice) {
           + " copy.streams-per-task, asks less of them");
     }
     double busy = e.copySeconds() > 0 && e.peakStreams() > 0 ? e.streamSeconds() / (e.copySeconds() * e.peakStreams()) : 1;
-    // copies made while the listing went on (plan.copy-while-listing) stretch the copy back over the listing: its streams
-    // waited for the listing's rounds, not for a straggler
-    double early = e.copySeconds() - e.stageSeconds().getOrDefault("copy", e.copySeconds());
-    if (early > Math.max(1, 0.25 * e.copySeconds()) && (e.tailShare() >= 0.3 || busy < 0.5)) {
-      double listing = e.stageSeconds().getOrDefault("list", 0.0) + e.stageSeconds().getOrDefault("plan", 0.0);
-      return new Verdict("the listing, copied while it went on", f("%.1f s of the copy's %.1f s ran while the source was listed and"
-          + " planned (%.1f s); for %.0f%% of the copy fewer than half the %.0f streams were busy, waiting for the listing's rounds",
-          early, e.copySeconds(), listing, 100 * e.tailShare(), e.peakStreams()), STAGE_ADVICE.get("list"));
-    }
     if (e.tailShare() >= 0.3) {
       return new Verdict("stragglers", f("for %.0f%% of the copy fewer than half the %.0f streams were busy; the slowest range took"
           + " %.1f s of the copy's %.1f s", 100 * e.tailShare(), e.peakStreams(), e.slowestSeconds(), e.copySeconds()),

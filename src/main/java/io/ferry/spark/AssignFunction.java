@@ -32,14 +32,14 @@ import org.apache.spark.util.SerializableConfiguration;
  * an object go to one upload. Every task comes out assigned: whole
  * objects as they are, parts with their upload; parts an earlier run already copied come out as resumed ranges.
  */
-final class AssignFunction implements FlatMapFunction<Iterator<CopyTask>, AssignFunction.Assigned> {
+public final class AssignFunction implements FlatMapFunction<Iterator<CopyTask>, AssignFunction.Assigned> {
   private static final long serialVersionUID = 1L;
 
   /**
    * One of: a task to copy; a range already copied by an earlier run; or an object opened (or taken over, or that
    * could not be opened), once per split object.
    */
-  record Assigned(Assignment assignment, RangeResult resumed, Opener.Outcome opened, boolean reused) implements Serializable {}
+  public record Assigned(Assignment assignment, RangeResult resumed, Opener.Outcome opened, boolean reused) implements Serializable {}
 
   private final CopySettings settings;
   private final String ledger;
@@ -51,7 +51,7 @@ final class AssignFunction implements FlatMapFunction<Iterator<CopyTask>, Assign
    * @param generation of a replay's versions (0 otherwise): its ledger files are apart from other generations', so that
    *     a task computed again takes only the uploads of its own generation's earlier attempts
    */
-  AssignFunction(CopySettings settings, String ledger, Broadcast<SerializableConfiguration> hadoop, Broadcast<Resumption> resumption,
+  public AssignFunction(CopySettings settings, String ledger, Broadcast<SerializableConfiguration> hadoop, Broadcast<Resumption> resumption,
       int generation) {
     this.settings = settings;
     this.ledger = ledger;

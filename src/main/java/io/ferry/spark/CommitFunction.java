@@ -14,11 +14,11 @@ import java.util.Map;
 import org.apache.spark.api.java.function.FlatMapFunction;
 
 /** COMMIT, on the executors: the partition's objects completed or aborted ({@link Committer}). */
-final class CommitFunction implements FlatMapFunction<Iterator<PartTally>, ObjectResult> {
+public final class CommitFunction implements FlatMapFunction<Iterator<PartTally>, ObjectResult> {
   private static final long serialVersionUID = 1L;
   private final CopySettings settings;
 
-  CommitFunction(CopySettings settings) {
+  public CommitFunction(CopySettings settings) {
     this.settings = settings;
   }
 
@@ -31,7 +31,7 @@ final class CommitFunction implements FlatMapFunction<Iterator<PartTally>, Objec
   }
 
   /** Every part of the object copied again into its upload, one after another (a repair is rare: keep it simple). */
-  static PartTally recopy(RangeCopier copier, PartTally tally) {
+  public static PartTally recopy(RangeCopier copier, PartTally tally) {
     Checksum expected = Checksum.parse(tally.expected());
     PartTally again = null;
     for (Map.Entry<Integer, PartTally.Part> p : tally.parts().entrySet()) {

@@ -12,15 +12,15 @@ import org.apache.spark.util.LongAccumulator;
  * them): bytes that reached the destination, ranges finished, retries, ranges that failed; and bytes of ranges still
  * moving, which the executors' heartbeats carry to the progress line and which sum to 0 once the ranges finish.
  */
-final class CopyCounters implements Serializable {
+public final class CopyCounters implements Serializable {
   private static final long serialVersionUID = 1L;
-  final LongAccumulator bytes;
-  final LongAccumulator ranges;
-  final LongAccumulator retries;
-  final LongAccumulator failures;
-  final LongAccumulator moving;
+  public final LongAccumulator bytes;
+  public final LongAccumulator ranges;
+  public final LongAccumulator retries;
+  public final LongAccumulator failures;
+  public final LongAccumulator moving;
 
-  CopyCounters(JavaSparkContext jsc) {
+  public CopyCounters(JavaSparkContext jsc) {
     bytes = jsc.sc().longAccumulator("ferry.copy.bytes");
     ranges = jsc.sc().longAccumulator("ferry.copy.ranges");
     retries = jsc.sc().longAccumulator("ferry.copy.retries");
@@ -28,7 +28,7 @@ final class CopyCounters implements Serializable {
     moving = jsc.sc().longAccumulator("ferry.copy.bytes-moving");
   }
 
-  List<LongAccumulator> all() {
+  public List<LongAccumulator> all() {
     return List.of(bytes, ranges, retries, failures, moving);
   }
 

@@ -21,14 +21,14 @@ import org.apache.spark.util.SerializableConfiguration;
  * of an object written in parts is recorded in the job's ledger as soon as it landed, so that a rerun after a crash
  * copies only the parts that had not.
  */
-final class CopyRangesFunction implements FlatMapFunction<Iterator<Assignment>, RangeResult> {
+public final class CopyRangesFunction implements FlatMapFunction<Iterator<Assignment>, RangeResult> {
   private static final long serialVersionUID = 1L;
   private final CopySettings settings;
   private final String ledger;
   private final Broadcast<SerializableConfiguration> hadoop;
   private final CopyCounters counters;
 
-  CopyRangesFunction(CopySettings settings, String ledger, Broadcast<SerializableConfiguration> hadoop, CopyCounters counters) {
+  public CopyRangesFunction(CopySettings settings, String ledger, Broadcast<SerializableConfiguration> hadoop, CopyCounters counters) {
     this.settings = settings;
     this.ledger = ledger;
     this.hadoop = hadoop;

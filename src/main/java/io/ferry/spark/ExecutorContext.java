@@ -37,21 +37,21 @@ import java.util.regex.Pattern;
 import org.apache.spark.SparkEnv;
 
 /** Builds the stores and the copier from {@link CopySettings}, where they are used; clients come from per-JVM caches. */
-final class ExecutorContext {
+public final class ExecutorContext {
   private ExecutorContext() {}
 
   /** The one place that knows the store kinds. */
-  static Store store(StoreConfig config, CopySettings s) {
+  public static Store store(StoreConfig config, CopySettings s) {
     if (config instanceof BucketConfig bucket) return new S3Store(bucket, connections(s), s.copy().stallTimeout(), retrier(s));
     if (config instanceof DirectoryConfig directory) return new FileStore(directory, s.job(), s.copy().bufferSize());
     throw new IllegalArgumentException("no store for " + config.getClass().getSimpleName());
   }
 
-  static Store source(CopySettings s) {
+  public static Store source(CopySettings s) {
     return store(s.source().store(), s);
   }
 
-  static Destination destination(CopySettings s) {
+  public static Destination destination(CopySettings s) {
     return store(s.destination().store(), s).destination();
   }
 
@@ -59,14 +59,14 @@ final class ExecutorContext {
    * The connection pool of the one client an executor JVM shares between its concurrent tasks: every task slot runs
    * streams-per-task streams, so a pool of only streams-per-task connections would make the tasks queue for it.
    */
-  static int connections(CopySettings s) {
+  public static int connections(CopySettings s) {
     return s.copy().threadsPerTask() * slots();
   }
 
   private static final Pattern LOCAL = Pattern.compile("local\\[(\\d+)(,\\d+)?]");
 
   /** This JVM's task slots: spark.executor.cores, else local[N]'s N, else its processors. */
-  static int slots() {
+  public static int slots() {
     SparkEnv env = SparkEnv.get();
     int processors = Runtime.getRuntime().availableProcessors();
     if (env == null) return processors;
@@ -76,7 +76,7 @@ final class ExecutorContext {
   }
 
   /** A tuned gate's window: several of a long link's round trips, and short enough to follow a copy of seconds. */
-  static final long TUNING_WINDOW_NANOS = 2_000_000_000L;
+  public static final long TUNING_WINDOW_NANOS = 2_000_000_000L;
 
   /** The gates of the runs this JVM copies for, newest last: two jobs on one Spark context each tune their own. */
   private static final LinkedHashMap<String, StreamGate> GATES = new LinkedHashMap<>();
@@ -85,7 +85,7 @@ final class ExecutorContext {
    * The streams this JVM's copy tasks share for a run: tuned from the aggregate rate under
    * {@code streams-per-task = auto}, else the tasks' fixed count (a gate that holds nothing back).
    */
-  static synchronized StreamGate gate(CopySettings s) {
+  public static synchronized StreamGate gate(CopySettings s) {
     StreamGate gate = GATES.get(s.runId());
     if (gate != null) return gate;
     while (GATES.size() >= 8) GATES.remove(GATES.keySet().iterator().next()); // runs long finished
@@ -99,7 +99,7 @@ final class ExecutorContext {
   }
 
   /** A manifest's files: in a bucket of the source's service (read with its credentials), or local. */
-  static ManifestFiles manifestFiles(CopySettings s) {
+  public static ManifestFiles manifestFiles(CopySettings s) {
     return new ManifestFiles() {
       @Override
       public InputStream open(String location, long offset) throws IOException {
@@ -132,7 +132,7 @@ final class ExecutorContext {
     };
   }
 
-  static RangeCopier copier(CopySettings s) {
+  public static RangeCopier copier(CopySettings s) {
     Destination destination = destination(s);
     RangeTransfer transfer = CopyMethod.choose(s.source(), s.destination()) == CopyMethod.SERVER_SIDE_COPY
         ? new InServiceTransfer(store(s.destination().store(), s).copyingFrom(s.source().store()).orElseThrow(), destination)
@@ -159,16 +159,16 @@ final class ExecutorContext {
   private static final InOrderDigests IN_ORDER = new InOrderDigests(4096, 100_000);
 
   /** The job's one retry policy. */
-  static Retrier retrier(CopySettings s) {
+  public static Retrier retrier(CopySettings s) {
     return new Retrier(s.copy().retries(), new Backoff(s.copy().backoff(), s.copy().maxBackoff()));
   }
 
-  static String executorId() {
+  public static String executorId() {
     SparkEnv env = SparkEnv.get();
     return env == null ? "unknown" : env.executorId();
   }
 
-  static String host() {
+  public static String host() {
     try {
       return InetAddress.getLocalHost().getHostName();
     } catch (UnknownHostException e) {

@@ -32,7 +32,7 @@ import org.apache.spark.storage.BlockManagerId;
  */
 public final class FerryPlugin implements SparkPlugin {
   /** How often an executor asks for its share. */
-  static final long SHARE_POLL_MILLIS = 250;
+  public static final long SHARE_POLL_MILLIS = 250;
 
   private static volatile LimitsConfig limits = LimitsConfig.NONE;
   private static volatile long limitedAt = System.nanoTime();
@@ -40,7 +40,7 @@ public final class FerryPlugin implements SparkPlugin {
   private static final Map<String, long[]> asks = new ConcurrentHashMap<>();
 
   /** The limits of the job now running on this driver (NONE when it ends). */
-  static void limit(LimitsConfig job) {
+  public static void limit(LimitsConfig job) {
     limits = job;
     limitedAt = System.nanoTime();
   }
@@ -50,7 +50,7 @@ public final class FerryPlugin implements SparkPlugin {
    * twice since, and applies an answer before it asks again. A job's first requests are under its limits too (a
    * fast plan reached the copy before the first poll, and 40 MiB went at 400 MB/s under an 8 MiB/s limit).
    */
-  static void awaitShares(SparkContext sc, long timeoutMillis) throws InterruptedIOException {
+  public static void awaitShares(SparkContext sc, long timeoutMillis) throws InterruptedIOException {
     long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
     while (System.nanoTime() < deadline) {
       int entries = sc.statusTracker().getExecutorInfos().length;
@@ -70,7 +70,7 @@ public final class FerryPlugin implements SparkPlugin {
    * The plugin channel's messages are JDK types only: Spark's RPC layer deserializes them with its own class loader,
    * which on a cluster's executors does not hold the application's classes.
    */
-  static final String SHARE_REQUEST = "ferry.share";
+  public static final String SHARE_REQUEST = "ferry.share";
 
   @Override
   public DriverPlugin driverPlugin() {
@@ -154,7 +154,7 @@ public final class FerryPlugin implements SparkPlugin {
     };
   }
 
-  static void register(MetricRegistry registry) {
+  public static void register(MetricRegistry registry) {
     for (Meters.Request kind : Meters.Request.values()) gauge(registry, kind.metric(), () -> Meters.requests(kind));
     gauge(registry, "errors", Meters::errors);
     gauge(registry, "throttled", Meters::throttled);

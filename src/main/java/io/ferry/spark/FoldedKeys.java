@@ -8,11 +8,11 @@ import org.apache.spark.Partitioner;
  * finds those a destination's folder would make one file ({@code Destination.oneFile}). The join itself stays by the
  * exact key.
  */
-final class FoldedKeys extends Partitioner {
+public final class FoldedKeys extends Partitioner {
   private static final long serialVersionUID = 1L;
   private final int partitions;
 
-  FoldedKeys(int partitions) {
+  public FoldedKeys(int partitions) {
     this.partitions = partitions;
   }
 

@@ -24,29 +24,29 @@ import scala.Tuple2;
  * that plans them, so files of two filesystems that share an inode number stay apart); of each file's names the first
  * by path is copied, and after the commit each other name to write is made a hard link to its copy.
  */
-final class HardLinks {
+public final class HardLinks {
   private HardLinks() {}
 
   /** {@code name} to be made another name of {@code first}'s copy. */
-  record Link(StoreObject first, StoreObject name) implements Serializable {}
+  public record Link(StoreObject first, StoreObject name) implements Serializable {}
 
   /** One object of the plan: copied, or linked. */
-  record Named(StoreObject copy, Link link) implements Serializable {}
+  public record Named(StoreObject copy, Link link) implements Serializable {}
 
   /** The decisions to copy, or held, planned: each file copied once, its other names to link. */
-  static JavaRDD<Named> plan(JavaRDD<Decision> decisions, CopySettings settings, int partitions) {
+  public static JavaRDD<Named> plan(JavaRDD<Decision> decisions, CopySettings settings, int partitions) {
     JavaPairRDD<String, Decision> byFile = decisions.filter(d -> d.kind() == Decision.Kind.COPY || d.kind() == Decision.Kind.UNCHANGED)
         .mapToPair(d -> new Tuple2<>(fileKey(d.object()), d));
     return byFile.groupByKey(partitions).mapPartitions(new Group(settings));
   }
 
   /** The inode a file's listing gives ("ino=..."); a key of its own for an object without one. */
-  static String fileKey(StoreObject o) {
+  public static String fileKey(StoreObject o) {
     return o.version().startsWith("ino=") ? o.version() : "\0" + o.relativeKey();
   }
 
   /** Each group of one inode parted into files by the source, each file's first name copied and the others linked. */
-  static final class Group implements FlatMapFunction<Iterator<Tuple2<String, Iterable<Decision>>>, Named> {
+  public static final class Group implements FlatMapFunction<Iterator<Tuple2<String, Iterable<Decision>>>, Named> {
     private static final long serialVersionUID = 1L;
     private final CopySettings settings;
 
@@ -87,13 +87,13 @@ final class HardLinks {
   }
 
   /** After the commit: each link made, unless its file's first name failed (then it fails too, and a rerun links it). */
-  static JavaRDD<ObjectResult> link(JavaRDD<Link> links, JavaRDD<ObjectResult> committed, CopySettings settings) {
+  public static JavaRDD<ObjectResult> link(JavaRDD<Link> links, JavaRDD<ObjectResult> committed, CopySettings settings) {
     Set<String> failed = Set.copyOf(committed.filter(o -> o.status() == ObjectResult.Status.FAILED).map(o -> o.object().relativeKey())
         .collect());
     return links.mapPartitions(new LinkFunction(settings, failed));
   }
 
-  static final class LinkFunction implements FlatMapFunction<Iterator<Link>, ObjectResult> {
+  public static final class LinkFunction implements FlatMapFunction<Iterator<Link>, ObjectResult> {
     private static final long serialVersionUID = 1L;
     private final CopySettings settings;
     private final Set<String> failed;

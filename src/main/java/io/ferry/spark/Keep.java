@@ -10,10 +10,10 @@ import java.util.function.Predicate;
 import org.apache.spark.api.java.function.FlatMapFunction;
 
 /** Which objects of a listing a stage keeps, its predicate built once per partition. */
-final class Keep implements FlatMapFunction<Iterator<StoreObject>, StoreObject> {
+public final class Keep implements FlatMapFunction<Iterator<StoreObject>, StoreObject> {
   private static final long serialVersionUID = 1L;
 
-  enum Which {
+  public enum Which {
     /** The destination's objects: no staging of any job (temp files, markers). */
     OBJECTS,
     /** The destination's entries that are this job's strays. */
@@ -27,7 +27,7 @@ final class Keep implements FlatMapFunction<Iterator<StoreObject>, StoreObject> 
   private final CopySettings settings;
   private final Which which;
 
-  Keep(CopySettings settings, Which which) {
+  public Keep(CopySettings settings, Which which) {
     this.settings = settings;
     this.which = which;
   }

@@ -20,7 +20,7 @@ import org.apache.spark.util.TaskCompletionListener;
  * handed on as their pages arrive, then what is left of the shards that proved large, in pieces for the listing's next
  * round. The source's objects are those its globs select; the destination's, all of them.
  */
-final class ListFunction implements FlatMapFunction<Iterator<Shard>, ListFunction.Found> {
+public final class ListFunction implements FlatMapFunction<Iterator<Shard>, ListFunction.Found> {
   private static final long serialVersionUID = 1L;
   private final CopySettings settings;
   private final boolean source;
@@ -29,13 +29,13 @@ final class ListFunction implements FlatMapFunction<Iterator<Shard>, ListFunctio
   private final int pageKeys;
 
   /** An object listed, or a piece of a shard left for the next round. */
-  record Found(StoreObject object, Shard rest) implements Serializable {}
+  public record Found(StoreObject object, Shard rest) implements Serializable {}
 
   /**
    * @param pages how long each shard is listed before what is left of it is split (0: to its end)
    * @param pageKeys keys asked for in each page
    */
-  ListFunction(CopySettings settings, boolean source, Listing.Counters counters, int pages, int pageKeys) {
+  public ListFunction(CopySettings settings, boolean source, Listing.Counters counters, int pages, int pageKeys) {
     this.settings = settings;
     this.source = source;
     this.counters = counters;

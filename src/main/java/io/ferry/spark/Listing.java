@@ -1,10 +1,11 @@
 package io.ferry.spark;
 
+import io.ferry.config.BucketConfig;
 import io.ferry.config.MigrationConfig;
 import io.ferry.config.SourceConfig;
+import io.ferry.config.StoreConfig;
 import io.ferry.manifest.ManifestPart;
 import io.ferry.manifest.Manifests;
-import io.ferry.plan.Settled;
 import io.ferry.store.ListCounts;
 import io.ferry.store.Shard;
 import io.ferry.store.StoreObject;
@@ -19,7 +20,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.LongAccumulator;
 
 /**
@@ -27,20 +27,20 @@ import org.apache.spark.util.LongAccumulator;
  * an executor thread; or a manifest's pieces read by the executors. The driver holds the shards and counters, never
  * the objects.
  */
-final class Listing {
+public final class Listing {
   /** What the listing tasks saw, added up (read after an action; a task run twice may count twice). */
-  static final class Counters implements Serializable {
+  public static final class Counters implements Serializable {
     private static final long serialVersionUID = 1L;
-    final LongAccumulator listed;
-    final LongAccumulator selected;
-    final LongAccumulator markers;
-    final LongAccumulator filtered;
-    final LongAccumulator pages;
-    final LongAccumulator bytes;
+    public final LongAccumulator listed;
+    public final LongAccumulator selected;
+    public final LongAccumulator markers;
+    public final LongAccumulator filtered;
+    public final LongAccumulator pages;
+    public final LongAccumulator bytes;
     /** Shards listed so far, on the driver. */
-    final transient AtomicLong shards = new AtomicLong();
+    public final transient AtomicLong shards = new AtomicLong();
 
-    Counters(JavaSparkContext jsc, String side) {
+    public Counters(JavaSparkContext jsc, String side) {
       listed = jsc.sc().longAccumulator("ferry.list." + side + ".listed");
       selected = jsc.sc().longAccumulator("ferry.list." + side + ".objects");
       markers = jsc.sc().longAccumulator("ferry.list." + side + ".folder-markers");
@@ -56,7 +56,7 @@ final class Listing {
       pages.add(c.pages());
     }
 
-    ListCounts counts() {
+    public ListCounts counts() {
       return new ListCounts(listed.value(), selected.value(), markers.value(), filtered.value(), pages.value());
     }
   }
@@ -64,27 +64,27 @@ final class Listing {
   private Listing() {}
 
   /** Shards to list: {@code plan.listing-shards}, or twice the listing streams the cluster runs at once. */
-  static int target(MigrationConfig config, JavaSparkContext jsc) {
+  public static int target(MigrationConfig config, JavaSparkContext jsc) {
     int configured = config.plan().listingShards();
     if (configured > 0) return configured;
     return (int) Math.min(100_000, Math.max(16, 2L * jsc.defaultParallelism() * config.copy().streamsPerTask()));
   }
 
   /** The source's shards, found on the driver; its requests are counted as the listing's pages. */
-  static List<Shard> sourceShards(CopySettings settings, int target, Counters counters) throws JobFailure {
+  public static List<Shard> sourceShards(CopySettings settings, int target, Counters counters) throws JobFailure {
     SourceConfig source = settings.source();
     long before = Meters.requests(Meters.Request.LIST);
     try {
       return ExecutorContext.source(settings).lister().shards(source.prefixes(), target);
     } catch (IOException e) {
-      throw new JobFailure("cannot list " + source.describe() + ": " + Failures.describe(e) + Planning.hint("source", source.store()));
+      throw new JobFailure("cannot list " + source.describe() + ": " + Failures.describe(e) + hint("source", source.store()));
     } finally {
       counters.pages.add(Meters.requests(Meters.Request.LIST) - before);
     }
   }
 
   /** The destination's shards under the same relative prefixes; none when it does not exist yet. */
-  static List<Shard> destinationShards(CopySettings settings, int target, Counters counters) throws JobFailure {
+  public static List<Shard> destinationShards(CopySettings settings, int target, Counters counters) throws JobFailure {
     long before = Meters.requests(Meters.Request.LIST);
     try {
       return ExecutorContext.destination(settings).existing().shards(settings.source().prefixes(), target);
@@ -92,84 +92,70 @@ final class Listing {
       return List.of(); // nothing there yet
     } catch (IOException e) {
       throw new JobFailure("cannot list the destination " + settings.destination().describe() + ": " + Failures.describe(e)
-          + Planning.hint("destination", settings.destination().store()));
+          + hint("destination", settings.destination().store()));
     } finally {
       counters.pages.add(Meters.requests(Meters.Request.LIST) - before);
     }
   }
 
-  /**
-   * Told of each round of the source's listing that left pieces for later rounds, as soon as it ends: the shards it
-   * listed and left ({@link Settled.Round}), and its objects (persisted).
-   */
-  interface Rounds {
-    void listed(Settled.Round round, JavaRDD<StoreObject> objects) throws JobFailure;
-  }
-
   /** The source's objects and, from a manifest, those it names that the source no longer holds. */
-  record Sources(JavaRDD<StoreObject> objects, JavaRDD<StoreObject> missing, String description) {}
+  public record Sources(JavaRDD<StoreObject> objects, JavaRDD<StoreObject> missing, String description) {}
 
   /**
    * The source's objects whose keys the globs select (sizes and times are checked later): listed from its shards (in
-   * rounds, each persisted into {@code cached}: this lists), or read from its manifest (not yet computed: the first
+   * rounds, each persisted into {@code cache}: this lists), or read from its manifest (not yet computed: the first
    * action reads it).
    */
-  static Sources sources(JavaSparkContext jsc, CopySettings settings, int target, int pageKeys, Counters counters, Rounds rounds,
-      List<JavaRDD<?>> cached) throws JobFailure {
+  public static Sources sources(JavaSparkContext jsc, CopySettings settings, int target, int pageKeys, Counters counters, Held cache)
+      throws JobFailure {
     if (!settings.source().manifest().isEmpty()) {
       List<ManifestPart> parts = manifestParts(settings);
-      JavaRDD<ManifestFunction.Checked> checked = manifest(jsc, settings, parts, counters).persist(StorageLevel.MEMORY_AND_DISK_SER());
-      cached.add(checked);
+      JavaRDD<ManifestFunction.Checked> checked = cache.persist(manifest(jsc, settings, parts, counters));
       return new Sources(checked.filter(c -> !c.missing()).map(ManifestFunction.Checked::object),
           checked.filter(ManifestFunction.Checked::missing).map(ManifestFunction.Checked::object), parts.size()
               + " pieces of the manifest");
     }
-    JavaRDD<StoreObject> objects = list(jsc, settings, sourceShards(settings, target, counters), true, counters, target, pageKeys, rounds,
-        cached);
+    JavaRDD<StoreObject> objects = list(jsc, settings, sourceShards(settings, target, counters), true, counters, target, pageKeys, cache);
     return new Sources(objects, jsc.emptyRDD(), counters.shards.get() + " shards");
   }
 
   /** The destination's objects, strays (temp files of the job's earlier runs) included; listed in rounds, as the source's. */
-  static JavaRDD<StoreObject> destination(JavaSparkContext jsc, CopySettings settings, int target, int pageKeys, Counters counters,
-      List<JavaRDD<?>> cached) throws JobFailure {
+  public static JavaRDD<StoreObject> destination(JavaSparkContext jsc, CopySettings settings, int target, int pageKeys, Counters counters,
+      Held cache) throws JobFailure {
     List<Shard> shards = destinationShards(settings, target, counters);
     if (shards.isEmpty()) return jsc.emptyRDD();
-    return list(jsc, settings, shards, false, counters, target, pageKeys, null, cached);
+    return list(jsc, settings, shards, false, counters, target, pageKeys, cache);
   }
 
   /**
    * The listing's rounds: each lists its shards on the executors, each shard for {@link KeySpace#pages} pages while
    * there are fewer than {@code target} of them (to its end after that), and the pieces left of those that proved large
-   * are the next round's shards. The objects of every round, persisted into {@code cached}; {@code rounds} (null for
-   * none) is told of each round that left pieces.
+   * are the next round's shards. The objects of every round, persisted into {@code cache}.
    */
   private static JavaRDD<StoreObject> list(JavaSparkContext jsc, CopySettings settings, List<Shard> shards, boolean source,
-      Counters counters, int target, int pageKeys, Rounds rounds, List<JavaRDD<?>> cached) throws JobFailure {
+      Counters counters, int target, int pageKeys, Held cache) throws JobFailure {
     String what = source ? "cannot list " + settings.source().describe()
         : "cannot list the destination " + settings.destination().describe();
-    String hint = source ? Planning.hint("source", settings.source().store())
-        : Planning.hint("destination", settings.destination().store());
+    String hint = source ? hint("source", settings.source().store())
+        : hint("destination", settings.destination().store());
     int streams = settings.copy().streamsPerTask();
     JavaRDD<StoreObject> objects = jsc.emptyRDD(); // no shards: nothing under the prefixes
     List<Shard> open = shards;
     for (int round = 0; !open.isEmpty(); round++) {
       int pages = KeySpace.pages(open.size(), round, target);
       int partitions = Math.max(Math.min(open.size(), jsc.defaultParallelism()), (open.size() + streams - 1) / streams);
-      JavaRDD<ListFunction.Found> listed = jsc.parallelize(open, Math.max(1, partitions))
-          .mapPartitions(new ListFunction(settings, source, counters, pages, pageKeys)).persist(StorageLevel.MEMORY_AND_DISK_SER());
-      cached.add(listed);
+      JavaRDD<ListFunction.Found> listed = cache.persist(jsc.parallelize(open, Math.max(1, partitions))
+          .mapPartitions(new ListFunction(settings, source, counters, pages, pageKeys)));
       counters.shards.addAndGet(open.size());
-      List<Shard> listedShards = open;
       open = Actions.run(() -> listed.filter(f -> f.rest() != null).map(ListFunction.Found::rest).collect(), what, hint);
       JavaRDD<StoreObject> found = listed.filter(f -> f.object() != null).map(ListFunction.Found::object);
-      if (rounds != null && !open.isEmpty()) rounds.listed(new Settled.Round(round, listedShards, open), found);
       objects = round == 0 ? found : objects.union(found);
     }
     return objects;
   }
 
   /** The manifest's pieces, found on the driver (a key list's size; an inventory's manifest.json). */
-  static List<ManifestPart> manifestParts(CopySettings settings) throws JobFailure {
+  public static List<ManifestPart> manifestParts(CopySettings settings) throws JobFailure {
     String manifest = settings.source().manifest();
     try {
       return Manifests.parts(manifest, ExecutorContext.manifestFiles(settings));
@@ -183,7 +169,7 @@ final class Listing {
    * The objects a manifest names, under the source's prefix and selected by its globs; with {@code manifest-check}
    * each is looked up at the source (HEAD), and those it no longer holds are {@link ManifestFunction.Checked#missing}.
    */
-  static JavaRDD<ManifestFunction.Checked> manifest(JavaSparkContext jsc, CopySettings settings, List<ManifestPart> parts,
+  public static JavaRDD<ManifestFunction.Checked> manifest(JavaSparkContext jsc, CopySettings settings, List<ManifestPart> parts,
       Counters counters) {
     JavaRDD<ManifestFunction.Checked> read = jsc.parallelize(parts, Math.max(1, parts.size()))
         .mapPartitions(new ManifestFunction(settings, counters));
@@ -191,5 +177,10 @@ final class Listing {
     // HEADs spread evenly: an inventory's data files differ in size, and a key list may be one piece
     return read.repartition(Math.max(4 * jsc.defaultParallelism(), parts.size())).mapPartitions(new ManifestFunction.Check(settings,
         counters));
+  }
+
+  /** What to check when a side cannot be listed: for a bucket, the settings that reach it. */
+  public static String hint(String side, StoreConfig store) {
+    return store instanceof BucketConfig ? " (check ferry." + side + ".bucket, endpoint and credentials)" : "";
   }
 }

@@ -22,7 +22,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * accumulator's own value on the driver changes only when a task ends). Counted here only, never added to the
  * accumulators' own values, so nothing is counted twice.
  */
-final class Live extends SparkListener implements AutoCloseable {
+public final class Live extends SparkListener implements AutoCloseable {
   private final JavaSparkContext jsc;
   private final Set<Long> ids = new HashSet<>();
   private final Map<Long, Long> finished = new ConcurrentHashMap<>();
@@ -38,7 +38,7 @@ final class Live extends SparkListener implements AutoCloseable {
     }
   }
 
-  static Live watch(JavaSparkContext jsc, List<LongAccumulator> accumulators) {
+  public static Live watch(JavaSparkContext jsc, List<LongAccumulator> accumulators) {
     Live live = new Live(jsc, accumulators);
     jsc.sc().addSparkListener(live);
     return live;
@@ -48,7 +48,7 @@ final class Live extends SparkListener implements AutoCloseable {
    * At least the accumulator's own value: listener events arrive later than the driver merges a finished task, so
    * once an action has returned this is its exact total.
    */
-  long value(LongAccumulator accumulator) {
+  public long value(LongAccumulator accumulator) {
     long id = accumulator.id();
     long total = before.getOrDefault(id, 0L) + finished.getOrDefault(id, 0L);
     for (Map<Long, Long> task : running.values()) total += task.getOrDefault(id, 0L);

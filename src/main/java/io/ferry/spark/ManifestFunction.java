@@ -6,8 +6,8 @@ import io.ferry.manifest.ManifestEntry;
 import io.ferry.manifest.ManifestPart;
 import io.ferry.manifest.Manifests;
 import io.ferry.store.Lister;
-import io.ferry.store.listing.ObjectFilter;
 import io.ferry.store.StoreObject;
+import io.ferry.store.listing.ObjectFilter;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -20,16 +20,16 @@ import org.apache.spark.api.java.function.FlatMapFunction;
  * prefix and that its globs select. Without {@code manifest-check} the manifest's sizes and ETags are taken as they
  * are; with it, {@link Check} asks the source for each.
  */
-final class ManifestFunction implements FlatMapFunction<Iterator<ManifestPart>, ManifestFunction.Checked> {
+public final class ManifestFunction implements FlatMapFunction<Iterator<ManifestPart>, ManifestFunction.Checked> {
   private static final long serialVersionUID = 1L;
 
   /** An object a manifest names, and whether the source no longer holds it. */
-  record Checked(StoreObject object, boolean missing) implements Serializable {}
+  public record Checked(StoreObject object, boolean missing) implements Serializable {}
 
   private final CopySettings settings;
   private final Listing.Counters counters;
 
-  ManifestFunction(CopySettings settings, Listing.Counters counters) {
+  public ManifestFunction(CopySettings settings, Listing.Counters counters) {
     this.settings = settings;
     this.counters = counters;
   }
@@ -71,12 +71,12 @@ final class ManifestFunction implements FlatMapFunction<Iterator<ManifestPart>, 
   }
 
   /** The entry as an object; one of unknown size has size 0 until it is checked. */
-  static StoreObject object(ManifestEntry e, String prefix) {
+  public static StoreObject object(ManifestEntry e, String prefix) {
     return new StoreObject(e.key(), e.key().substring(prefix.length()), Math.max(0, e.size()), e.etag(), e.lastModifiedMillis());
   }
 
   /** Each object looked up at the source (HEAD, {@code streams-per-task} at a time): its size, ETag and time now, or missing. */
-  static final class Check implements FlatMapFunction<Iterator<Checked>, Checked> {
+  public static final class Check implements FlatMapFunction<Iterator<Checked>, Checked> {
     private static final long serialVersionUID = 1L;
     private final CopySettings settings;
     private final Listing.Counters counters;

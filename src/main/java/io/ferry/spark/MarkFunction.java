@@ -14,11 +14,11 @@ import org.apache.spark.api.java.function.FlatMapFunction;
  * The delete markers of a replay's generation ({@code source.versions = all} into a bucket), on the executors: each
  * key marked deleted at the destination, as its history at the source was, once every version before it is there.
  */
-final class MarkFunction implements FlatMapFunction<Iterator<StoreObject>, ObjectResult> {
+public final class MarkFunction implements FlatMapFunction<Iterator<StoreObject>, ObjectResult> {
   private static final long serialVersionUID = 1L;
   private final CopySettings settings;
 
-  MarkFunction(CopySettings settings) {
+  public MarkFunction(CopySettings settings) {
     this.settings = settings;
   }
 

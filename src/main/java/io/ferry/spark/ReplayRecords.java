@@ -18,7 +18,7 @@ import org.apache.spark.util.SerializableConfiguration;
  * id the destination gave each ({@link Ledger.Written}). The key's latest version is the one just written: the next
  * generation has not begun. A version whose id cannot be read is left unrecorded (its intent stands).
  */
-final class ReplayRecords {
+public final class ReplayRecords {
   private ReplayRecords() {}
 
   /** Where a task of {@code step} writes its records (its attempt's id is the application's own: no other task's). */
@@ -28,14 +28,14 @@ final class ReplayRecords {
   }
 
   /** The source versions a generation is about to write. */
-  static final class Writing implements VoidFunction<Iterator<StoreObject>> {
+  public static final class Writing implements VoidFunction<Iterator<StoreObject>> {
     private static final long serialVersionUID = 1L;
     private final CopySettings settings;
     private final String ledger;
     private final Broadcast<SerializableConfiguration> hadoop;
     private final int step;
 
-    Writing(CopySettings settings, String ledger, Broadcast<SerializableConfiguration> hadoop, int step) {
+    public Writing(CopySettings settings, String ledger, Broadcast<SerializableConfiguration> hadoop, int step) {
       this.settings = settings;
       this.ledger = ledger;
       this.hadoop = hadoop;
@@ -55,14 +55,14 @@ final class ReplayRecords {
   }
 
   /** The versions a generation wrote, each by the id the destination gave it. */
-  static final class Written implements VoidFunction<Iterator<ObjectResult>> {
+  public static final class Written implements VoidFunction<Iterator<ObjectResult>> {
     private static final long serialVersionUID = 1L;
     private final CopySettings settings;
     private final String ledger;
     private final Broadcast<SerializableConfiguration> hadoop;
     private final int step;
 
-    Written(CopySettings settings, String ledger, Broadcast<SerializableConfiguration> hadoop, int step) {
+    public Written(CopySettings settings, String ledger, Broadcast<SerializableConfiguration> hadoop, int step) {
       this.settings = settings;
       this.ledger = ledger;
       this.hadoop = hadoop;

@@ -30,20 +30,20 @@ import org.apache.spark.util.SerializableConfiguration;
  * before the next is sent. An object found readable (the store answered that it is restored, or, where its HEAD
  * tells nothing of restores, its first byte could be read) is copied by this run; the others are RESTORING rows.
  */
-final class RestoreFunction implements FlatMapFunction<Iterator<Decision>, RestoreFunction.Restored> {
+public final class RestoreFunction implements FlatMapFunction<Iterator<Decision>, RestoreFunction.Restored> {
   private static final long serialVersionUID = 1L;
 
   /** What became of one archived object: a row ({@code result}), or the object to copy now ({@code readable}). */
-  record Restored(ObjectResult result, StoreObject readable) implements Serializable {}
+  public record Restored(ObjectResult result, StoreObject readable) implements Serializable {}
 
   /** What the step needs of the run: the ledger, and the restores earlier runs requested. */
-  record Context(String ledger, Broadcast<SerializableConfiguration> hadoop, Broadcast<Map<String, Ledger.Restore>> earlier,
+  public record Context(String ledger, Broadcast<SerializableConfiguration> hadoop, Broadcast<Map<String, Ledger.Restore>> earlier,
       LongAccumulator requested) implements Serializable {}
 
   private final CopySettings settings;
   private final Context context;
 
-  RestoreFunction(CopySettings settings, Context context) {
+  public RestoreFunction(CopySettings settings, Context context) {
     this.settings = settings;
     this.context = context;
   }

@@ -61,9 +61,6 @@ public final class SparkStart {
         // the listing shards and the copy's lanes are counted from the cores registered when they start: wait for the
         // executors asked for (at most spark.scheduler.maxRegisteredResourcesWaitingTime, 30 s by default)
         sparkConf.setIfMissing("spark.scheduler.minRegisteredResourcesRatio", "1.0");
-        // copies made while the listing goes on run in a pool of their own (EarlyCopies): under FIFO the listing's next
-        // round would hold every task slot until it ends
-        sparkConf.setIfMissing("spark.scheduler.mode", "FAIR");
         withMetrics(sparkConf);
         // a stable prefix for Ferry's metrics (Spark's default, the application id, differs per run and is not yet
         // known when a local executor registers its sources, which Spark warns about)

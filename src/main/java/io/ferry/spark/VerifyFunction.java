@@ -9,11 +9,11 @@ import java.util.List;
 import org.apache.spark.api.java.function.FlatMapFunction;
 
 /** VERIFY, on the executors: the partition's ranges read on both sides and compared, {@code streams-per-task} at a time. */
-final class VerifyFunction implements FlatMapFunction<Iterator<Comparison.Check>, Comparison.Result> {
+public final class VerifyFunction implements FlatMapFunction<Iterator<Comparison.Check>, Comparison.Result> {
   private static final long serialVersionUID = 1L;
   private final CopySettings settings;
 
-  VerifyFunction(CopySettings settings) {
+  public VerifyFunction(CopySettings settings) {
     this.settings = settings;
   }
 

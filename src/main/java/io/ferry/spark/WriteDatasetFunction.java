@@ -17,7 +17,7 @@ import org.apache.spark.util.SerializableConfiguration;
  * {@link DatasetFiles}) while the run's statistics are gathered from the same rows ({@link RunStats}); the driver
  * merges one small {@code RunStats} per partition.
  */
-final class WriteDatasetFunction<T> implements Function2<Integer, Iterator<T>, Iterator<RunStats>> {
+public final class WriteDatasetFunction<T> implements Function2<Integer, Iterator<T>, Iterator<RunStats>> {
   private static final long serialVersionUID = 1L;
 
   private enum Kind { RANGES, OBJECTS }

@@ -108,6 +108,13 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void aSettingTakenAwayIsNamedWithWhyAndTheFix() {
+    assertThat(problems(MINIMAL + "ferry.plan.copy-while-listing = true")).containsExactly("ferry.plan.copy-while-listing (String: 5)"
+        + " is no longer a Ferry setting: copying while the listing went on never made a measured run faster, and runs now always"
+        + " plan the whole listing first; remove it from the job");
+  }
+
+  @Test
   void unknownKeysAreNamedWithTheNearestKnownKey() {
     assertThat(problems(MINIMAL + "ferry.plan.part-szie = 8MiB\nferry.copy.streams = 4\nferry.zzz = 1"))
         .containsExactlyInAnyOrder(

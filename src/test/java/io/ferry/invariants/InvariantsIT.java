@@ -60,8 +60,6 @@ class InvariantsIT {
   private SparkSession spark;
   private final AtomicInteger ran = new AtomicInteger();
   private final AtomicInteger runs = new AtomicInteger();
-  /** Runs that copied objects while their listing went on (plan.copy-while-listing): the suite must reach that path. */
-  private final AtomicInteger early = new AtomicInteger();
   private final List<String> found = new ArrayList<>();
 
   @BeforeAll
@@ -87,13 +85,9 @@ class InvariantsIT {
 
   @AfterAll
   void stop() throws Exception {
-    String summary = "InvariantsIT: " + ran.get() + " scenarios, " + runs.get() + " runs (" + early.get() + " copying while listing), "
+    String summary = "InvariantsIT: " + ran.get() + " scenarios, " + runs.get() + " runs, "
         + found.size() + " failed" + (found.isEmpty() ? "" : ": seeds " + found);
     System.out.println(summary);
-    if (System.getProperty("ferry.invariants.seeds", "").isEmpty() && ran.get() > 0) {
-      // the fixed list draws small listing pages in two scenarios of three: some run must have copied while listing
-      org.assertj.core.api.Assertions.assertThat(early.get()).as("runs that copied while listing").isPositive();
-    }
     Path record = Path.of(System.getProperty("ferry.invariants.record", "target/invariants.txt"));
     Files.createDirectories(record.toAbsolutePath().getParent());
     Files.writeString(record, summary + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
@@ -147,7 +141,6 @@ class InvariantsIT {
           stage.disarm();
         }
         runs.incrementAndGet();
-        if (outcome.console().contains("\nEARLY ")) early.incrementAndGet();
         Observed o = new Observed(destinationBefore, stage.destination(), outsideBefore, stage.outside(), sourceBefore, stage.source(),
             stage.versions(), stage.unstable(), outcome.exit(), outcome.console(), stage.histories(true), stage.histories(false));
         log.append("---- run ").append(n + 1).append(run.killAfterMillis() > 0 ? " (killed after " + run.killAfterMillis() + " ms)" : "")

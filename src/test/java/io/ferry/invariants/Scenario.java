@@ -150,7 +150,7 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
           deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, pageKeys);
     }
 
-    /** plan.listing-page-keys: small pages list a bucket in rounds, whose settled objects copy while it lists on. */
+    /** plan.listing-page-keys: small pages list a bucket in rounds. */
     Job withPageKeys(int n) {
       return new Job(partSize, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous, maxDelete,
           deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, n);
@@ -340,8 +340,7 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
       archived = new Archived(keys, List.of("fail", "skip", "restore").get(r.nextInt(3)), r.nextBoolean());
     }
     if (!sourceLinks.equals(SourceLinks.NONE) && r.nextInt(3) == 0) job = job.withCopiedLinks();
-    // pages of 1 to 3 keys: a bucket is listed in rounds (a shard splits after 8 pages), and each round's settled
-    // objects are copied while the listing goes on (the job file turns plan.copy-while-listing on with them)
+    // pages of 1 to 3 keys: a bucket is listed in rounds (a shard splits after 8 pages)
     if (r.nextInt(3) > 0) job = job.withPageKeys(1 + r.nextInt(3));
     // drawn from a stream of its own, so that every earlier draw of a seed stays what it was: the paths as named, keys
     // that differ only in case, keys a spreadsheet or a browser would run

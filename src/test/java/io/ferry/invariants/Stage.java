@@ -631,8 +631,7 @@ final class Stage {
       if (scenario.archived().restores()) h.append(", restore { wait = 90s, poll = 200ms }");
       h.append(" }\n");
     }
-    h.append("  plan { part-size = ").append(job.partSize()).append(", listing-page-keys = ").append(job.pageKeys())
-        .append(", copy-while-listing = ").append(job.pageKeys() < 1000).append(" }\n");
+    h.append("  plan { part-size = ").append(job.partSize()).append(", listing-page-keys = ").append(job.pageKeys()).append(" }\n");
     h.append("  copy { streams-per-task = ").append(job.streams() == 0 ? "auto" : String.valueOf(job.streams()))
         .append(", skip-unchanged = ").append(job.skipUnchanged()).append(", buffer-size = ").append(scenario.bufferSize())
         .append(", retries = 3, backoff = 20ms, max-backoff = 200ms, stall-timeout = 10s }\n");

@@ -81,10 +81,6 @@ class VerdictTest {
             "per-stream rate", ""),
         new Row("a long tail", new Verdict.Evidence(10, h.stageSeconds(), 9, h.bytes(), 4, 0, 60, 1, 16, 0.6, 8, 16, 0, Set.of()),
             "stragglers", "for 60% of the copy fewer than half the 16 streams were busy"),
-        new Row("copied while listing", new Verdict.Evidence(33, Map.of("list", 22.7, "plan", 6.7, "copy", 1.0), 19.3, h.bytes(), 900,
-            0, 144, 14.4, 32, 0.68, 0.2, 16, 0, Set.of()), "the listing, copied while it went on",
-            "18.3 s of the copy's 19.3 s ran while the"
-            + " source was listed and planned (29.4 s); for 68% of the copy"),
         new Row("a copy stage of its own is not early", new Verdict.Evidence(10, h.stageSeconds(), 9.5, h.bytes(), 4, 0, 60, 1, 16, 0.6,
             8, 16, 0, Set.of()), "stragglers", ""),
         new Row("too few ranges", new Verdict.Evidence(10, h.stageSeconds(), 9, h.bytes(), 6, 0, 54, 1, 16, 0.2, 9, 16, 0, Set.of()),

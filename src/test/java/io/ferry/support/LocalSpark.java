@@ -15,7 +15,6 @@ public final class LocalSpark {
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.default.parallelism", "2")
-        .config("spark.scheduler.mode", "FAIR") // as SparkStart sets it: copies made while listing share the slots
         .config("spark.executor.heartbeatInterval", "1s")
         .config("spark.plugins", "io.ferry.spark.FerryPlugin")
         .config("spark.metrics.namespace", "ferry")

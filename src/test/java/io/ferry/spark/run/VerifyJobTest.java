@@ -1,8 +1,9 @@
-package io.ferry.spark;
+package io.ferry.spark.run;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ferry.config.ConfigLoader;
+import io.ferry.spark.JobFailure;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

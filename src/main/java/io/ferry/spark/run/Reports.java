@@ -1,4 +1,4 @@
-package io.ferry.spark;
+package io.ferry.spark.run;
 
 import io.ferry.commit.ObjectResult;
 import io.ferry.config.ReportConfig;
@@ -8,6 +8,7 @@ import io.ferry.report.ReportWriter;
 import io.ferry.report.RunInfo;
 import io.ferry.report.RunStats;
 import io.ferry.report.RunSummary;
+import io.ferry.spark.WriteDatasetFunction;
 import java.io.IOException;
 import java.util.Collections;
 import java.util.List;

@@ -1,7 +1,8 @@
-package io.ferry.spark;
+package io.ferry.spark.run;
 
 import io.ferry.config.ArchivedConfig;
 import io.ferry.report.RunSummary;
+import io.ferry.spark.JobFailure;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.PrintStream;

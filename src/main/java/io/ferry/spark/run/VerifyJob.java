@@ -1,4 +1,4 @@
-package io.ferry.spark;
+package io.ferry.spark.run;
 
 import io.ferry.config.BucketConfig;
 import io.ferry.config.MigrationConfig;
@@ -10,6 +10,13 @@ import io.ferry.report.Datasets;
 import io.ferry.report.RunFolder;
 import io.ferry.report.Units;
 import io.ferry.report.VerifySummary;
+import io.ferry.spark.Actions;
+import io.ferry.spark.CopySettings;
+import io.ferry.spark.Held;
+import io.ferry.spark.JobFailure;
+import io.ferry.spark.Keep;
+import io.ferry.spark.Listing;
+import io.ferry.spark.VerifyFunction;
 import io.ferry.store.StoreObject;
 import io.ferry.verify.Comparison;
 import java.io.IOException;
@@ -55,10 +62,10 @@ final class VerifyJob {
     JavaSparkContext jsc = MigrationJob.started(spark);
     int target = Listing.target(config, jsc);
     Listing.Counters sourceCounts = new Listing.Counters(jsc, "source");
-    List<JavaRDD<?>> listings = new ArrayList<>();
+    Held listings = new Held();
     jsc.setJobGroup("LIST", "LIST: both sides, paired by key", true);
     int pageKeys = config.plan().listingPageKeys();
-    Listing.Sources sources = Listing.sources(jsc, settings, target, pageKeys, sourceCounts, null, listings);
+    Listing.Sources sources = Listing.sources(jsc, settings, target, pageKeys, sourceCounts, listings);
     JavaRDD<StoreObject> source = sources.objects().mapPartitions(new Keep(settings, Keep.Which.SOURCE_SELECTED));
     Listing.Counters existingCounts = new Listing.Counters(jsc, "destination");
     JavaRDD<StoreObject> existing = Listing.destination(jsc, settings, target, pageKeys, existingCounts, listings)
@@ -68,7 +75,7 @@ final class VerifyJob {
         .union(existing.mapToPair(o -> new Tuple2<>(o.relativeKey(), Keyed.existing(o))))
         .reduceByKey(Keyed::merge, (int) partitions).values().persist(StorageLevel.MEMORY_AND_DISK_SER());
     long listed = Actions.run(pairs::count, "cannot list " + config.source().describe() + " or " + config.destination().describe(), "");
-    listings.forEach(JavaRDD::unpersist); // the pairs hold what was listed
+    listings.close(); // the pairs hold what was listed
     JavaRDD<Comparison.Result> settled = pairs.map(k -> Comparison.withoutReading(k.source(), k.existing())).filter(r -> r != null);
     long partSize = config.plan().partSize();
     JavaRDD<Comparison.Check> checks = pairs.filter(k -> Comparison.withoutReading(k.source(), k.existing()) == null).flatMap(k -> {

@@ -1,4 +1,4 @@
-package io.ferry.spark;
+package io.ferry.spark.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,14 +1,19 @@
-package io.ferry.spark;
+package io.ferry.spark.run;
 
 import io.ferry.commit.Deleter;
 import io.ferry.commit.Deletion;
 import io.ferry.config.CutOver;
 import io.ferry.config.DirectoryConfig;
+import io.ferry.config.Overlaps;
 import io.ferry.plan.CutOverPlan;
 import io.ferry.plan.Decision;
 import io.ferry.report.DatasetFiles;
 import io.ferry.report.Datasets;
+import io.ferry.report.ReportWriter;
 import io.ferry.report.RunSummary;
+import io.ferry.spark.CopySettings;
+import io.ferry.spark.ExecutorContext;
+import io.ferry.spark.JobFailure;
 import io.ferry.store.Destination;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -30,22 +35,38 @@ import org.apache.spark.util.SerializableConfiguration;
  * executors look each object up at the source and delete or move aside only those it does not hold ({@link Deleter}),
  * writing what became of each ({@code deletions}).
  */
-final class CutOverStep {
-  private CutOverStep() {}
+final class CutOverStage {
+  private CutOverStage() {}
 
   /**
    * The objects archived at the source that this run did not copy: failed or skipped as archived, or still restoring;
    * one found restored was copied with the rest (counted only where a cut-over would otherwise run).
    */
-  private static long archivedLeft(CutOver cutOver, long extraneous, Planning.Planned planned) {
+  private static long archivedLeft(CutOver cutOver, long extraneous, Planned planned) {
     if (!cutOver.enabled() || extraneous == 0 || planned.totals().archived() == 0) return planned.totals().archived();
-    long setAside = planned.setAside().filter(d -> d.kind() == Decision.Kind.ARCHIVED
+    long setAside = planned.setAside().decisions().filter(d -> d.kind() == Decision.Kind.ARCHIVED
         || d.kind() == Decision.Kind.NOT_COPIED && d.object().isArchived()).count();
-    return setAside + planned.restoring().count();
+    return setAside + planned.setAside().restoring().count();
   }
 
-  static RunSummary.Deletions run(JavaSparkContext jsc, CopySettings settings, Planning.Planned planned, long failed, String runDirectory,
-      PrintStream out) throws IOException {
+  /**
+   * @param failed the objects of the run that failed (a cut-over after failures is refused)
+   * @return what the pass did; null where the job asks for none
+   */
+  static RunSummary.Deletions run(RunContext run, Planned planned, long failed) throws IOException, JobFailure {
+    run.stillHeld("its cut-over pass and its ledger's cleanup");
+    if (run.config().destination().cutOver().enabled()) Overlaps.recheck(run.config()); // a link may have changed since the start
+    RunSummary.Deletions deletions = pass(run, planned, failed);
+    if (deletions != null && deletions.ran()) run.stages().lap("delete");
+    return deletions;
+  }
+
+  private static RunSummary.Deletions pass(RunContext run, Planned planned, long failed) throws IOException {
+    JavaSparkContext jsc = run.jsc();
+    CopySettings settings = run.settings();
+    PrintStream out = run.out();
+    String runDirectory = new ReportWriter(jsc.hadoopConfiguration(), run.config().reportPath(), run.config().jobName(),
+        settings.runId()).qualifiedRunDirectory();
     CutOver cutOver = settings.destination().cutOver();
     long extraneous = planned.totals().extraneous();
     CutOverPlan decision = CutOverPlan.decide(cutOver, extraneous, planned.totals().objects() + planned.totals().unchanged(), failed,
@@ -67,7 +88,7 @@ final class CutOverStep {
     String moveTo = !cutOver.moves() ? "" : settings.destination().store() instanceof DirectoryConfig
         ? Path.of(cutOver.moveTo(), settings.runId()).toString() : cutOver.moveTo() + settings.runId() + "/";
     // one set, kept for both jobs (the plan written, then the deletions), and the one the cap was checked on
-    JavaRDD<Decision> gone = planned.setAside().filter(d -> d.kind() == Decision.Kind.EXTRANEOUS)
+    JavaRDD<Decision> gone = planned.setAside().of(Decision.Kind.EXTRANEOUS)
         .persist(StorageLevel.MEMORY_AND_DISK_SER());
     long counted = gone.count();
     if (counted != extraneous) {
@@ -78,7 +99,7 @@ final class CutOverStep {
       return RunSummary.Deletions.notRun(CutOverPlan.Outcome.REFUSED, reason, extraneous);
     }
     Broadcast<SerializableConfiguration> conf = SerializableConfiguration.broadcast(jsc.sc());
-    String job = settings.job(), run = settings.runId();
+    String job = settings.job(), runId = settings.runId();
     long[] counts;
     try {
       String action = cutOver.moves() ? "move to " + moveTo : "delete";
@@ -96,11 +117,11 @@ final class CutOverStep {
             return new Deletion(o, destination.location(o), Deletion.Status.PLANNED, action);
           }
         };
-        DatasetFiles.writePart(Datasets.deletions("deletion-plan", job, run), rows, runDirectory, part, attempt(), conf.value().value(),
+        DatasetFiles.writePart(Datasets.deletions("deletion-plan", job, runId), rows, runDirectory, part, attempt(), conf.value().value(),
             r -> {});
         return List.<Long>of().iterator();
       }, true).count();
-      DatasetFiles.markDone(Datasets.deletions("deletion-plan", job, run), runDirectory, jsc.hadoopConfiguration());
+      DatasetFiles.markDone(Datasets.deletions("deletion-plan", job, runId), runDirectory, jsc.hadoopConfiguration());
 
       counts = gone.mapPartitionsWithIndex((part, decisions) -> {
         Deleter deleter = new Deleter(ExecutorContext.source(settings).lister(), ExecutorContext.destination(settings),
@@ -117,11 +138,11 @@ final class CutOverStep {
             return deleter.remove(decisions.next().object());
           }
         };
-        DatasetFiles.writePart(Datasets.deletions("deletions", job, run), rows, runDirectory, part, attempt(), conf.value().value(),
+        DatasetFiles.writePart(Datasets.deletions("deletions", job, runId), rows, runDirectory, part, attempt(), conf.value().value(),
             d -> tally[d.status().ordinal()]++);
         return List.of(tally).iterator();
-      }, true).fold(new long[Deletion.Status.values().length], CutOverStep::sum);
-      DatasetFiles.markDone(Datasets.deletions("deletions", job, run), runDirectory, jsc.hadoopConfiguration());
+      }, true).fold(new long[Deletion.Status.values().length], CutOverStage::sum);
+      DatasetFiles.markDone(Datasets.deletions("deletions", job, runId), runDirectory, jsc.hadoopConfiguration());
     } finally {
       conf.destroy();
       gone.unpersist();
