@@ -6,11 +6,11 @@ import io.ferry.store.Upload;
 import io.ferry.store.retry.Failures;
 import io.ferry.store.retry.Retrier;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * {@code ferry cleanup}: removes what the job's earlier runs left and nothing else: the uploads and temp files its
@@ -18,31 +18,41 @@ import java.util.List;
  * temp files named for the job. With {@code dryRun}, only lists them. The caller holds the job's {@link RunLock}.
  */
 public final class Cleanup {
+  /** One thing the cleanup found, as it goes. */
+  public record Event(Action action, String location, String why) {}
+
+  /** What became of it: kept (opened at another destination), aborted or removed (or would be), or its abort failed. */
+  public enum Action { KEEP, ABORT, REMOVE, FAILED }
+
+  /** How many things were removed (or would be), and how many could not be (they stay in the ledger). */
+  public record Result(int removed, int failed) {}
+
   private final Ledger ledger;
   private final Destination destination;
   private final Retrier retrier;
   private final boolean dryRun;
-  private final PrintStream out;
+  private final Consumer<Event> events;
   private int removed;
   private int failed;
 
-  public Cleanup(Ledger ledger, Destination destination, Retrier retrier, boolean dryRun, PrintStream out) {
+  /** @param events told of each thing as it is found and dealt with */
+  public Cleanup(Ledger ledger, Destination destination, Retrier retrier, boolean dryRun, Consumer<Event> events) {
     this.ledger = ledger;
     this.destination = destination;
     this.retrier = retrier;
     this.dryRun = dryRun;
-    this.out = out;
+    this.events = events;
   }
 
-  /** Returns how many things could not be removed (they stay in the ledger for the next cleanup). */
-  public int run(String job) throws IOException {
+  public Result run(String job) throws IOException {
     Ledger.State state = ledger.read();
     List<Ledger.Opened> left = new ArrayList<>();
     for (Ledger.Opened entry : state.opened().values()) {
       Upload upload = new Upload(LedgerRecords.object(entry), entry.uploadId());
       if (!destination.location(upload.object()).equals(entry.location())) {
         left.add(entry); // written to another destination (the job file changed): a cleanup with that job file's
-        out.printf("  keep   %s (opened by run %s at another destination than this job file's)%n", entry.location(), entry.run());
+        events.accept(new Event(Action.KEEP, entry.location(), "opened by run " + entry.run() + " at another destination than this job"
+            + " file's"));
         continue;
       }
       if (!abort(upload, "opened for writing by run " + entry.run() + ": " + entry.uploadId())) left.add(entry);
@@ -51,19 +61,17 @@ public final class Cleanup {
       abort(lost, "an upload at a key this job was opening, which its ledger never named: " + lost.id());
     }
     for (StoreObject stray : strays()) {
-      out.printf("  %s  %s (a temp file of job %s)%n", dryRun ? "would remove" : "remove", destination.location(stray), job);
+      events.accept(new Event(Action.REMOVE, destination.location(stray), "a temp file of job " + job));
       removed++;
       if (!dryRun) destination.removeStray(stray);
     }
     if (!dryRun) ledger.keepOnly(left, state);
-    out.printf("%s %d %s%s%n", dryRun ? "Would remove" : "Removed", removed, removed == 1 ? "thing" : "things",
-        failed == 0 ? "" : "; " + failed + " could not be removed and stay in the ledger for the next cleanup");
-    return failed;
+    return new Result(removed, failed);
   }
 
   /** False when the abort failed. */
   private boolean abort(Upload upload, String why) {
-    out.printf("  %s  %s (%s)%n", dryRun ? "would abort" : "abort", destination.location(upload.object()), why);
+    events.accept(new Event(Action.ABORT, destination.location(upload.object()), why));
     if (dryRun) {
       removed++;
       return true;
@@ -74,7 +82,7 @@ public final class Cleanup {
       return true;
     } catch (IOException e) {
       failed++;
-      out.printf("    failed: %s%n", Failures.describe(e));
+      events.accept(new Event(Action.FAILED, destination.location(upload.object()), Failures.describe(e)));
       return false;
     }
   }

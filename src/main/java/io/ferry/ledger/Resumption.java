@@ -12,7 +12,6 @@ import io.ferry.store.checksums.Checksum;
 import io.ferry.store.retry.Failures;
 import io.ferry.store.retry.Retrier;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -86,19 +85,30 @@ public record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Intege
     return lost;
   }
 
-  /** Aborts the {@link #lost} uploads; returns how many were. */
-  public int abortLost(Destination destination, Retrier retrier, PrintStream out) throws IOException {
+  /**
+   * What aborting earlier runs' uploads did.
+   *
+   * @param failures the aborts that failed
+   * @param kept the ledger's entries whose abort failed: they stay in the ledger
+   */
+  public record Aborted(int aborted, List<Failure> failures, List<Ledger.Opened> kept) {}
+
+  /** An abort that failed: what was opened (its key, and by which run where the ledger knows), and why. */
+  public record Failure(String what, String why) {}
+
+  /** Aborts the {@link #lost} uploads. */
+  public Aborted abortLost(Destination destination, Retrier retrier) throws IOException {
     int aborted = 0;
+    List<Failure> failures = new ArrayList<>();
     for (Upload u : lost(destination, retrier)) {
       try {
         retrier.run(() -> destination.abort(u));
         aborted++;
       } catch (IOException | RuntimeException e) {
-        out.printf("ABORT of an upload at %s no ledger entry names failed: %s%n", u.object().relativeKey(), Failures.describe(e));
+        failures.add(new Failure("an upload at " + u.object().relativeKey() + " no ledger entry names", Failures.describe(e)));
       }
     }
-    if (aborted > 0) out.printf("ABORT %d uploads an earlier run opened at keys it was writing but never recorded%n", aborted);
-    return aborted;
+    return new Aborted(aborted, failures, List.of());
   }
 
   /** Whether the plan's first part of a split object may take over an earlier run's upload of it. */
@@ -143,12 +153,10 @@ public record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Intege
     return new Resumed(new Opener.Outcome(first.object(), upload, Checksum.parse(entry.expected()), ""), ranges, there);
   }
 
-  /**
-   * Aborts what earlier runs opened here that the plan does not take over ({@code matched}: the keys it may); returns
-   * the entries whose abort failed, which stay in the ledger.
-   */
-  public List<Ledger.Opened> abortUnused(Set<String> matched, Destination destination, Retrier retrier, PrintStream out) {
+  /** Aborts what earlier runs opened here that the plan does not take over ({@code matched}: the keys it may). */
+  public Aborted abortUnused(Set<String> matched, Destination destination, Retrier retrier) {
     List<Ledger.Opened> unabortable = new ArrayList<>();
+    List<Failure> failures = new ArrayList<>();
     int aborted = 0;
     for (Ledger.Opened entry : here.values()) {
       if (matched.contains(entry.relativeKey())) continue;
@@ -157,12 +165,9 @@ public record Resumption(Map<String, Ledger.Opened> here, Map<String, Map<Intege
         aborted++;
       } catch (IOException | RuntimeException e) {
         unabortable.add(entry);
-        out.printf("ABORT of %s (opened by run %s) failed: %s%n", entry.key(), entry.run(), Failures.describe(e));
+        failures.add(new Failure(entry.key() + " (opened by run " + entry.run() + ")", Failures.describe(e)));
       }
     }
-    if (aborted > 0) {
-      out.printf("ABORT %d objects earlier runs opened and this one does not resume (the source changed, or they were done)%n", aborted);
-    }
-    return unabortable;
+    return new Aborted(aborted, failures, unabortable);
   }
 }

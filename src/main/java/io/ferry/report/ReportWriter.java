@@ -1,5 +1,20 @@
 package io.ferry.report;
 
+import static io.ferry.report.RunStats.Count.OBJECTS;
+import static io.ferry.report.RunStats.Count.OBJECTS_ARCHIVED;
+import static io.ferry.report.RunStats.Count.OBJECTS_CARRIED_IN_PART;
+import static io.ferry.report.RunStats.Count.OBJECTS_COPIED;
+import static io.ferry.report.RunStats.Count.OBJECTS_FAILED;
+import static io.ferry.report.RunStats.Count.OBJECTS_MISSING;
+import static io.ferry.report.RunStats.Count.OBJECTS_NOT_COPIED;
+import static io.ferry.report.RunStats.Count.OBJECTS_RESTORING;
+import static io.ferry.report.RunStats.Count.OBJECT_BYTES;
+import static io.ferry.report.RunStats.Count.OBJECT_BYTES_COPIED;
+import static io.ferry.report.RunStats.Count.PAYLOAD_BYTES;
+import static io.ferry.report.RunStats.Count.RANGES;
+import static io.ferry.report.RunStats.Count.RANGES_OK;
+import static io.ferry.report.RunStats.Count.RETRIES;
+
 import io.ferry.commit.ObjectResult;
 import io.ferry.copy.RangeResult;
 import java.io.IOException;
@@ -58,19 +73,19 @@ public final class ReportWriter {
     double copySeconds = (info.copyEndMillis() - info.copyStartMillis()) / 1000.0;
     Map<String, Long> requests = new LinkedHashMap<>();
     requests.put("list", info.listPages());
-    requests.putAll(s.requestsByMethod);
+    requests.putAll(s.requestsByMethod.counts());
     return new RunSummary(RunSummary.NAME, RunSummary.VERSION, info.job(), info.run(), info.source(), info.destination(),
         info.startedAt().toString(), finished.toString(), wall,
-        new RunSummary.Objects(info.listed(),
-            s.objects - s.objectsMissing - s.objectsNotCopied - s.objectsRestoring, s.objectsCopied, info.skippedUnchanged(),
-            s.objectsFailed, s.objectsMissing, info.deletions() == null ? 0 : info.deletions().deleted() + info.deletions().moved(),
-            s.objectsNotCopied, s.objectsArchived, s.objectsRestoring, s.objectsCarriedInPart),
-        new RunSummary.Bytes(s.objectBytes, s.objectBytesCopied, s.payloadBytes),
-        new RunSummary.Ranges(s.ranges, s.rangesOk, s.ranges - s.rangesOk, s.retries, info.splitObjects()),
-        new RunSummary.Throughput(copySeconds > 0 ? s.objectBytesCopied / 1e6 / copySeconds : 0, copySeconds,
+        new RunSummary.Objects(info.listed(), s.get(OBJECTS) - s.get(OBJECTS_MISSING) - s.get(OBJECTS_NOT_COPIED)
+            - s.get(OBJECTS_RESTORING), s.get(OBJECTS_COPIED), info.skippedUnchanged(), s.get(OBJECTS_FAILED), s.get(OBJECTS_MISSING),
+            info.deletions() == null ? 0 : info.deletions().deleted() + info.deletions().moved(), s.get(OBJECTS_NOT_COPIED),
+            s.get(OBJECTS_ARCHIVED), s.get(OBJECTS_RESTORING), s.get(OBJECTS_CARRIED_IN_PART)),
+        new RunSummary.Bytes(s.get(OBJECT_BYTES), s.get(OBJECT_BYTES_COPIED), s.get(PAYLOAD_BYTES)),
+        new RunSummary.Ranges(s.get(RANGES), s.get(RANGES_OK), s.get(RANGES) - s.get(RANGES_OK), s.get(RETRIES), info.splitObjects()),
+        new RunSummary.Throughput(copySeconds > 0 ? s.get(OBJECT_BYTES_COPIED) / 1e6 / copySeconds : 0, copySeconds,
             s.rateQuantile(0.5), s.rateQuantile(0.9), s.rateQuantile(0.99), s.maxMbps, s.firstByteQuantile(0.5),
             info.copyStartMillis()),
-        requests, s.verifiedBy, info.stages().laps(), stragglers, failures, folder.directory(), info.deletions(),
+        requests, s.verifiedBy.counts(), info.stages().laps(), stragglers, failures, folder.directory(), info.deletions(),
         Verdict.of(s.evidence(wall, info.stages().laps(), copySeconds, info.limitMBps())), s.tunedStreams());
   }
 }

@@ -4,10 +4,8 @@ import io.ferry.commit.ObjectResult;
 import io.ferry.copy.RangeResult;
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -22,206 +20,130 @@ public final class RunStats implements Serializable {
   static final int SLOWEST = 5;
   static final int FAILURES = 20;
 
+  /** What a run counts: each is added up over the partitions. */
+  public enum Count {
+    RANGES, RANGES_OK, RETRIES, BYTES, PAYLOAD_BYTES,
+    /** the ranges' durations, and their first bytes' waits, summed */
+    STREAM_NANOS, FIRST_BYTE_NANOS,
+    OBJECTS, OBJECTS_COPIED, OBJECTS_FAILED, OBJECTS_MISSING, OBJECTS_NOT_COPIED, OBJECTS_CARRIED_IN_PART, OBJECTS_ARCHIVED,
+    OBJECTS_RESTORING, OBJECT_BYTES, OBJECT_BYTES_COPIED
+  }
+
   /** One sampled range: its sample key (a hash), MB/s and time to first byte (ms, NaN when none). */
   record Sampled(long sampleKey, double mbps, double firstByteMs) implements Serializable {}
 
-  /** Per executor: ranges, bytes, busy time, host. */
-  static final class ExecutorStats implements Serializable {
-    private static final long serialVersionUID = 1L;
-    String host = "";
-    long ranges;
-    long bytes;
-    long busyNanos;
-    // the streams it allowed: at its first and last range's start, and the fewest and most (0: none recorded)
-    long firstStart = Long.MAX_VALUE;
-    int firstStreams;
-    long lastStart = Long.MIN_VALUE;
-    int lastStreams;
-    int leastStreams;
-    int mostStreams;
-    double[] timeline; // its bytes per bucket of the copy stage, as the run's timeline (null until it moved any)
-
-    void streams(long startedAt, int streams, int least, int most) {
-      if (streams <= 0) return;
-      if (startedAt < firstStart) {
-        firstStart = startedAt;
-        firstStreams = streams;
-      }
-      if (startedAt >= lastStart) {
-        lastStart = startedAt;
-        lastStreams = streams;
-      }
-      leastStreams = leastStreams == 0 ? least : Math.min(leastStreams, least);
-      mostStreams = Math.max(mostStreams, most);
-    }
-  }
-
-  // ranges
-  long ranges;
-  long rangesOk;
-  long retries;
-  long bytes;
-  long payloadBytes;
+  private final long[] counts = new long[Count.values().length];
   double maxMbps;
-  final TreeMap<String, Long> requestsByMethod = new TreeMap<>();
-  final TreeMap<String, ExecutorStats> executors = new TreeMap<>();
-  final List<Sampled> sample = new ArrayList<>();
-  final List<RangeResult> slowest = new ArrayList<>();
-  // timeline: bytes per bucket of the copy stage, each range's bytes spread evenly over its duration
-  final long timelineStartMillis;
-  final long bucketMillis;
-  final double[] timeline;
-  // the streams' time: their ranges' durations summed, the first bytes' waits summed, and stream-milliseconds per bucket
-  long streamNanos;
-  long firstByteNanos;
-  final double[] active;
-  // retries, by the bucket their range finished in; and of the attempts, those the store asked to slow down
-  final double[] retried;
-  final double[] throttled;
-  // objects
-  long objects;
-  long objectsCopied;
-  long objectsFailed;
-  long objectsMissing;
-  long objectsNotCopied;
-  long objectsCarriedInPart;
-  long objectsArchived;
-  long objectsRestoring;
+  /** The other statistics, each merging itself: a new one is declared here, through {@link #merged}, and nowhere else. */
+  private final List<Mergeable<?>> merged = new ArrayList<>();
+  final Tally requestsByMethod = merged(new Tally());
   /** Copied objects by how they were checked (ObjectResult.verified). */
-  final TreeMap<String, Long> verifiedBy = new TreeMap<>();
-  long objectBytes;
-  long objectBytesCopied;
-  final List<ObjectResult> failures = new ArrayList<>();
-  /** Objects the job's settings left (symbolic links, archived objects skipped), the first by key, with why. */
-  final List<ObjectResult> notCopied = new ArrayList<>();
+  final Tally verifiedBy = merged(new Tally());
+  /** The bottom-k sample of ranges by sample key. */
+  final Top<Sampled> sample = merged(new Top<>(SAMPLE, 2, (a, b) -> Long.compare(a.sampleKey(), b.sampleKey())));
+  final Top<RangeResult> slowest = merged(new Top<>(SLOWEST, 1, (a, b) -> Long.compare(b.durationNanos(), a.durationNanos())));
+  /** The first objects by key that failed; that the job's settings left (symbolic links, archived objects skipped). */
+  final Top<ObjectResult> failures = merged(new Top<>(FAILURES, 1, (a, b) -> a.object().key().compareTo(b.object().key())));
+  final Top<ObjectResult> notCopied = merged(new Top<>(FAILURES, 1, (a, b) -> a.object().key().compareTo(b.object().key())));
+  /** Bytes per bucket of the copy stage, each range's bytes spread evenly over its duration. */
+  final Buckets timeline;
+  /** Stream-milliseconds per bucket. */
+  final Buckets active;
+  /** Retries, by the bucket their range finished in; of the attempts, those the store asked to slow down. */
+  final Buckets retried;
+  final Buckets throttled;
+  private final ExecutorsStats executors;
 
   public RunStats(long timelineStartMillis, long timelineEndMillis, int buckets) {
-    this.timelineStartMillis = timelineStartMillis;
     int count = Math.max(1, buckets);
-    this.bucketMillis = Math.max(100, (timelineEndMillis - timelineStartMillis + count - 1) / count);
-    this.timeline = new double[count + 1];
-    this.active = new double[count + 1];
-    this.retried = new double[count + 1];
-    this.throttled = new double[count + 1];
+    long bucketMillis = Math.max(100, (timelineEndMillis - timelineStartMillis + count - 1) / count);
+    timeline = merged(new Buckets(timelineStartMillis, bucketMillis, count + 1));
+    active = merged(timeline.like());
+    retried = merged(timeline.like());
+    throttled = merged(timeline.like());
+    executors = merged(new ExecutorsStats(timeline));
+  }
+
+  private <T extends Mergeable<?>> T merged(T statistic) {
+    merged.add(statistic);
+    return statistic;
+  }
+
+  public long get(Count c) {
+    return counts[c.ordinal()];
+  }
+
+  private void count(Count c, long n) {
+    counts[c.ordinal()] += n;
   }
 
   public RunStats add(RangeResult r) {
-    ranges++;
-    if (r.status() == RangeResult.Status.OK) rangesOk++;
-    retries += Math.max(0, r.attempts() - 1);
-    bytes += r.bytes();
-    payloadBytes += r.payloadBytes();
+    count(Count.RANGES, 1);
+    if (r.status() == RangeResult.Status.OK) count(Count.RANGES_OK, 1);
+    count(Count.RETRIES, Math.max(0, r.attempts() - 1));
+    count(Count.BYTES, r.bytes());
+    count(Count.PAYLOAD_BYTES, r.payloadBytes());
+    count(Count.STREAM_NANOS, r.durationNanos());
+    if (r.firstByteNanos() > 0) count(Count.FIRST_BYTE_NANOS, r.firstByteNanos());
     maxMbps = Math.max(maxMbps, r.megabytesPerSecond());
-    requestsByMethod.merge(r.method(), (long) r.attempts(), Long::sum);
-    ExecutorStats e = executors.computeIfAbsent(r.executorId(), k -> new ExecutorStats());
+    requestsByMethod.add(r.method(), r.attempts());
+    ExecutorStats e = executors.of(r.executorId());
     e.host = r.host();
     e.ranges++;
     e.bytes += r.bytes();
     e.busyNanos += r.durationNanos();
     e.streams(r.startedAtMillis(), r.streams(), r.streams(), r.streams());
-    streamNanos += r.durationNanos();
-    if (r.firstByteNanos() > 0) firstByteNanos += r.firstByteNanos();
-    busy(r);
-    if (r.attempts() > 1) {
-      long at = Math.max(0, (r.finishedAtMillis() - timelineStartMillis) / bucketMillis);
-      retried[(int) Math.min(retried.length - 1, at)] += r.attempts() - 1;
-    }
-    if (r.throttled() > 0) {
-      long at = Math.max(0, (r.finishedAtMillis() - timelineStartMillis) / bucketMillis);
-      throttled[(int) Math.min(throttled.length - 1, at)] += r.throttled();
-    }
+    active.spread(r.startedAtMillis(), r.finishedAtMillis(), 1);
+    if (r.attempts() > 1) retried.at(r.finishedAtMillis(), r.attempts() - 1);
+    if (r.throttled() > 0) throttled.at(r.finishedAtMillis(), r.throttled());
     if (r.bytes() > 0) {
       long key = mix(r.object().key().hashCode() * 31L + r.partNumber());
       sample.add(new Sampled(key, r.megabytesPerSecond(), r.firstByteNanos() < 0 ? Double.NaN : r.firstByteNanos() / 1e6));
-      trimSample();
-      spread(r, timeline);
-      if (e.timeline == null) e.timeline = new double[timeline.length];
-      spread(r, e.timeline);
+      double perMilli = r.bytes() / (double) Math.max(1, r.finishedAtMillis() - r.startedAtMillis());
+      timeline.spread(r.startedAtMillis(), r.finishedAtMillis(), perMilli);
+      e.timeline.spread(r.startedAtMillis(), r.finishedAtMillis(), perMilli);
     }
     slowest.add(r);
-    trimSlowest();
     return this;
   }
 
   public RunStats add(ObjectResult o) {
-    objects++;
-    objectBytes += o.object().size();
-    if (o.object().isArchived()) objectsArchived++;
-    if (o.status() == ObjectResult.Status.COPIED) {
-      objectsCopied++;
-      objectBytesCopied += o.object().size();
-      verifiedBy.merge(o.verified().isEmpty() ? "none" : o.verified(), 1L, Long::sum);
-      if (!o.notCarried().isEmpty()) objectsCarriedInPart++;
-    } else if (o.status() == ObjectResult.Status.MISSING) {
-      objectsMissing++;
-    } else if (o.status() == ObjectResult.Status.NOT_COPIED) {
-      objectsNotCopied++;
-      notCopied.add(o);
-      firstByKey(notCopied);
-    } else if (o.status() == ObjectResult.Status.RESTORING) {
-      objectsRestoring++;
-    } else if (o.status() == ObjectResult.Status.FAILED) {
-      objectsFailed++;
-      failures.add(o);
-      firstByKey(failures);
+    count(Count.OBJECTS, 1);
+    count(Count.OBJECT_BYTES, o.object().size());
+    if (o.object().isArchived()) count(Count.OBJECTS_ARCHIVED, 1);
+    switch (o.status()) {
+      case COPIED -> {
+        count(Count.OBJECTS_COPIED, 1);
+        count(Count.OBJECT_BYTES_COPIED, o.object().size());
+        verifiedBy.add(o.verified().isEmpty() ? "none" : o.verified(), 1);
+        if (!o.notCarried().isEmpty()) count(Count.OBJECTS_CARRIED_IN_PART, 1);
+      }
+      case MISSING -> count(Count.OBJECTS_MISSING, 1);
+      case NOT_COPIED -> {
+        count(Count.OBJECTS_NOT_COPIED, 1);
+        notCopied.add(o);
+      }
+      case RESTORING -> count(Count.OBJECTS_RESTORING, 1);
+      case FAILED -> {
+        count(Count.OBJECTS_FAILED, 1);
+        failures.add(o);
+      }
+      default -> { }
     }
     return this;
   }
 
   public RunStats merge(RunStats other) {
-    ranges += other.ranges;
-    rangesOk += other.rangesOk;
-    retries += other.retries;
-    bytes += other.bytes;
-    payloadBytes += other.payloadBytes;
+    for (int i = 0; i < counts.length; i++) counts[i] += other.counts[i];
     maxMbps = Math.max(maxMbps, other.maxMbps);
-    other.requestsByMethod.forEach((k, v) -> requestsByMethod.merge(k, v, Long::sum));
-    other.executors.forEach((k, v) -> executors.merge(k, v, (x, y) -> {
-      x.ranges += y.ranges;
-      x.bytes += y.bytes;
-      x.busyNanos += y.busyNanos;
-      x.host = x.host.isEmpty() ? y.host : x.host;
-      x.streams(y.firstStart, y.firstStreams, y.leastStreams, y.mostStreams);
-      x.streams(y.lastStart, y.lastStreams, y.leastStreams, y.mostStreams);
-      if (x.timeline == null) {
-        x.timeline = y.timeline == null ? null : y.timeline.clone();
-      } else if (y.timeline != null) {
-        for (int i = 0; i < x.timeline.length && i < y.timeline.length; i++) x.timeline[i] += y.timeline[i];
-      }
-      return x;
-    }));
-    sample.addAll(other.sample);
-    trimSample();
-    slowest.addAll(other.slowest);
-    trimSlowest();
-    for (int i = 0; i < timeline.length && i < other.timeline.length; i++) timeline[i] += other.timeline[i];
-    for (int i = 0; i < active.length && i < other.active.length; i++) active[i] += other.active[i];
-    for (int i = 0; i < retried.length && i < other.retried.length; i++) retried[i] += other.retried[i];
-    for (int i = 0; i < throttled.length && i < other.throttled.length; i++) throttled[i] += other.throttled[i];
-    streamNanos += other.streamNanos;
-    firstByteNanos += other.firstByteNanos;
-    objects += other.objects;
-    objectsCopied += other.objectsCopied;
-    objectsFailed += other.objectsFailed;
-    objectsMissing += other.objectsMissing;
-    objectsNotCopied += other.objectsNotCopied;
-    objectsCarriedInPart += other.objectsCarriedInPart;
-    objectsArchived += other.objectsArchived;
-    objectsRestoring += other.objectsRestoring;
-    other.verifiedBy.forEach((k, v) -> verifiedBy.merge(k, v, Long::sum));
-    objectBytes += other.objectBytes;
-    objectBytesCopied += other.objectBytesCopied;
-    failures.addAll(other.failures);
-    firstByKey(failures);
-    notCopied.addAll(other.notCopied);
-    firstByKey(notCopied);
+    for (int i = 0; i < merged.size(); i++) merged.get(i).mergeAny(other.merged.get(i));
     return this;
   }
 
   /** Per executor, the streams it allowed at once over the copy, where they changed (a tuned copy); empty otherwise. */
   List<RunSummary.Streams> tunedStreams() {
     List<RunSummary.Streams> tuned = new ArrayList<>();
-    executors.forEach((id, e) -> {
+    executors.all().forEach((id, e) -> {
       if (e.leastStreams != e.mostStreams) {
         tuned.add(new RunSummary.Streams(id, e.firstStreams, e.lastStreams, e.leastStreams, e.mostStreams));
       }
@@ -236,9 +158,7 @@ public final class RunStats implements Serializable {
 
   /** The bottom-k sample: the {@link #SAMPLE} sampled ranges with the smallest keys (all of them below that). */
   List<Sampled> sampled() {
-    List<Sampled> sorted = new ArrayList<>(sample);
-    sorted.sort(Comparator.comparingLong(Sampled::sampleKey));
-    return sorted.subList(0, Math.min(SAMPLE, sorted.size()));
+    return sample.items();
   }
 
   /** The q-quantile of time to first byte in ms over sampled ranges that have one, 0 when none. */
@@ -254,42 +174,23 @@ public final class RunStats implements Serializable {
 
   /** Timeline points (seconds since the copy stage began, MB/s). */
   public List<double[]> timeline() {
-    return points(timeline, lastMoved());
+    return timeline.rates(timeline.last(), 1e6);
   }
 
   /** One executor's share of {@link #timeline()}, point for point (empty for an executor that moved nothing). */
   public List<double[]> timeline(String executor) {
-    ExecutorStats e = executors.get(executor);
-    return e == null || e.timeline == null ? List.of() : points(e.timeline, lastMoved());
+    ExecutorStats e = executors.all().get(executor);
+    return e == null || e.bytes == 0 ? List.of() : e.timeline.rates(timeline.last(), 1e6);
   }
 
   /** Retries by when their range finished: seconds into the copy stage (a bucket's start) and how many; buckets with any. */
   public List<double[]> retries() {
-    return marks(retried);
+    return retried.marks();
   }
 
   /** Seconds into the copy and the attempts the store answered by asking to slow down, per bucket that had any. */
   public List<double[]> throttled() {
-    return marks(throttled);
-  }
-
-  private List<double[]> marks(double[] counts) {
-    List<double[]> points = new ArrayList<>();
-    for (int b = 0; b < counts.length; b++) if (counts[b] > 0) points.add(new double[] {b * bucketMillis / 1000.0, counts[b]});
-    return points;
-  }
-
-  private int lastMoved() {
-    int last = timeline.length - 1;
-    while (last > 0 && timeline[last] == 0) last--;
-    return last;
-  }
-
-  /** Seconds into the copy and MB/s, per bucket up to {@code last}. */
-  private List<double[]> points(double[] bytes, int last) {
-    List<double[]> points = new ArrayList<>();
-    for (int b = 0; b <= last; b++) points.add(new double[] {b * bucketMillis / 1000.0, bytes[b] / 1e6 / (bucketMillis / 1000.0)});
-    return points;
+    return throttled.marks();
   }
 
   /** A histogram of sampled range MB/s: edges (buckets + 1) and counts. */
@@ -305,35 +206,15 @@ public final class RunStats implements Serializable {
   }
 
   public List<RangeResult> slowest() {
-    return slowest;
+    return slowest.items();
   }
 
   public List<ObjectResult> failures() {
-    return failures;
+    return failures.items();
   }
 
   public Map<String, ExecutorStats> executors() {
-    return executors;
-  }
-
-  private void spread(RangeResult r, double[] timeline) {
-    long from = r.startedAtMillis() - timelineStartMillis;
-    long to = Math.max(from + 1, r.finishedAtMillis() - timelineStartMillis);
-    double perMilli = r.bytes() / (double) (to - from);
-    for (long b = Math.max(0, from / bucketMillis); b * bucketMillis < to && b < timeline.length; b++) {
-      long overlap = Math.min(to, (b + 1) * bucketMillis) - Math.max(from, b * bucketMillis);
-      if (overlap > 0) timeline[(int) b] += overlap * perMilli;
-    }
-  }
-
-  /** Adds the range's busy milliseconds to the buckets of the copy stage it spans. */
-  private void busy(RangeResult r) {
-    long from = r.startedAtMillis() - timelineStartMillis;
-    long to = Math.max(from + 1, r.finishedAtMillis() - timelineStartMillis);
-    for (long b = Math.max(0, from / bucketMillis); b * bucketMillis < to && b < active.length; b++) {
-      long overlap = Math.min(to, (b + 1) * bucketMillis) - Math.max(from, b * bucketMillis);
-      if (overlap > 0) active[(int) b] += overlap;
-    }
+    return executors.all();
   }
 
   /**
@@ -343,15 +224,27 @@ public final class RunStats implements Serializable {
    * @param limitMBps {@code limits.bandwidth} in MB/s (0: none, or not known)
    */
   public Verdict.Evidence evidence(double wallSeconds, Map<String, Double> stageSeconds, double copySeconds, double limitMBps) {
-    int last = (int) Math.min(active.length - 1, Math.max(0, (long) Math.ceil(copySeconds * 1000 / bucketMillis) - 1));
-    double peak = 0;
-    for (int b = 0; b <= last; b++) peak = Math.max(peak, active[b] / bucketMillis);
+    int last = lastBucket(copySeconds);
+    double peak = peakStreams(last);
     int thin = 0;
-    for (int b = 0; b <= last; b++) if (active[b] / bucketMillis < peak / 2) thin++;
-    double slowest = this.slowest.stream().mapToLong(RangeResult::durationNanos).max().orElse(0) / 1e9;
-    return new Verdict.Evidence(wallSeconds, stageSeconds, copySeconds, bytes, ranges, retries, streamNanos / 1e9, firstByteNanos / 1e9,
-        Math.max(1, Math.round(peak)), peak == 0 ? 0 : (double) thin / (last + 1), slowest, firstByteQuantile(0.5), limitMBps,
-        requestsByMethod.keySet().stream().filter(m -> !m.isEmpty()).collect(Collectors.toSet()));
+    for (int b = 0; b <= last; b++) if (active.get(b) / active.bucketMillis() < peak / 2) thin++;
+    double slowest = slowest().stream().mapToLong(RangeResult::durationNanos).max().orElse(0) / 1e9;
+    return new Verdict.Evidence(wallSeconds, stageSeconds, copySeconds, get(Count.BYTES), get(Count.RANGES), get(Count.RETRIES),
+        get(Count.STREAM_NANOS) / 1e9, get(Count.FIRST_BYTE_NANOS) / 1e9, Math.max(1, Math.round(peak)),
+        peak == 0 ? 0 : (double) thin / (last + 1), slowest, firstByteQuantile(0.5), limitMBps,
+        requestsByMethod.counts().keySet().stream().filter(m -> !m.isEmpty()).collect(Collectors.toSet()));
+  }
+
+  /** The last bucket of the copy stage. */
+  private int lastBucket(double copySeconds) {
+    return (int) Math.min(active.size() - 1, Math.max(0, (long) Math.ceil(copySeconds * 1000 / active.bucketMillis()) - 1));
+  }
+
+  /** The most streams busy at once, in buckets up to {@code last}. */
+  private double peakStreams(int last) {
+    double peak = 0;
+    for (int b = 0; b <= last; b++) peak = Math.max(peak, active.get(b) / active.bucketMillis());
+    return peak;
   }
 
   /**
@@ -360,34 +253,16 @@ public final class RunStats implements Serializable {
    * busy to the end. The tasks still running then are its stragglers.
    */
   public long tailStartMillis(double copySeconds) {
-    int last = (int) Math.min(active.length - 1, Math.max(0, (long) Math.ceil(copySeconds * 1000 / bucketMillis) - 1));
-    double peak = 0;
-    for (int b = 0; b <= last; b++) peak = Math.max(peak, active[b] / bucketMillis);
+    int last = lastBucket(copySeconds);
+    double peak = peakStreams(last);
     int first = last + 1;
-    while (first > 0 && active[first - 1] / bucketMillis < peak / 2) first--;
-    return peak == 0 || first > last ? Long.MAX_VALUE : timelineStartMillis + first * bucketMillis;
-  }
-
-  /** Keeps the first {@link #FAILURES} objects by key: the same ones whatever the order they came in. */
-  private static void firstByKey(List<ObjectResult> objects) {
-    objects.sort(Comparator.comparing(f -> f.object().key()));
-    while (objects.size() > FAILURES) objects.remove(objects.size() - 1);
+    while (first > 0 && active.get(first - 1) / active.bucketMillis() < peak / 2) first--;
+    return peak == 0 || first > last ? Long.MAX_VALUE : active.startMillis() + first * active.bucketMillis();
   }
 
   /** The first objects by key that the job's settings left, with why. */
   public List<ObjectResult> notCopied() {
-    return notCopied;
-  }
-
-  private void trimSample() {
-    if (sample.size() <= SAMPLE * 2) return;
-    sample.sort(Comparator.comparingLong(Sampled::sampleKey));
-    sample.subList(SAMPLE, sample.size()).clear();
-  }
-
-  private void trimSlowest() {
-    slowest.sort(Comparator.comparingLong(RangeResult::durationNanos).reversed());
-    if (slowest.size() > SLOWEST) slowest.subList(SLOWEST, slowest.size()).clear();
+    return notCopied.items();
   }
 
   /** A 64-bit mix (SplitMix64's finalizer): sample keys spread evenly whatever the key hashes are. */

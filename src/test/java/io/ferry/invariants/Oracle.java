@@ -273,6 +273,8 @@ final class Oracle {
     }
     if (!e.cutOverRuns()) {
       for (String key : o.destinationBefore().keySet()) {
+        // a replay writes the delete marker that ends a key's history at the source (its history was checked above)
+        if (!o.sourceHistories().isEmpty() && scenario.job().inScope(key) && !o.sourceAfter().digests().containsKey(key)) continue;
         if (!o.destinationAfter().containsKey(key) && !isStaging(key) && !o.destinationBefore().get(key).startsWith("link:")) {
           violations.add("I5: " + key + " deleted by a pass that should not run");
         }

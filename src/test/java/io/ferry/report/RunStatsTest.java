@@ -120,12 +120,12 @@ class RunStatsTest {
     RunStats merged = left.merge(right);
     assertThat(merged.rateQuantile(0.5)).isEqualTo(whole.rateQuantile(0.5)).isCloseTo(50.0, within(1e-9));
     assertThat(merged.rateQuantile(0.99)).isCloseTo(99.0, within(1e-9));
-    assertThat(merged.retries).isEqualTo(whole.retries).isEqualTo(14 * 2);
-    assertThat(merged.bytes).isEqualTo(5050 * 1_000_000L);
+    assertThat(merged.get(RunStats.Count.RETRIES)).isEqualTo(whole.get(RunStats.Count.RETRIES)).isEqualTo(14 * 2);
+    assertThat(merged.get(RunStats.Count.BYTES)).isEqualTo(5050 * 1_000_000L);
     assertThat(merged.slowest()).hasSize(5);
     assertThat(merged.executors()).containsOnlyKeys("0", "1");
     assertThat(merged.executors().get("0").ranges).isEqualTo(50);
-    assertThat(merged.requestsByMethod).containsEntry("get+write", 100L + 14 * 2);
+    assertThat(merged.requestsByMethod.counts()).containsEntry("get+write", 100L + 14 * 2);
     assertThat(merged.retries()).usingRecursiveComparison().isEqualTo(whole.retries());
     for (String executor : List.of("0", "1")) {
       for (int b = 0; b < whole.timeline().size(); b++) {
@@ -147,8 +147,8 @@ class RunStatsTest {
     s.add(new ObjectResult(new StoreObject("ok", "ok", 5, "", 0), "", 1, 5, ObjectResult.Status.COPIED, "", "read-back-crc32c",
         "crc32c:AAAAAA=="));
     assertThat(s.failures()).hasSize(20).first().satisfies(f -> assertThat(f.object().key()).isEqualTo("k01"));
-    assertThat(s.objectsFailed).isEqualTo(30);
-    assertThat(s.objectBytesCopied).isEqualTo(5);
+    assertThat(s.get(RunStats.Count.OBJECTS_FAILED)).isEqualTo(30);
+    assertThat(s.get(RunStats.Count.OBJECT_BYTES_COPIED)).isEqualTo(5);
   }
 
   @Test

@@ -67,7 +67,11 @@ public final class Commands {
     out.printf("Cleanup of job %s at %s%s%n", config.jobName(), config.destination().describe(), dryRun ? " (dry run: nothing removed)"
         : "");
     try (RunLock lock = MigrationJob.lock(ledger, hadoop, config.jobName(), settings.runId())) {
-      return new Cleanup(ledger, destination, retrier, dryRun, out).run(config.jobName());
+      Cleanup.Result result = new Cleanup(ledger, destination, retrier, dryRun, e -> Console.printCleanup(e, dryRun, out))
+          .run(config.jobName());
+      out.printf("%s %d %s%s%n", dryRun ? "Would remove" : "Removed", result.removed(), result.removed() == 1 ? "thing" : "things",
+          result.failed() == 0 ? "" : "; " + result.failed() + " could not be removed and stay in the ledger for the next cleanup");
+      return result.failed();
     }
   }
 

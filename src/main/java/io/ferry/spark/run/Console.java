@@ -6,6 +6,8 @@ import io.ferry.config.BucketConfig;
 import io.ferry.config.CopyConfig;
 import io.ferry.config.MigrationConfig;
 import io.ferry.copy.CopyMethod;
+import io.ferry.ledger.Cleanup;
+import io.ferry.ledger.Resumption;
 import io.ferry.plan.CutOverPlan;
 import io.ferry.plan.Decision;
 import io.ferry.plan.Estimate;
@@ -335,4 +337,20 @@ final class Console {
     }
   }
 
+
+  /** What aborting earlier runs' uploads did: each failure, then how many were aborted (none: no line). */
+  static void printAborted(PrintStream out, Resumption.Aborted aborted, String what) {
+    aborted.failures().forEach(f -> out.printf("ABORT of %s failed: %s%n", f.what(), f.why()));
+    if (aborted.aborted() > 0) out.printf("ABORT %d %s%n", aborted.aborted(), what);
+  }
+
+  /** One thing {@code ferry cleanup} found, as it deals with it. */
+  static void printCleanup(Cleanup.Event e, boolean dryRun, PrintStream out) {
+    switch (e.action()) {
+      case KEEP -> out.printf("  keep   %s (%s)%n", e.location(), e.why());
+      case ABORT -> out.printf("  %s  %s (%s)%n", dryRun ? "would abort" : "abort", e.location(), e.why());
+      case REMOVE -> out.printf("  %s  %s (%s)%n", dryRun ? "would remove" : "remove", e.location(), e.why());
+      case FAILED -> out.printf("    failed: %s%n", e.why());
+    }
+  }
 }

@@ -31,8 +31,12 @@ final class TakeOverStage {
       RangeTask first = t.ranges().get(0);
       return !first.wholeObject() && first.partNumber() == 1 && resumption.matches(first);
     }).map(t -> t.ranges().get(0).object().relativeKey()).collect());
-    List<Ledger.Opened> stillOpen = new ArrayList<>(resumption.abortUnused(matched, destination, retrier, run.out()));
-    resumption.abortLost(destination, retrier, run.out());
+    Resumption.Aborted unused = resumption.abortUnused(matched, destination, retrier);
+    Console.printAborted(run.out(), unused, "objects earlier runs opened and this one does not resume (the source changed, or they"
+        + " were done)");
+    Console.printAborted(run.out(), resumption.abortLost(destination, retrier), "uploads an earlier run opened at keys it was writing"
+        + " but never recorded");
+    List<Ledger.Opened> stillOpen = new ArrayList<>(unused.kept());
     stillOpen.addAll(resumption.elsewhere());
     Set<String> staged = new HashSet<>(); // temp files of uploads the ledger names: resumed, or aborted above
     for (Ledger.Opened entry : resumption.here().values()) {
