@@ -161,8 +161,8 @@ class VersionsIT {
         Version v = versions.get(i);
         if (v.marker()) continue;
         boolean latest = i == versions.size() - 1;
-        expected.put(latest ? key : io.ferry.plan.Versions.inDirectory(io.ferry.store.StoreObject.ofVersion(key, key, 0, "",
-            v.millis(), 1, false, v.id())).orElseThrow().relativeKey(), content(SOURCE, key, v.id()));
+        expected.put(latest ? key : io.ferry.plan.Versions.inDirectory(new io.ferry.store.StoreObject(key, key, 0, "", v.millis())
+            .asVersion(1, false, v.id())).orElseThrow().relativeKey(), content(SOURCE, key, v.id()));
       }
     }
     assertThat(files).isEqualTo(expected);

@@ -41,12 +41,15 @@ public record ObjectResult(StoreObject object, String destination, int parts, lo
 
   /** An object that was not committed. */
   public static ObjectResult failed(StoreObject object, String destination, int parts, long bytes, String error) {
-    return new ObjectResult(object, destination, parts, bytes, Status.FAILED, error, "", "");
+    return new ObjectResult(object, destination, parts, bytes, Status.FAILED, error, "", "", "");
   }
 
-  public ObjectResult(StoreObject object, String destination, int parts, long bytes, Status status, String error,
-      String verified, String checksum) {
-    this(object, destination, parts, bytes, status, error, verified, checksum, "");
+  /**
+   * A row of an object whose bytes this run did not write: restoring, missing, not copied (with why), or a name made
+   * without copying bytes (a hard link, a delete marker: {@code verified} says which).
+   */
+  public static ObjectResult row(StoreObject object, String destination, Status status, String why, String verified) {
+    return new ObjectResult(object, destination, 0, 0, status, why, verified, "", "");
   }
 
   public ObjectResult {

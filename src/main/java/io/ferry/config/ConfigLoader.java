@@ -70,8 +70,30 @@ public final class ConfigLoader {
     String jobName = jobName(h);
     SourceConfig source = SourceSection.read(h);
     DestinationConfig destination = DestinationSection.read(h, h.string("source.type").equals("s3"));
-    if (source != null && destination != null) Overlaps.check(h, source, destination);
-    if (source != null && destination != null && source.store() instanceof BucketConfig b && b.versions()) {
+    if (source != null && destination != null) {
+      Sides sides = together(h, new Sides(source, destination));
+      source = sides.source();
+      destination = sides.destination();
+    }
+    PlanConfig plan = PlanSection.read(h, destination);
+    CopyConfig copy = CopySection.read(h);
+    ReportConfig report = report(h);
+    if (destination != null && source != null && !report.path().isBlank()) Overlaps.reportsApart(h, report.path(), source, destination);
+    EstimateConfig estimate = estimate(h);
+    LimitsConfig limits = limits(h);
+    String master = h.string("spark.master");
+    return h.problems().isEmpty() ? new MigrationConfig(jobName, source, destination, plan, copy, report, estimate, limits, master) : null;
+  }
+
+  /** A job's source and destination, as each other's settings leave them. */
+  private record Sides(SourceConfig source, DestinationConfig destination) {}
+
+  /** The checks and settings that take both sides: problems into {@code h}, the sides as they are to be run. */
+  private static Sides together(Hocon h, Sides sides) {
+    SourceConfig source = sides.source();
+    DestinationConfig destination = sides.destination();
+    Overlaps.check(h, source, destination);
+    if (source.store() instanceof BucketConfig b && b.versions()) {
       // into a bucket, its histories are listed too: a rerun replays only the versions it does not hold
       if (destination.store() instanceof BucketConfig d) {
         destination = new DestinationConfig(d.withVersions(true), destination.serverSideCopy(), destination.cutOver());
@@ -81,31 +103,30 @@ public final class ConfigLoader {
             + " not tell apart from older versions: run the cut-over with versions = current");
       }
     }
-    if (source != null && destination != null && source.store() instanceof BucketConfig from
+    if (source.store() instanceof BucketConfig from
         && destination.store() instanceof BucketConfig to && to.writes().keepsStorageClass()) {
       // the source's class names are its service's: the destination's nearest class is written
       destination = new DestinationConfig(to.withWrites(to.writes().withClassesFrom(Provider.of(from.endpoint().endpoint()))),
           destination.serverSideCopy(), destination.cutOver());
     }
-    if (source != null && destination != null && source.store() instanceof DirectoryConfig d && d.hardLinks()
+    if (source.store() instanceof DirectoryConfig d && d.hardLinks()
         && !(destination.store() instanceof DirectoryConfig)) {
       h.problem("source.hard-links", "keep", "makes a file's other names hard links at a directory destination, and this one is a"
           + " bucket (which holds each name as an object of its own): set hard-links = separate");
     }
-    boolean folders = source != null && (source.store() instanceof DirectoryConfig d && d.folders()
-        || source.store() instanceof BucketConfig b && b.folders());
-    if (folders && destination != null) {
+    boolean folders = source.store() instanceof DirectoryConfig d && d.folders() || source.store() instanceof BucketConfig b && b.folders();
+    if (folders) {
       // the destination's folders are listed too, so that a rerun finds those it made
       StoreConfig to = destination.store() instanceof DirectoryConfig d ? d.withFolders(true)
           : destination.store() instanceof BucketConfig b ? b.withFolders(true) : destination.store();
       destination = new DestinationConfig(to, destination.serverSideCopy(), destination.cutOver());
     }
-    if (source != null && destination != null && !(source.store() instanceof BucketConfig)
+    if (!(source.store() instanceof BucketConfig)
         && destination.store() instanceof BucketConfig to && to.writes().copiesAcl()) {
       h.problem("destination.acl", ObjectWrites.COPY, "copies each object's ACL from a bucket, and the source is a directory: set"
           + " a canned ACL (or none)");
     }
-    if (source != null && destination != null && source.store() instanceof DirectoryConfig d
+    if (source.store() instanceof DirectoryConfig d
         && d.symlinks() == DirectoryConfig.Symlinks.COPY) {
       if (destination.store() instanceof DirectoryConfig to) {
         // the destination's listing lists its links too: a rerun compares them, verify reads them, the cut-over sees them
@@ -116,7 +137,7 @@ public final class ConfigLoader {
             source.checkManifest(), source.manifestComplete(), source.archived());
       }
     }
-    if (source != null && destination != null && source.store() instanceof BucketConfig b && h.string("source.symlinks").equals("copy")
+    if (source.store() instanceof BucketConfig b && h.string("source.symlinks").equals("copy")
         && destination.store() instanceof DirectoryConfig to) {
       // rclone's links kept in a bucket (name.rclonelink) made links again; the destination's listing lists its links
       source = new SourceConfig(b.withLinks(true), source.selection(), source.manifest(), source.checkManifest(),
@@ -124,14 +145,7 @@ public final class ConfigLoader {
       destination = new DestinationConfig(to.withSymlinks(DirectoryConfig.Symlinks.COPY), destination.serverSideCopy(),
           destination.cutOver());
     }
-    PlanConfig plan = PlanSection.read(h, destination);
-    CopyConfig copy = CopySection.read(h);
-    ReportConfig report = report(h);
-    if (destination != null && source != null && !report.path().isBlank()) Overlaps.reportsApart(h, report.path(), source, destination);
-    EstimateConfig estimate = estimate(h);
-    LimitsConfig limits = limits(h);
-    String master = h.string("spark.master");
-    return h.problems().isEmpty() ? new MigrationConfig(jobName, source, destination, plan, copy, report, estimate, limits, master) : null;
+    return new Sides(source, destination);
   }
 
   private static String jobName(Hocon h) {

@@ -28,6 +28,25 @@ final class SourceSection {
     long before = h.instant("source.modified-before", Long.MAX_VALUE);
     if (before < after) h.problem("source.modified-before", before, "must not be before source.modified-after");
     List<String> prefixes = prefixes(h);
+    String manifest = manifest(h, store, prefixes);
+    boolean manifestComplete = h.bool("source.manifest-complete");
+    if (manifestComplete && manifest.isEmpty()) {
+      h.problem("source.manifest-complete", true, "declares source.manifest a complete inventory, and no manifest is set");
+    }
+    store = shaped(h, store);
+    ArchivedConfig archived = archived(h);
+    if (archived != null && archived.policy() != ArchivedConfig.Policy.FAIL && !manifest.isEmpty() && !h.bool("source.manifest-check")) {
+      h.problem("source.archived", archived.policy().word(), "needs to know which objects are archived, and a trusted manifest"
+          + " (source.manifest-check = false) does not say: set manifest-check = true (a HEAD for each key), or archived = fail");
+    }
+    store = versions(h, store, manifest, archived);
+    if (store == null || maxSize < minSize || before < after || archived == null) return null;
+    return new SourceConfig(store, new Selection(prefixes, include, exclude, minSize, maxSize, after, before), manifest,
+        h.bool("source.manifest-check"), manifestComplete, archived);
+  }
+
+  /** {@code source.manifest}: "" for none; a file's, its absolute path. */
+  private static String manifest(Hocon h, StoreConfig store, List<String> prefixes) {
     String manifest = h.string("source.manifest");
     if (!manifest.isEmpty()) {
       if (!(store instanceof BucketConfig)) {
@@ -41,10 +60,11 @@ final class SourceSection {
       if (!prefixes.isEmpty()) h.problem("source.prefixes", prefixes,
           "cannot be combined with source.manifest, which lists the objects itself");
     }
-    boolean manifestComplete = h.bool("source.manifest-complete");
-    if (manifestComplete && manifest.isEmpty()) {
-      h.problem("source.manifest-complete", true, "declares source.manifest a complete inventory, and no manifest is set");
-    }
+    return manifest;
+  }
+
+  /** What a source's links, empty folders and hard links become: {@code store} with them. */
+  private static StoreConfig shaped(Hocon h, StoreConfig store) {
     String links = h.string("source.symlinks");
     if (!List.of("report", "follow", "copy").contains(links)) {
       h.problem("source.symlinks", links, "must be report (leave each symbolic link and report it), follow (copy the file a link"
@@ -70,11 +90,11 @@ final class SourceSection {
     } else if (hardLinks.equals("keep")) {
       h.problem("source.hard-links", hardLinks, "keeps a directory's hard links, and the source is a bucket (which has none)");
     }
-    ArchivedConfig archived = archived(h);
-    if (archived != null && archived.policy() != ArchivedConfig.Policy.FAIL && !manifest.isEmpty() && !h.bool("source.manifest-check")) {
-      h.problem("source.archived", archived.policy().word(), "needs to know which objects are archived, and a trusted manifest"
-          + " (source.manifest-check = false) does not say: set manifest-check = true (a HEAD for each key), or archived = fail");
-    }
+    return store;
+  }
+
+  /** {@code source.versions}: {@code store} listing every version where it is {@code all}. */
+  private static StoreConfig versions(Hocon h, StoreConfig store, String manifest, ArchivedConfig archived) {
     String versions = h.string("source.versions");
     if (!List.of("current", "all").contains(versions)) {
       h.problem("source.versions", versions, "must be current (each key's current version) or all (every version, oldest first, and"
@@ -92,9 +112,7 @@ final class SourceSection {
         store = b.withVersions(true);
       }
     }
-    if (store == null || maxSize < minSize || before < after || archived == null) return null;
-    return new SourceConfig(store, new Selection(prefixes, include, exclude, minSize, maxSize, after, before), manifest,
-        h.bool("source.manifest-check"), manifestComplete, archived);
+    return store;
   }
 
   /** {@code source.archived} and {@code source.restore}, or null after a problem. */

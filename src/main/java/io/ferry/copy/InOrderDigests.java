@@ -78,18 +78,7 @@ public final class InOrderDigests {
     long size = upload.object().size();
     long crc = Integer.toUnsignedLong(HexFormat.fromHexDigits(crc32c));
     String key = upload.object().key() + '\n' + upload.id(); // ids are unique per folder, keys per bucket
-    Prefix p;
-    synchronized (prefixes) {
-      p = prefixes.computeIfAbsent(key, k -> new Prefix());
-      Iterator<Prefix> eldest = prefixes.values().iterator();
-      while (prefixes.size() > 1 && (prefixes.size() > objects || tracked.get() > parts)) {
-        Prefix gone = eldest.next();
-        if (gone == p) break;
-        gone.broken = true; // its landing thread, if any, stops at its next look
-        tracked.addAndGet(-gone.parts.getAndSet(0));
-        eldest.remove();
-      }
-    }
+    Prefix p = prefix(key);
     synchronized (p) {
       if (p.broken) return "";
       Long before = p.consumed.get(range.offset());
@@ -109,6 +98,30 @@ public final class InOrderDigests {
       if (p.hashing) return ""; // the thread at the prefix's end takes this part too
       p.hashing = true;
     }
+    return extend(reader, upload, key, p, size);
+  }
+
+  /** The prefix of the object {@code key} names, made where there is none; the least recently landed forgotten past the bounds. */
+  private Prefix prefix(String key) {
+    synchronized (prefixes) {
+      Prefix p = prefixes.computeIfAbsent(key, k -> new Prefix());
+      Iterator<Prefix> eldest = prefixes.values().iterator();
+      while (prefixes.size() > 1 && (prefixes.size() > objects || tracked.get() > parts)) {
+        Prefix gone = eldest.next();
+        if (gone == p) break;
+        gone.broken = true; // its landing thread, if any, stops at its next look
+        tracked.addAndGet(-gone.parts.getAndSet(0));
+        eldest.remove();
+      }
+      return p;
+    }
+  }
+
+  /**
+   * On the thread at the prefix's end: reads back and hashes each landed part that continues it, in order, while there
+   * is one. Returns the object's {@link #text} when the prefix reached its end, else "".
+   */
+  private String extend(Reader reader, Upload upload, String key, Prefix p, long size) {
     try {
       while (true) {
         long offset;

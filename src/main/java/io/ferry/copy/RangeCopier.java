@@ -57,26 +57,44 @@ public final class RangeCopier {
 
   /** @param moving told of the range's bytes while they move, and takes them back before the result is returned */
   public RangeResult copy(long taskId, RangeTask task, Upload upload, Checksum expected, LongConsumer moving) {
-    long startedAt = System.currentTimeMillis();
-    long start = System.nanoTime();
-    Progress progress = new Progress(moving);
+    Copying c = new Copying(taskId, task, upload, expected, new Progress(moving));
     if (expected != null && expected.checkable() && expected.algorithm().combinable() && !task.wholeObject()) {
-      progress.digest(expected.algorithm());
+      c.progress.digest(expected.algorithm());
     }
-    String location = transfer.location(task);
-    int[] attempts = {0, 0}; // made, and of those the store asked to slow down
     try {
       String receipt = retrier.attempts(attempt -> {
-        attempts[0] = attempt;
-        if (!transfer.resumable(task)) progress.restart();
-        return transfer.attempt(task, upload, progress);
-      }, failure -> attempts[1] += Failures.classify(failure) == StoreFailure.Kind.THROTTLED ? 1 : 0);
-      return result(taskId, task, upload, location, startedAt, start, progress, attempts, receipt, "", expected);
+        c.attempts = attempt;
+        if (!transfer.resumable(task)) c.progress.restart();
+        return transfer.attempt(task, upload, c.progress);
+      }, failure -> c.throttled += Failures.classify(failure) == StoreFailure.Kind.THROTTLED ? 1 : 0);
+      return result(c, receipt, "");
     } catch (IOException | RuntimeException e) {
-      boolean gaveUp = Failures.isRetryable(e) && attempts[0] > retrier.retries();
-      if (Failures.classify(e) == StoreFailure.Kind.THROTTLED) attempts[1]++; // the last answer, not retried
-      String error = (gaveUp ? "gave up after " + attempts[0] + " attempts: " : "") + Failures.describe(e);
-      return result(taskId, task, upload, location, startedAt, start, progress, attempts, "", error, expected);
+      boolean gaveUp = Failures.isRetryable(e) && c.attempts > retrier.retries();
+      if (Failures.classify(e) == StoreFailure.Kind.THROTTLED) c.throttled++; // the last answer, not retried
+      return result(c, "", (gaveUp ? "gave up after " + c.attempts + " attempts: " : "") + Failures.describe(e));
+    }
+  }
+
+  /** One range being copied: what it is, when it began, its progress, and the attempts made (of them, those slowed down). */
+  private final class Copying {
+    final long taskId;
+    final RangeTask task;
+    final Upload upload;
+    final Checksum expected;
+    final Progress progress;
+    final String location;
+    final long startedAt = System.currentTimeMillis();
+    final long start = System.nanoTime();
+    int attempts;
+    int throttled;
+
+    Copying(long taskId, RangeTask task, Upload upload, Checksum expected, Progress progress) {
+      this.taskId = taskId;
+      this.task = task;
+      this.upload = upload;
+      this.expected = expected;
+      this.progress = progress;
+      this.location = transfer.location(task);
     }
   }
 
@@ -94,18 +112,19 @@ public final class RangeCopier {
     return digest.isEmpty() ? landed : landed.withObjectDigest(digest);
   }
 
-  private RangeResult result(long taskId, RangeTask task, Upload upload, String location, long startedAt, long start,
-      Progress progress, int[] attempts, String receipt, String error, Checksum partsOf) {
+  private RangeResult result(Copying c, String receipt, String error) {
+    RangeTask task = c.task;
+    Progress progress = c.progress;
     progress.settle();
-    Checksum expected = progress.expected() != null ? progress.expected() : partsOf;
+    Checksum expected = progress.expected() != null ? progress.expected() : c.expected;
     long payload = progress.bytes();
     long delivered = error.isEmpty() ? task.range().length() : (transfer.resumable(task) ? payload : 0);
-    return RangeResult.of(task.object(), location).task(taskId)
+    return RangeResult.of(task.object(), c.location).task(c.taskId)
         .part(task.partNumber(), task.partCount(), task.range().offset(), task.range().length())
         .bytes(delivered, transfer.serverSide() ? 0 : payload)
-        .times(startedAt, System.currentTimeMillis(), progress.firstByteNanos(), System.nanoTime() - start)
-        .attempts(attempts[0], attempts[1])
+        .times(c.startedAt, System.currentTimeMillis(), progress.firstByteNanos(), System.nanoTime() - c.start)
+        .attempts(c.attempts, c.throttled)
         .by(transfer.method(), executorId, host).error(error)
-        .digests(progress.crc32c(), progress.checksum(), expected == null ? "" : expected.text()).upload(upload.id(), receipt).build();
+        .digests(progress.crc32c(), progress.checksum(), expected == null ? "" : expected.text()).upload(c.upload.id(), receipt).build();
   }
 }

@@ -18,12 +18,16 @@ import java.io.Serializable;
 public record PlanTotals(long objects, long bytes, long ranges, long splitObjects, long tasks, long wholeRanges, long gets,
     long unchanged, long rejected, long filtered, long extraneous, long extraneousBytes, long notCopied, long archived, long restores,
     long restoreBytes) implements Serializable {
-  public static final PlanTotals NONE = new PlanTotals(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  public static final PlanTotals NONE = decided(0, 0, 0, 0, 0);
 
-  public PlanTotals(long objects, long bytes, long ranges, long splitObjects, long tasks, long wholeRanges, long gets, long unchanged,
-      long rejected, long filtered, long extraneous, long extraneousBytes) {
-    this(objects, bytes, ranges, splitObjects, tasks, wholeRanges, gets, unchanged, rejected, filtered, extraneous, extraneousBytes,
-        0, 0, 0, 0);
+  /** What {@code tasks} tasks copy: objects (counted at their first part), their bytes, and the ranges. */
+  public static PlanTotals copying(long objects, long bytes, long ranges, long splitObjects, long tasks, long wholeRanges, long gets) {
+    return new PlanTotals(objects, bytes, ranges, splitObjects, tasks, wholeRanges, gets, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  }
+
+  /** What the triage decided besides copying: skipped unchanged, rejected, filtered, extraneous (and its bytes). */
+  static PlanTotals decided(long unchanged, long rejected, long filtered, long extraneous, long extraneousBytes) {
+    return new PlanTotals(0, 0, 0, 0, 0, 0, 0, unchanged, rejected, filtered, extraneous, extraneousBytes, 0, 0, 0, 0);
   }
 
   private static PlanTotals setAside(long notCopied, long archived, long restores, long restoreBytes) {
@@ -41,16 +45,16 @@ public record PlanTotals(long objects, long bytes, long ranges, long splitObject
       }
       if (r.range().length() > 0) gets++;
     }
-    return new PlanTotals(objects, bytes, task.ranges().size(), split, 1, whole, gets, 0, 0, 0, 0, 0);
+    return copying(objects, bytes, task.ranges().size(), split, 1, whole, gets);
   }
 
   /** What a decision other than COPY adds (a COPY is counted by its tasks). */
   public static PlanTotals of(Decision d) {
     return switch (d.kind()) {
       case UNCHANGED -> skipped(1);
-      case REJECTED -> new PlanTotals(0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0);
-      case FILTERED -> new PlanTotals(0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0);
-      case EXTRANEOUS -> new PlanTotals(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, d.object().size());
+      case REJECTED -> decided(0, 1, 0, 0, 0);
+      case FILTERED -> decided(0, 0, 1, 0, 0);
+      case EXTRANEOUS -> decided(0, 0, 0, 1, d.object().size());
       case NOT_COPIED -> d.object().isArchived() ? setAside(0, 1, 0, 0) : setAside(1, 0, 0, 0);
       case ARCHIVED -> setAside(0, 1, 0, 0);
       case RESTORE -> d.object().restoring() ? setAside(0, 1, 0, 0) : setAside(0, 1, 1, d.object().size());
@@ -59,7 +63,7 @@ public record PlanTotals(long objects, long bytes, long ranges, long splitObject
   }
 
   static PlanTotals skipped(long unchanged) {
-    return new PlanTotals(0, 0, 0, 0, 0, 0, 0, unchanged, 0, 0, 0, 0);
+    return decided(unchanged, 0, 0, 0, 0);
   }
 
   public PlanTotals plus(PlanTotals o) {
@@ -67,14 +71,6 @@ public record PlanTotals(long objects, long bytes, long ranges, long splitObject
         wholeRanges + o.wholeRanges, gets + o.gets, unchanged + o.unchanged, rejected + o.rejected, filtered + o.filtered,
         extraneous + o.extraneous, extraneousBytes + o.extraneousBytes, notCopied + o.notCopied, archived + o.archived,
         restores + o.restores, restoreBytes + o.restoreBytes);
-  }
-
-  /** These totals less {@code o}'s, a part of them. */
-  public PlanTotals minus(PlanTotals o) {
-    return new PlanTotals(objects - o.objects, bytes - o.bytes, ranges - o.ranges, splitObjects - o.splitObjects, tasks - o.tasks,
-        wholeRanges - o.wholeRanges, gets - o.gets, unchanged - o.unchanged, rejected - o.rejected, filtered - o.filtered,
-        extraneous - o.extraneous, extraneousBytes - o.extraneousBytes, notCopied - o.notCopied, archived - o.archived,
-        restores - o.restores, restoreBytes - o.restoreBytes);
   }
 
   public long partRanges() {

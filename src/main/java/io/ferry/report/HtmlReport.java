@@ -1,24 +1,15 @@
 package io.ferry.report;
 
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
 
 /** A self-contained report page (inline SVG, no scripts, no network): what users open after a run. */
 public final class HtmlReport {
-  private static final int WIDTH = 860;
-  private static final int HEIGHT = 220;
-  /** Where the lanes' bars begin: room for "executor 123" on the left. */
-  private static final int LANE_LEFT = 110;
+  static final int WIDTH = 860;
+  static final int HEIGHT = 220;
 
   private HtmlReport() {}
-
-  /** Bars the lanes chart draws at most (the longest tasks); the partitions dataset has them all. */
-  private static final int LANE_BARS = 2000;
 
   public static String render(RunSummary s, RunStats stats, List<PartitionStats> partitions) {
     StringBuilder h = new StringBuilder();
@@ -45,7 +36,15 @@ public final class HtmlReport {
         .append(td(fmt(s.throughput().firstByteP50Ms()))).append("</tr></table>");
 
     h.append("<h2>Throughput over time</h2>").append(throughputChart(stats));
-    h.append("<h2>Tasks over time</h2>").append(lanes(partitions, stats.tailStartMillis(s.throughput().copyStageSeconds())));
+    h.append("<h2>Tasks over time</h2>").append(LanesChart.of(partitions, stats.tailStartMillis(s.throughput().copyStageSeconds())));
+    tables(h, s, stats);
+    h.append("<p>Datasets: <code>ranges</code>, <code>objects</code> and <code>partitions</code> (Parquet and CSV) and "
+        + "<code>summary.json</code> in this folder; <code>notebooks/throughput.ipynb</code> loads them.</p></body></html>\n");
+    return h.toString();
+  }
+
+  /** The executors', the slowest ranges', the failed objects' and those not copied, each a table; the ranges' rates a chart. */
+  private static void tables(StringBuilder h, RunSummary s, RunStats stats) {
     List<List<SortableTable.Cell>> executorRows = new ArrayList<>();
     for (var e : stats.executors().entrySet()) {
       var x = e.getValue();
@@ -57,13 +56,13 @@ public final class HtmlReport {
     h.append("<h2>Executors</h2>").append(new SortableTable("executors", List.of(SortableTable.Column.text("executor"),
         SortableTable.Column.text("host"), SortableTable.Column.number("ranges"), SortableTable.Column.number("bytes"),
         SortableTable.Column.number("busy s"), SortableTable.Column.number("MB/s while busy")), executorRows, 0).html());
-    h.append("<h2>Range throughput (MB/s)</h2>").append(histogramChart(stats.histogram(20)));
     List<List<SortableTable.Cell>> slowRows = new ArrayList<>();
     for (RunSummary.Straggler r : s.stragglers()) {
       slowRows.add(List.of(SortableTable.Cell.text(r.key()), number(r.part(), r.part()), number(r.bytes(), Units.bytes(r.bytes())),
           number(r.seconds(), fmt(r.seconds())), number(r.mbps(), fmt(r.mbps())), SortableTable.Cell.text(r.executor()),
           number(r.attempts(), r.attempts())));
     }
+    h.append("<h2>Range throughput (MB/s)</h2>").append(histogramChart(stats.histogram(20)));
     h.append("<h2>Slowest ranges</h2>").append(new SortableTable("slowest", List.of(SortableTable.Column.text("key"),
         SortableTable.Column.number("part"), SortableTable.Column.number("bytes"), SortableTable.Column.number("s"),
         SortableTable.Column.number("MB/s"), SortableTable.Column.text("executor"), SortableTable.Column.number("attempts")), slowRows, 3)
@@ -80,9 +79,6 @@ public final class HtmlReport {
           stats.notCopied().stream().map(o -> List.of(SortableTable.Cell.text(o.object().key()), number(o.object().size(),
           Units.bytes(o.object().size())), SortableTable.Cell.text(o.error()))).toList(), 0).html());
     }
-    h.append("<p>Datasets: <code>ranges</code>, <code>objects</code> and <code>partitions</code> (Parquet and CSV) and "
-        + "<code>summary.json</code> in this folder; <code>notebooks/throughput.ipynb</code> loads them.</p></body></html>\n");
-    return h.toString();
   }
 
   /** Executors drawn a line each, at most: beyond, the total alone (the Executors table has each one's figures). */
@@ -147,76 +143,6 @@ public final class HtmlReport {
           .append(fmt(HEIGHT - 30 - p[1] / maxY * (HEIGHT - 50)));
     }
     return "<path class=" + cssClass + " d=\"" + path + "\" fill=\"none\" stroke=\"" + color + "\" stroke-width=\"" + width + "\">";
-  }
-
-  /**
-   * A bar per task of the copy, from its first range's start to its last range's end, in lanes: each executor gets as
-   * many as it ran tasks at once (a task goes to the first of its lanes free by its start), so no bar hides another.
-   * The tasks still running in the copy's tail ({@code tailStartMillis}, {@link RunStats#tailStartMillis}) are its
-   * stragglers: outlined in red, the tail's start a dashed line.
-   */
-  static String lanes(List<PartitionStats> partitions, long tailStartMillis) {
-    if (partitions.isEmpty()) return "<p>No tasks copied anything.</p>";
-    List<PartitionStats> drawn = partitions.stream().sorted(Comparator.comparingDouble(PartitionStats::seconds).reversed())
-        .limit(LANE_BARS).sorted(Comparator.comparingLong(PartitionStats::startedAtMillis)).toList();
-    TreeMap<String, List<Long>> laneEnds = new TreeMap<>(); // per executor: when each of its lanes is free
-    Map<PartitionStats, int[]> placed = new HashMap<>();
-    for (PartitionStats p : drawn) {
-      List<Long> ends = laneEnds.computeIfAbsent(p.executor(), e -> new ArrayList<>());
-      int lane = 0;
-      while (lane < ends.size() && ends.get(lane) > p.startedAtMillis()) lane++;
-      if (lane == ends.size()) ends.add(0L);
-      ends.set(lane, p.finishedAtMillis());
-      placed.put(p, new int[] {lane});
-    }
-    Map<String, Integer> firstRow = new HashMap<>();
-    int rows = 0;
-    for (var e : laneEnds.entrySet()) {
-      firstRow.put(e.getKey(), rows);
-      rows += e.getValue().size();
-    }
-    long start = drawn.stream().mapToLong(PartitionStats::startedAtMillis).min().orElse(0);
-    long end = Math.max(start + 1, drawn.stream().mapToLong(PartitionStats::finishedAtMillis).max().orElse(start + 1));
-    double maxRate = Math.max(0.001, drawn.stream().mapToDouble(PartitionStats::megabytesPerSecond).max().orElse(1));
-    int lane = Math.max(3, Math.min(24, (HEIGHT * 2 - 50) / Math.max(1, rows)));
-    int height = 50 + lane * rows;
-    StringBuilder bars = new StringBuilder();
-    for (PartitionStats p : drawn) {
-      int row = firstRow.get(p.executor()) + placed.get(p)[0];
-      double x = LANE_LEFT + (p.startedAtMillis() - start) / (double) (end - start) * (WIDTH - LANE_LEFT - 20);
-      double w = Math.max(1, (p.finishedAtMillis() - p.startedAtMillis()) / (double) (end - start) * (WIDTH - LANE_LEFT - 20));
-      int shade = (int) (200 - 150 * p.megabytesPerSecond() / maxRate);
-      boolean straggler = p.finishedAtMillis() > tailStartMillis;
-      bars.append("<rect class=\"task").append(straggler ? " straggler" : "").append("\" x=\"").append(fmt(x)).append("\" y=\"")
-          .append(20 + row * lane).append("\" width=\"").append(fmt(w))
-          .append("\" height=\"").append(Math.max(1, lane - 1)).append("\" fill=\"rgb(").append(shade).append(',').append(shade)
-          .append(",255)\"").append(straggler ? " stroke=\"#d62728\" stroke-width=\"1.5\"" : "").append("><title>task ")
-          .append(p.partition()).append(" on ").append(esc(p.executor())).append(" (").append(esc(p.host()))
-          .append("): ").append(p.ranges()).append(" ranges, ").append(esc(Units.bytes(p.bytes()))).append(" in ").append(fmt(p.seconds()))
-          .append(" s, ").append(fmt(p.megabytesPerSecond())).append(" MB/s").append(p.retries() > 0 ? ", " + p.retries() + " retries" : "")
-          .append(straggler ? "; running in the copy's tail" : "").append("</title></rect>");
-    }
-    boolean tail = tailStartMillis > start && tailStartMillis < end;
-    if (tail) {
-      String at = fmt(LANE_LEFT + (tailStartMillis - start) / (double) (end - start) * (WIDTH - LANE_LEFT - 20));
-      bars.append("<line class=tail x1=\"").append(at).append("\" x2=\"").append(at).append("\" y1=\"16\" y2=\"")
-          .append(20 + rows * lane).append("\" stroke=\"#d62728\" stroke-dasharray=\"4 3\"><title>the tail: from here fewer than half the"
-          + " most streams busy at once were busy</title></line>");
-    }
-    StringBuilder labels = new StringBuilder();
-    for (var e : firstRow.entrySet()) {
-      int lanesOf = laneEnds.get(e.getKey()).size();
-      labels.append("<text x=\"4\" y=\"").append(20 + e.getValue() * lane + Math.min(lanesOf * lane, 24) / 2 + 4)
-          .append("\" font-size=\"11\">executor ").append(esc(e.getKey())).append("</text>");
-      if (e.getValue() > 0) labels.append("<line x1=\"0\" x2=\"").append(WIDTH).append("\" y1=\"").append(20 + e.getValue() * lane - 1)
-          .append("\" y2=\"").append(20 + e.getValue() * lane - 1).append("\" stroke=\"#ddd\"/>");
-    }
-    return "<svg width=\"" + WIDTH + "\" height=\"" + height + "\" viewBox=\"0 0 " + WIDTH + " " + height + "\" role=\"img\">" + labels
-        + bars
-        + "<text x=\"" + LANE_LEFT + "\" y=\"" + (height - 10) + "\" font-size=\"12\">seconds: 0 – " + fmt((end - start) / 1000.0)
-        + "; a lane per task an executor ran at once; darker: faster" + (tail ? "; red: in the tail" : "")
-        + (partitions.size() > drawn.size() ? "; the " + drawn.size() + " longest of " + partitions.size() + " tasks" : "")
-        + "</text></svg>";
   }
 
   private static String histogramChart(double[][] histogram) {

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
@@ -88,10 +89,8 @@ public final class AssignFunction implements FlatMapFunction<Iterator<CopyTask>,
             done = resumed.done();
             out.add(new Assigned(null, null, current, true));
             resumed.ranges().forEach(r -> out.add(new Assigned(null, r, null, false)));
-          } else if (before.containsKey(first.object().relativeKey()) && LedgerRecords.object(before.get(
-              first.object().relativeKey())).identity().equals(first.object().identity())) {
-            // an earlier attempt of this task opened it (not another version of the key, which a replay writes in an earlier pass)
-            Ledger.Opened entry = before.get(first.object().relativeKey());
+          } else if (openedBefore(before, first).isPresent()) {
+            Ledger.Opened entry = openedBefore(before, first).get();
             current = new Opener.Outcome(first.object(), new Upload(first.object(), entry.uploadId()),
                 Checksum.parse(entry.expected()), "");
             done = Set.of();
@@ -123,5 +122,15 @@ public final class AssignFunction implements FlatMapFunction<Iterator<CopyTask>,
       if (writer != null) writer.close();
     }
     return out.iterator();
+  }
+
+  /**
+   * What an earlier attempt of this task opened for {@code first}'s object (not another version of its key: a replay
+   * writes those apart).
+   */
+  private static Optional<Ledger.Opened> openedBefore(Map<String, Ledger.Opened> before, RangeTask first) {
+    Ledger.Opened entry = before.get(first.object().relativeKey());
+    return entry != null && LedgerRecords.object(entry).identity().equals(first.object().identity()) ? Optional.of(entry)
+        : Optional.empty();
   }
 }

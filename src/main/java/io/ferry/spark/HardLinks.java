@@ -116,7 +116,7 @@ public final class HardLinks {
         }
         try {
           ExecutorContext.retrier(settings).run(() -> destination.hardLink(l.first(), l.name()));
-          out.add(new ObjectResult(l.name(), at, 0, 0, ObjectResult.Status.COPIED, "", "hard-link", ""));
+          out.add(ObjectResult.row(l.name(), at, ObjectResult.Status.COPIED, "", "hard-link"));
         } catch (Exception e) {
           out.add(ObjectResult.failed(l.name(), at, 0, 0, "not linked to " + l.first().relativeKey() + ": " + Failures.describe(e)));
         }

@@ -63,11 +63,19 @@ public final class Listing {
 
   private Listing() {}
 
-  /** Shards to list: {@code plan.listing-shards}, or twice the listing streams the cluster runs at once. */
-  public static int target(MigrationConfig config, JavaSparkContext jsc) {
-    int configured = config.plan().listingShards();
-    if (configured > 0) return configured;
-    return (int) Math.min(100_000, Math.max(16, 2L * jsc.defaultParallelism() * config.copy().streamsPerTask()));
+  /**
+   * How a listing goes.
+   *
+   * @param target shards to list: {@code plan.listing-shards}, or twice the listing streams the cluster runs at once
+   * @param pageKeys keys asked for in each LIST page
+   */
+  public record Paging(int target, int pageKeys) {
+    public static Paging of(MigrationConfig config, JavaSparkContext jsc) {
+      int configured = config.plan().listingShards();
+      int target = configured > 0 ? configured
+          : (int) Math.min(100_000, Math.max(16, 2L * jsc.defaultParallelism() * config.copy().streamsPerTask()));
+      return new Paging(target, config.plan().listingPageKeys());
+    }
   }
 
   /** The source's shards, found on the driver; its requests are counted as the listing's pages. */
@@ -106,7 +114,7 @@ public final class Listing {
    * rounds, each persisted into {@code cache}: this lists), or read from its manifest (not yet computed: the first
    * action reads it).
    */
-  public static Sources sources(JavaSparkContext jsc, CopySettings settings, int target, int pageKeys, Counters counters, Held cache)
+  public static Sources sources(JavaSparkContext jsc, CopySettings settings, Paging paging, Counters counters, Held cache)
       throws JobFailure {
     if (!settings.source().manifest().isEmpty()) {
       List<ManifestPart> parts = manifestParts(settings);
@@ -115,25 +123,25 @@ public final class Listing {
           checked.filter(ManifestFunction.Checked::missing).map(ManifestFunction.Checked::object), parts.size()
               + " pieces of the manifest");
     }
-    JavaRDD<StoreObject> objects = list(jsc, settings, sourceShards(settings, target, counters), true, counters, target, pageKeys, cache);
+    JavaRDD<StoreObject> objects = list(jsc, settings, sourceShards(settings, paging.target(), counters), true, counters, paging, cache);
     return new Sources(objects, jsc.emptyRDD(), counters.shards.get() + " shards");
   }
 
   /** The destination's objects, strays (temp files of the job's earlier runs) included; listed in rounds, as the source's. */
-  public static JavaRDD<StoreObject> destination(JavaSparkContext jsc, CopySettings settings, int target, int pageKeys, Counters counters,
+  public static JavaRDD<StoreObject> destination(JavaSparkContext jsc, CopySettings settings, Paging paging, Counters counters,
       Held cache) throws JobFailure {
-    List<Shard> shards = destinationShards(settings, target, counters);
+    List<Shard> shards = destinationShards(settings, paging.target(), counters);
     if (shards.isEmpty()) return jsc.emptyRDD();
-    return list(jsc, settings, shards, false, counters, target, pageKeys, cache);
+    return list(jsc, settings, shards, false, counters, paging, cache);
   }
 
   /**
    * The listing's rounds: each lists its shards on the executors, each shard for {@link KeySpace#pages} pages while
-   * there are fewer than {@code target} of them (to its end after that), and the pieces left of those that proved large
+   * there are fewer than the paging's target of them (to its end after that), and the pieces left of those that proved large
    * are the next round's shards. The objects of every round, persisted into {@code cache}.
    */
   private static JavaRDD<StoreObject> list(JavaSparkContext jsc, CopySettings settings, List<Shard> shards, boolean source,
-      Counters counters, int target, int pageKeys, Held cache) throws JobFailure {
+      Counters counters, Paging paging, Held cache) throws JobFailure {
     String what = source ? "cannot list " + settings.source().describe()
         : "cannot list the destination " + settings.destination().describe();
     String hint = source ? hint("source", settings.source().store())
@@ -142,10 +150,10 @@ public final class Listing {
     JavaRDD<StoreObject> objects = jsc.emptyRDD(); // no shards: nothing under the prefixes
     List<Shard> open = shards;
     for (int round = 0; !open.isEmpty(); round++) {
-      int pages = KeySpace.pages(open.size(), round, target);
+      int pages = KeySpace.pages(open.size(), round, paging.target());
       int partitions = Math.max(Math.min(open.size(), jsc.defaultParallelism()), (open.size() + streams - 1) / streams);
       JavaRDD<ListFunction.Found> listed = cache.persist(jsc.parallelize(open, Math.max(1, partitions))
-          .mapPartitions(new ListFunction(settings, source, counters, pages, pageKeys)));
+          .mapPartitions(new ListFunction(settings, source, counters, pages, paging.pageKeys())));
       counters.shards.addAndGet(open.size());
       open = Actions.run(() -> listed.filter(f -> f.rest() != null).map(ListFunction.Found::rest).collect(), what, hint);
       JavaRDD<StoreObject> found = listed.filter(f -> f.object() != null).map(ListFunction.Found::object);

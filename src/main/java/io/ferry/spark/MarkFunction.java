@@ -31,7 +31,7 @@ public final class MarkFunction implements FlatMapFunction<Iterator<StoreObject>
       String at = destination.location(m);
       try {
         retrier.run(() -> destination.markDeleted(m));
-        out.add(new ObjectResult(m, at, 0, 0, ObjectResult.Status.COPIED, "", "delete-marker", ""));
+        out.add(ObjectResult.row(m, at, ObjectResult.Status.COPIED, "", "delete-marker"));
       } catch (IOException e) {
         out.add(ObjectResult.failed(m, at, 0, 0, "its delete marker could not be written: " + Failures.describe(e)));
       }

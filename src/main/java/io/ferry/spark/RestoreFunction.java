@@ -101,7 +101,7 @@ public final class RestoreFunction implements FlatMapFunction<Iterator<Decision>
   }
 
   private static Restored restoring(StoreObject o, String reason) {
-    return new Restored(new ObjectResult(o, "", 0, 0, ObjectResult.Status.RESTORING, reason, "", ""), null);
+    return new Restored(ObjectResult.row(o, "", ObjectResult.Status.RESTORING, reason, ""), null);
   }
 
   /** The object as a readable one is listed: copied by this run. */

@@ -5,6 +5,7 @@ import io.ferry.copy.RangeResult;
 import io.ferry.report.DatasetFiles;
 import io.ferry.report.Datasets;
 import io.ferry.report.RunStats;
+import java.io.Serializable;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.TaskContext;
@@ -22,45 +23,45 @@ public final class WriteDatasetFunction<T> implements Function2<Integer, Iterato
 
   private enum Kind { RANGES, OBJECTS }
 
+  /** The copy stage's time, in buckets: the statistics' timeline. */
+  private record Timeline(long startMillis, long endMillis, int buckets) implements Serializable {}
+
   private final Kind kind;
   private final String job;
   private final String run;
   private final String runDirectory;
   private final Broadcast<SerializableConfiguration> conf;
-  private final long timelineStartMillis;
-  private final long timelineEndMillis;
-  private final int timelineBuckets;
+  private final Timeline timeline;
   private final boolean jsonLines;
 
   private WriteDatasetFunction(Kind kind, String job, String run, String runDirectory, Broadcast<SerializableConfiguration> conf,
-      long timelineStartMillis, long timelineEndMillis, int timelineBuckets, boolean jsonLines) {
+      Timeline timeline, boolean jsonLines) {
     this.kind = kind;
     this.job = job;
     this.run = run;
     this.runDirectory = runDirectory;
     this.conf = conf;
-    this.timelineStartMillis = timelineStartMillis;
-    this.timelineEndMillis = timelineEndMillis;
-    this.timelineBuckets = timelineBuckets;
+    this.timeline = timeline;
     this.jsonLines = jsonLines;
   }
 
   /** The ranges dataset, with the copy stage's timeline ({@code buckets} buckets from start to end). */
   public static WriteDatasetFunction<RangeResult> ranges(String job, String run, String runDirectory,
       Broadcast<SerializableConfiguration> conf, long copyStartMillis, long copyEndMillis, int buckets) {
-    return new WriteDatasetFunction<>(Kind.RANGES, job, run, runDirectory, conf, copyStartMillis, copyEndMillis, buckets, false);
+    return new WriteDatasetFunction<>(Kind.RANGES, job, run, runDirectory, conf, new Timeline(copyStartMillis, copyEndMillis,
+        buckets), false);
   }
 
   /** The objects dataset, also as JSON lines when {@code jsonLines}. */
   public static WriteDatasetFunction<ObjectResult> objects(String job, String run, String runDirectory,
       Broadcast<SerializableConfiguration> conf, boolean jsonLines) {
-    return new WriteDatasetFunction<>(Kind.OBJECTS, job, run, runDirectory, conf, 0, 0, 0, jsonLines);
+    return new WriteDatasetFunction<>(Kind.OBJECTS, job, run, runDirectory, conf, new Timeline(0, 0, 0), jsonLines);
   }
 
   @Override
   @SuppressWarnings("unchecked") // the factories tie Kind to T
   public Iterator<RunStats> call(Integer part, Iterator<T> rows) throws Exception {
-    RunStats stats = new RunStats(timelineStartMillis, timelineEndMillis, timelineBuckets);
+    RunStats stats = new RunStats(timeline.startMillis(), timeline.endMillis(), timeline.buckets());
     String attempt = String.valueOf(TaskContext.get().taskAttemptId());
     if (kind == Kind.RANGES) {
       DatasetFiles.writePart(Datasets.ranges(job, run), (Iterator<RangeResult>) rows, runDirectory, part, attempt,

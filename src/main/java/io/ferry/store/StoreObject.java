@@ -127,20 +127,19 @@ public record StoreObject(String key, String relativeKey, long size, String etag
   private static final String VERSIONED = "s3v:";
 
   /**
-   * One version of a key in a bucket with versioning ({@code source.versions = all}).
+   * This object as one version of its key in a bucket with versioning ({@code source.versions = all}).
    *
    * @param age 0 for the key's latest version, 1 for the one before it, and so on, as the listing found them
    * @param deleteMarker a delete marker: no bytes; the key was deleted at this time
    * @param versionId the store's id of this version ("null" for one written before versioning was enabled)
    */
-  public static StoreObject ofVersion(String key, String relativeKey, long size, String etag, long lastModifiedMillis, int age,
-      boolean deleteMarker, String versionId) {
+  public StoreObject asVersion(int age, boolean deleteMarker, String versionId) {
     if (age < 0) throw new IllegalArgumentException("age is negative: " + age);
     return new StoreObject(key, relativeKey, deleteMarker ? 0 : size, deleteMarker ? "" : etag, lastModifiedMillis,
         VERSIONED + age + ":" + (deleteMarker ? "D" : "O") + ":" + versionId);
   }
 
-  /** Whether this is one version of a key as a versioned listing found it ({@link #ofVersion}). */
+  /** Whether this is one version of a key as a versioned listing found it ({@link #asVersion}). */
   public boolean isVersion() {
     return version.startsWith(VERSIONED);
   }

@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class EstimateTest {
   // 10 objects, 2 of them split into 12 parts; 8 whole; 19 ranges with bytes (one object is empty); 1 GB
-  private static final PlanTotals PLAN = new PlanTotals(10, 1_000_000_000L, 20, 2, 3, 8, 19, 0, 0, 0, 0, 0);
+  private static final PlanTotals PLAN = PlanTotals.copying(10, 1_000_000_000L, 20, 2, 3, 8, 19);
 
   @ParameterizedTest(name = "{0}")
   @CsvSource(textBlock = """

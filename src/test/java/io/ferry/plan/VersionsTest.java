@@ -75,10 +75,11 @@ class VersionsTest {
    */
   @Test
   void aCopyTheLedgerKnowsIsTheSourceVersionItCameFromWhateverItsBytes() {
-    List<StoreObject> aab = List.of(StoreObject.ofVersion("k", "k", 1, md5('a'), 1, 2, false, "s0"),
-        StoreObject.ofVersion("k", "k", 1, md5('a'), 2, 1, false, "s1"), StoreObject.ofVersion("k", "k", 2, md5('b'), 3, 0, false, "s2"));
-    StoreObject c0 = StoreObject.ofVersion("k", "k", 1, md5('a'), 10, 1, false, "c0");
-    StoreObject c1 = StoreObject.ofVersion("k", "k", 1, md5('a'), 11, 0, false, "c1");
+    List<StoreObject> aab = List.of(new StoreObject("k", "k", 1, md5('a'), 1).asVersion(2, false, "s0"),
+        new StoreObject("k", "k", 1, md5('a'), 2).asVersion(1, false, "s1"),
+        new StoreObject("k", "k", 2, md5('b'), 3).asVersion(0, false, "s2"));
+    StoreObject c0 = new StoreObject("k", "k", 1, md5('a'), 10).asVersion(1, false, "c0");
+    StoreObject c1 = new StoreObject("k", "k", 1, md5('a'), 11).asVersion(0, false, "c1");
     // the second copy of a's bytes is the first version again (a write retried): both versions of a are still due
     assertThat(letters(Versions.replay(aab, List.of(c0, c1), known(Map.of("c0", "s0", "c1", "s0"))).toWrite())).isEqualTo("ab");
     assertThat(letters(Versions.replay(aab, List.of(c0, c1), known(Map.of("c0", "s0", "c1", "s1"))).toWrite())).isEqualTo("b");
@@ -86,8 +87,8 @@ class VersionsTest {
         .isEqualTo("b");
     // known by size alone: the first attempt's answer was lost (no record), its retry recorded
     List<StoreObject> xy = List.of(v("k", 5, "x-2", 1, 1), v("k", 5, "y-2", 2, 0));
-    StoreObject lost = StoreObject.ofVersion("k", "k", 5, "p-3", 10, 1, false, "c0");
-    StoreObject retried = StoreObject.ofVersion("k", "k", 5, "q-3", 11, 0, false, "c1");
+    StoreObject lost = new StoreObject("k", "k", 5, "p-3", 10).asVersion(1, false, "c0");
+    StoreObject retried = new StoreObject("k", "k", 5, "q-3", 11).asVersion(0, false, "c1");
     assertThat(Versions.replay(xy, List.of(lost, retried), known(Map.of("c1", "v1"))).toWrite()).extracting(StoreObject::etag)
         .containsExactly("y-2");
     assertThat(Versions.replay(xy, List.of(lost, retried), known(Map.of("c0", "v1", "c1", "v2"))).toWrite()).isEmpty();
@@ -100,8 +101,8 @@ class VersionsTest {
   @Test
   void aCopyKnownByItsSizeAloneIsTheNextVersionWhereTheLedgerShowsItWasBeingWritten() {
     List<StoreObject> xy = List.of(v("k", 5, "x-2", 1, 1), v("k", 5, "y-2", 2, 0));
-    StoreObject x = StoreObject.ofVersion("k", "k", 5, "p-3", 10, 1, false, "c0");
-    StoreObject y = StoreObject.ofVersion("k", "k", 5, "q-3", 11, 0, false, "c1");
+    StoreObject x = new StoreObject("k", "k", 5, "p-3", 10).asVersion(1, false, "c0");
+    StoreObject y = new StoreObject("k", "k", 5, "q-3", 11).asVersion(0, false, "c1");
     assertThat(Versions.replay(xy, List.of(x, y), known(Map.of("c0", "v1"))).toWrite()).as("written twice, never skipped")
         .extracting(StoreObject::etag).containsExactly("y-2");
     assertThat(Versions.replay(xy, List.of(x, y), new Versions.Known(Map.of("c0", "v1"), java.util.Set.of("v2"))).toWrite())
@@ -137,24 +138,24 @@ class VersionsTest {
   @Test
   void inADirectoryTheLatestKeepsItsKeyOlderOnesTheirOwnNamesAndMarkersNone() {
     long t = java.time.Instant.parse("2024-01-31T12:00:00Z").toEpochMilli();
-    assertThat(Versions.inDirectory(StoreObject.ofVersion("p/a.txt", "a.txt", 3, MD5_A, t, 0, false, "v3"))).get()
+    assertThat(Versions.inDirectory(new StoreObject("p/a.txt", "a.txt", 3, MD5_A, t).asVersion(0, false, "v3"))).get()
         .extracting(StoreObject::relativeKey, StoreObject::versionId).containsExactly("a.txt", "v3");
-    assertThat(Versions.inDirectory(StoreObject.ofVersion("p/a.txt", "a.txt", 3, MD5_A, t, 2, false, "v1"))).get()
+    assertThat(Versions.inDirectory(new StoreObject("p/a.txt", "a.txt", 3, MD5_A, t).asVersion(2, false, "v1"))).get()
         .extracting(StoreObject::relativeKey, StoreObject::key, StoreObject::versionId)
         .containsExactly("a-v2024-01-31-120000-000.txt", "p/a.txt", "v1");
-    assertThat(Versions.inDirectory(StoreObject.ofVersion("p/a.txt", "a.txt", 0, "", t, 0, true, "m"))).isEmpty();
-    assertThat(Versions.inDirectory(StoreObject.ofVersion("p/a.txt", "a.txt", 0, "", t, 1, true, "m"))).isEmpty();
+    assertThat(Versions.inDirectory(new StoreObject("p/a.txt", "a.txt", 0, "", t).asVersion(0, true, "m"))).isEmpty();
+    assertThat(Versions.inDirectory(new StoreObject("p/a.txt", "a.txt", 0, "", t).asVersion(1, true, "m"))).isEmpty();
   }
 
   @Test
   void olderVersionsOfOneTimeEachGetANameOfTheirOwnThatStays() {
     long t = java.time.Instant.parse("2024-01-31T12:00:00Z").toEpochMilli();
     List<StoreObject> history = List.of(
-        StoreObject.ofVersion("a.txt", "a.txt", 1, MD5_A, t + 5000, 0, false, "v4"),
-        StoreObject.ofVersion("a.txt", "a.txt", 1, MD5_A, t, 1, false, "v3"),
-        StoreObject.ofVersion("a.txt", "a.txt", 0, "", t, 2, true, "m"),
-        StoreObject.ofVersion("a.txt", "a.txt", 1, MD5_A, t, 3, false, "v2"),
-        StoreObject.ofVersion("a.txt", "a.txt", 1, MD5_A, t, 4, false, "v1"));
+        new StoreObject("a.txt", "a.txt", 1, MD5_A, t + 5000).asVersion(0, false, "v4"),
+        new StoreObject("a.txt", "a.txt", 1, MD5_A, t).asVersion(1, false, "v3"),
+        new StoreObject("a.txt", "a.txt", 0, "", t).asVersion(2, true, "m"),
+        new StoreObject("a.txt", "a.txt", 1, MD5_A, t).asVersion(3, false, "v2"),
+        new StoreObject("a.txt", "a.txt", 1, MD5_A, t).asVersion(4, false, "v1"));
     List<StoreObject> placed = new ArrayList<>(history);
     java.util.Collections.shuffle(placed, new java.util.Random(7)); // in any order, named by age
     assertThat(Versions.inDirectory(placed)).extracting(StoreObject::relativeKey, StoreObject::versionId).containsExactly(
@@ -163,20 +164,20 @@ class VersionsTest {
         org.assertj.core.groups.Tuple.tuple("a-v2024-01-31-120000-000-v3.txt", "v3"),
         org.assertj.core.groups.Tuple.tuple("a.txt", "v4"));
     // a version id with characters a file name does without
-    assertThat(Versions.inDirectory(List.of(StoreObject.ofVersion("a.txt", "a.txt", 1, MD5_A, t, 2, false, "p"),
-        StoreObject.ofVersion("a.txt", "a.txt", 1, MD5_A, t, 1, false, "x/y+z")))).extracting(StoreObject::relativeKey)
+    assertThat(Versions.inDirectory(List.of(new StoreObject("a.txt", "a.txt", 1, MD5_A, t).asVersion(2, false, "p"),
+        new StoreObject("a.txt", "a.txt", 1, MD5_A, t).asVersion(1, false, "x/y+z")))).extracting(StoreObject::relativeKey)
         .contains("a-v2024-01-31-120000-000-x_y_z.txt");
   }
 
   @Test
   void aVersionKeepsItsIdentityAsNewerOnesArrive() {
-    StoreObject latest = StoreObject.ofVersion("k", "k", 3, MD5_A, 5, 0, false, "id:with:colons");
-    StoreObject older = StoreObject.ofVersion("k", "k", 3, MD5_A, 5, 4, false, "id:with:colons");
+    StoreObject latest = new StoreObject("k", "k", 3, MD5_A, 5).asVersion(0, false, "id:with:colons");
+    StoreObject older = new StoreObject("k", "k", 3, MD5_A, 5).asVersion(4, false, "id:with:colons");
     assertThat(older.identity()).isEqualTo(latest.identity());
     assertThat(older.versionId()).isEqualTo("id:with:colons");
     assertThat(older.age()).isEqualTo(4);
     assertThat(older.isDeleteMarker()).isFalse();
-    StoreObject marker = StoreObject.ofVersion("k", "k", 9, MD5_A, 5, 1, true, "m");
+    StoreObject marker = new StoreObject("k", "k", 9, MD5_A, 5).asVersion(1, true, "m");
     assertThat(marker.isDeleteMarker()).isTrue();
     assertThat(marker.size()).isZero();
     assertThat(new StoreObject("k", "k", 3, MD5_A, 5).versionId()).isEmpty();
@@ -193,11 +194,11 @@ class VersionsTest {
       int age = n - 1 - i;
       String id = side + i;
       if (c == 'D') {
-        out.add(StoreObject.ofVersion("k", "k", 0, "", i, age, true, id));
+        out.add(new StoreObject("k", "k", 0, "", i).asVersion(age, true, id));
       } else if (c == 'X') {
         out.add(v("k", 99, "f".repeat(32), i, age));
       } else {
-        out.add(StoreObject.ofVersion("k", "k", c - 'a' + 1, md5(c), i, age, false, id));
+        out.add(new StoreObject("k", "k", c - 'a' + 1, md5(c), i).asVersion(age, false, id));
       }
     }
     java.util.Collections.reverse(out); // in any order: replay sorts them
@@ -205,7 +206,7 @@ class VersionsTest {
   }
 
   private static StoreObject v(String key, long size, String etag, long millis, int age) {
-    return StoreObject.ofVersion(key, key, size, etag, millis, age, false, "v" + millis);
+    return new StoreObject(key, key, size, etag, millis).asVersion(age, false, "v" + millis);
   }
 
   private static String md5(char c) {

@@ -81,10 +81,10 @@ class RunStatsTest {
 
     List<PartitionStats> tasks = List.of(new PartitionStats(0, "0", "h", 4, 4, 4_000_000, 0, 1_000, 0, 0),
         new PartitionStats(1, "0", "h", 1, 1, 1_000_000, 0, 4_000, 0, 0));
-    String svg = HtmlReport.lanes(tasks, s.tailStartMillis(4.0));
+    String svg = LanesChart.of(tasks, s.tailStartMillis(4.0));
     assertThat(svg.split("class=\"task straggler\"", -1)).as("only the task running in the tail").hasSize(2);
     assertThat(svg).contains("<line class=tail").contains("red: in the tail");
-    assertThat(HtmlReport.lanes(tasks, Long.MAX_VALUE)).doesNotContain("straggler").doesNotContain("class=tail");
+    assertThat(LanesChart.of(tasks, Long.MAX_VALUE)).doesNotContain("straggler").doesNotContain("class=tail");
   }
 
   @Test
@@ -93,7 +93,7 @@ class RunStatsTest {
     RunStats right = new RunStats(0, 1_000, 10);
     for (int i = 0; i < 30; i++) {
       StoreObject o = new StoreObject(String.format("link-%02d", i), String.format("link-%02d", i), 0, "", 0);
-      (i % 3 == 0 ? left : right).add(new ObjectResult(o, "", 0, 0, ObjectResult.Status.NOT_COPIED, "a symbolic link to t-" + i, "", ""));
+      (i % 3 == 0 ? left : right).add(ObjectResult.row(o, "", ObjectResult.Status.NOT_COPIED, "a symbolic link to t-" + i, ""));
     }
     RunStats merged = right.merge(left);
     assertThat(merged.notCopied()).extracting(o -> o.object().key()).hasSize(RunStats.FAILURES).startsWith("link-00", "link-01")
@@ -142,10 +142,11 @@ class RunStatsTest {
   void failuresAreTheFirstTwentyByKey() {
     RunStats s = new RunStats(0, 0, 0);
     for (int i = 30; i > 0; i--) {
-      s.add(new ObjectResult(new StoreObject(String.format("k%02d", i), "x", 1, "", 0), "", 1, 0, ObjectResult.Status.FAILED, "e", "", ""));
+      s.add(new ObjectResult(new StoreObject(String.format("k%02d", i), "x", 1, "", 0), "", 1, 0, ObjectResult.Status.FAILED, "e", "",
+          "", ""));
     }
     s.add(new ObjectResult(new StoreObject("ok", "ok", 5, "", 0), "", 1, 5, ObjectResult.Status.COPIED, "", "read-back-crc32c",
-        "crc32c:AAAAAA=="));
+        "crc32c:AAAAAA==", ""));
     assertThat(s.failures()).hasSize(20).first().satisfies(f -> assertThat(f.object().key()).isEqualTo("k01"));
     assertThat(s.get(RunStats.Count.OBJECTS_FAILED)).isEqualTo(30);
     assertThat(s.get(RunStats.Count.OBJECT_BYTES_COPIED)).isEqualTo(5);

@@ -44,12 +44,10 @@ public final class Commands {
   public static void plan(MigrationConfig config, SparkStart spark, PrintStream out) throws JobFailure, IOException {
     JavaSparkContext jsc = MigrationJob.started(spark.context("ferry plan " + config.jobName(), config.sparkMaster()));
     // read only: as the run would plan, the objects left open keep their parts and a replay knows what it wrote
-    Configuration hadoop = jsc.hadoopConfiguration();
-    Ledger ledger = new Ledger(Ledger.directory(config.reportPath(), config.jobName(), hadoop), hadoop);
     Modes modes = Modes.dry(config);
-    try (RunContext run = RunContext.of(config, settings(config), jsc, ledger, RunContext.Lock.NONE, Instant.now(), new StageTimes(), out);
+    try (RunContext run = RunContext.of(config, settings(config), jsc, RunContext.Lock.NONE, new StageTimes(), Instant.now(), out);
         Planned planned = Planning.plan(run, modes)) {
-      Console.printDryPlan(run, planned, modes);
+      DryRunConsole.print(run, planned, modes);
     }
   }
 
@@ -61,7 +59,7 @@ public final class Commands {
   public static int cleanup(MigrationConfig config, boolean dryRun, PrintStream out) throws JobFailure, IOException {
     CopySettings settings = settings(config);
     Configuration hadoop = hadoopConfiguration();
-    Ledger ledger = new Ledger(Ledger.directory(config.reportPath(), config.jobName(), hadoop), hadoop);
+    Ledger ledger = RunContext.ledger(config, hadoop);
     Destination destination = ExecutorContext.destination(settings);
     Retrier retrier = ExecutorContext.retrier(settings);
     out.printf("Cleanup of job %s at %s%s%n", config.jobName(), config.destination().describe(), dryRun ? " (dry run: nothing removed)"

@@ -98,11 +98,31 @@ final class CutOverStage {
       out.printf("DELETE refused: %s%n", reason);
       return RunSummary.Deletions.notRun(CutOverPlan.Outcome.REFUSED, reason, extraneous);
     }
+    long[] counts;
+    try {
+      counts = remove(run, gone, moveTo, runDirectory);
+    } finally {
+      gone.unpersist();
+    }
+    Map<Deletion.Status, Long> by = new EnumMap<>(Deletion.Status.class);
+    for (Deletion.Status s : Deletion.Status.values()) by.put(s, counts[s.ordinal()]);
+    Console.printDeleted(out, by, cutOver.moves() ? "moved to " + moveTo : "deleted", runDirectory);
+    return RunSummary.Deletions.ran(extraneous, by.get(Deletion.Status.DELETED), by.get(Deletion.Status.MOVED),
+        by.get(Deletion.Status.KEPT), by.get(Deletion.Status.FAILED));
+  }
+
+  /**
+   * On the executors: the pass's plan written (deletion-plan) before anything is deleted, then each object looked up at
+   * the source and deleted or moved aside only where it holds none (deletions). Returns the count of each outcome.
+   */
+  private static long[] remove(RunContext run, JavaRDD<Decision> gone, String moveTo, String runDirectory) throws IOException {
+    JavaSparkContext jsc = run.jsc();
+    CopySettings settings = run.settings();
     Broadcast<SerializableConfiguration> conf = SerializableConfiguration.broadcast(jsc.sc());
     String job = settings.job(), runId = settings.runId();
     long[] counts;
     try {
-      String action = cutOver.moves() ? "move to " + moveTo : "delete";
+      String action = moveTo.isEmpty() ? "delete" : "move to " + moveTo;
       gone.mapPartitionsWithIndex((part, decisions) -> {
         Destination destination = ExecutorContext.destination(settings);
         Iterator<Deletion> rows = new Iterator<>() {
@@ -145,20 +165,8 @@ final class CutOverStage {
       DatasetFiles.markDone(Datasets.deletions("deletions", job, runId), runDirectory, jsc.hadoopConfiguration());
     } finally {
       conf.destroy();
-      gone.unpersist();
     }
-    Map<Deletion.Status, Long> by = new EnumMap<>(Deletion.Status.class);
-    for (Deletion.Status s : Deletion.Status.values()) by.put(s, counts[s.ordinal()]);
-    out.printf("DELETE %d extraneous objects %s at the destination%s%s%n", by.get(Deletion.Status.DELETED) + by.get(Deletion.Status.MOVED),
-        cutOver.moves() ? "moved to " + moveTo : "deleted",
-        by.get(Deletion.Status.KEPT) == 0 ? "" : "; " + by.get(Deletion.Status.KEPT) + " kept: the source holds them (or could not be"
-            + " asked)",
-        by.get(Deletion.Status.FAILED) == 0 ? "" : "; " + by.get(Deletion.Status.FAILED) + " could not be (a rerun tries again)");
-    if (by.get(Deletion.Status.KEPT) + by.get(Deletion.Status.FAILED) > 0) {
-      out.printf("       each object's outcome: the deletions dataset of this run's report (%s)%n", runDirectory);
-    }
-    return RunSummary.Deletions.ran(extraneous, by.get(Deletion.Status.DELETED), by.get(Deletion.Status.MOVED),
-        by.get(Deletion.Status.KEPT), by.get(Deletion.Status.FAILED));
+    return counts;
   }
 
   private static String attempt() {

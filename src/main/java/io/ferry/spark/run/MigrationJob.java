@@ -75,10 +75,9 @@ public final class MigrationJob {
       JavaSparkContext jsc = started(spark);
       if (marker != null) checkShared(marker, jsc);
       stages.lap("spark");
-      Ledger ledger = new Ledger(Ledger.directory(config.reportPath(), config.jobName(), jsc.hadoopConfiguration()),
-          jsc.hadoopConfiguration());
+      Ledger ledger = RunContext.ledger(config, jsc.hadoopConfiguration());
       try (RunLock lock = lock(ledger, jsc.hadoopConfiguration(), config.jobName(), runId);
-          RunContext run = RunContext.of(config, settings, jsc, ledger, RunContext.Lock.of(lock), started, stages, out)) {
+          RunContext run = RunContext.of(config, settings, jsc, RunContext.Lock.of(lock), stages, started, out)) {
         FerryPlugin.limit(config.limits());
         if (!config.limits().equals(LimitsConfig.NONE)) FerryPlugin.awaitShares(jsc.sc(), 3_000);
         return stages(run);

@@ -62,10 +62,10 @@ final class Planning {
   private record Existing(JavaRDD<StoreObject> objects, List<StoreObject> strays) {}
 
   /** LIST of the destination, in rounds as the source's. */
-  private static Existing existing(RunContext run, int target, Listing.Counters counts, Held cache) throws JobFailure {
+  private static Existing existing(RunContext run, Listing.Paging paging, Listing.Counters counts, Held cache) throws JobFailure {
     MigrationConfig config = run.config();
     run.jsc().setJobGroup("LIST", "LIST: " + config.destination().describe(), true);
-    JavaRDD<StoreObject> all = Listing.destination(run.jsc(), run.settings(), target, config.plan().listingPageKeys(), counts, cache);
+    JavaRDD<StoreObject> all = Listing.destination(run.jsc(), run.settings(), paging, counts, cache);
     List<StoreObject> strays = Actions.run(() -> all.mapPartitions(new Keep(run.settings(), Keep.Which.STRAYS)).collect(),
         "cannot list the destination " + config.destination().describe(), Listing.hint("destination", config.destination().store()));
     return new Existing(all.mapPartitions(new Keep(run.settings(), Keep.Which.OBJECTS)), strays);
@@ -83,35 +83,40 @@ final class Planning {
   }
 
   private static Planned plan(RunContext run, Modes modes, Held cache) throws JobFailure, IOException {
-    MigrationConfig config = run.config();
-    CopySettings settings = run.settings();
-    JavaSparkContext jsc = run.jsc();
-    int target = Listing.target(config, jsc);
-    Destination destination = run.destination();
-    Capabilities capabilities = destination.capabilities();
-    if (modes.replay().isPresent()) checkKeepsVersions(config, destination);
-    boolean hierarchical = capabilities.hierarchicalKeys();
-    // on a destination that folds case, "photo.jpg" and "Photo.JPG" are one file: joined as one key
-    boolean folds;
+    if (modes.replay().isPresent()) checkKeepsVersions(run.config(), run.destination());
+    boolean folds = foldsCase(run);
+    Listed both = list(run, modes, cache);
+    if (modes.replay().isPresent()) return replayed(run, modes.replay().get(), both);
+    return triaged(run, modes, both, folds);
+  }
+
+  /** Whether the destination folds case: on one that does, "photo.jpg" and "Photo.JPG" are one file, joined as one key. */
+  private static boolean foldsCase(RunContext run) throws JobFailure {
     try {
-      folds = destination.foldsCase();
+      return run.destination().foldsCase();
     } catch (IOException e) {
-      throw new JobFailure("cannot tell whether the destination " + config.destination().describe() + " folds case (a probe file could"
-          + " not be written): " + Failures.describe(e));
+      throw new JobFailure("cannot tell whether the destination " + run.config().destination().describe() + " folds case (a probe file"
+          + " could not be written): " + Failures.describe(e));
     }
+  }
+
+  /** LIST: the source (with its progress line), then the destination where the job needs it. */
+  private static Listed list(RunContext run, Modes modes, Held cache) throws JobFailure {
+    MigrationConfig config = run.config();
+    JavaSparkContext jsc = run.jsc();
+    Listing.Paging paging = Listing.Paging.of(config, jsc);
     Listing.Counters sourceCounts = new Listing.Counters(jsc, "source");
     jsc.setJobGroup("LIST", "LIST: " + config.source().describe(), true);
     Listing.Sources sources;
     long listed;
     try (Live live = Live.watch(jsc, List.of(sourceCounts.selected, sourceCounts.bytes));
         Console.Progress progress = Console.listing(live, sourceCounts, config.report().progressInterval(), run.out())) {
-      sources = Listing.sources(jsc, settings, target, config.plan().listingPageKeys(), sourceCounts, cache);
+      sources = Listing.sources(jsc, run.settings(), paging, sourceCounts, cache);
       JavaRDD<StoreObject> objects = sources.objects();
       listed = Actions.run(objects::count, "cannot list " + config.source().describe(), Listing.hint("source", config.source().store()));
     }
     JavaRDD<StoreObject> source = sources.objects();
-    boolean versions = config.source().store() instanceof BucketConfig b && b.versions();
-    if (versions && modes.replay().isEmpty()) {
+    if (config.source().store() instanceof BucketConfig b && b.versions() && modes.replay().isEmpty()) {
       // into a directory, a key's versions together, so that each gets a name of its own
       source = source.groupBy(StoreObject::key).flatMap(t -> {
         List<StoreObject> history = new ArrayList<>();
@@ -122,16 +127,25 @@ final class Planning {
     long missingCount = config.source().manifest().isEmpty() ? 0 : sources.missing().count();
     Listing.Counters existingCounts = new Listing.Counters(jsc, "destination");
     boolean listsDestination = modes.replay().isPresent() || config.copy().skipUnchanged() || config.destination().deleteExtraneous();
-    Existing existing = listsDestination ? existing(run, target, existingCounts, cache) : new Existing(jsc.emptyRDD(), List.of());
+    Existing existing = listsDestination ? existing(run, paging, existingCounts, cache) : new Existing(jsc.emptyRDD(), List.of());
     run.stages().lap("list");
-
     int partitions = (int) Math.max(jsc.defaultParallelism(), Math.min(100_000, listed / OBJECTS_PER_PARTITION + 1));
-    Listed both = new Listed(source, existing, partitions, new Planned.Notes(sourceCounts.counts(), existingCounts.counts(),
+    return new Listed(source, listed, existing, partitions, new Planned.Notes(sourceCounts.counts(), existingCounts.counts(),
         sources.description(), Optional.empty()), sources.missing(), missingCount, cache);
-    if (modes.replay().isPresent()) return replayed(run, modes.replay().get(), both);
-    JavaPairRDD<String, Keyed> keyed = source.flatMapToPair(o -> Triage.sides(o, hierarchical, folds).stream().map(Planning::tuple)
-        .iterator()).union(existing.objects().mapToPair(o -> tuple(Triage.side(o, folds))));
-    jsc.setJobGroup("PLAN", "PLAN: " + listed + " objects", true);
+  }
+
+  /** PLAN: each key decided, what the modes make of the decisions, and the objects to copy planned into tasks. */
+  private static Planned triaged(RunContext run, Modes modes, Listed both, boolean folds) throws JobFailure, IOException {
+    MigrationConfig config = run.config();
+    CopySettings settings = run.settings();
+    JavaSparkContext jsc = run.jsc();
+    Held cache = both.cache();
+    Capabilities capabilities = run.destination().capabilities();
+    boolean hierarchical = capabilities.hierarchicalKeys();
+    int partitions = both.partitions();
+    JavaPairRDD<String, Keyed> keyed = both.source().flatMapToPair(o -> Triage.sides(o, hierarchical, folds).stream()
+        .map(Planning::tuple).iterator()).union(both.existing().objects().mapToPair(o -> tuple(Triage.side(o, folds))));
+    jsc.setJobGroup("PLAN", "PLAN: " + both.listed() + " objects", true);
     // where keys are paths below a root that keeps case, keys that differ only in case are triaged side by side: a
     // folder of the destination may fold case
     boolean twins = hierarchical && !folds;
@@ -157,13 +171,13 @@ final class Planning {
         .plus(tasks.map(PlanTotals::of).fold(PlanTotals.NONE, PlanTotals::plus));
     JavaRDD<Decision> setAside = decisions.filter(d -> d.kind() != Decision.Kind.COPY && d.kind() != Decision.Kind.UNCHANGED
         && d.kind() != Decision.Kind.FILTERED);
-    return new Planned(new Planned.Plan(tasks, totals), new Planned.SetAside(setAside, sources.missing(), missingCount,
-        chosen.restoring()), notes, existing.strays(), jsc.emptyRDD(), chosen.links(), cache);
+    return new Planned(new Planned.Plan(tasks, totals), new Planned.SetAside(setAside, both.missing(), both.missingCount(),
+        chosen.restoring()), notes, both.existing().strays(), jsc.emptyRDD(), chosen.links(), cache);
   }
 
   /** Both sides listed: what PLAN starts from. */
-  private record Listed(JavaRDD<StoreObject> source, Existing existing, int partitions, Planned.Notes notes, JavaRDD<StoreObject> missing,
-      long missingCount, Held cache) {}
+  private record Listed(JavaRDD<StoreObject> source, long listed, Existing existing, int partitions, Planned.Notes notes,
+      JavaRDD<StoreObject> missing, long missingCount, Held cache) {}
 
   /** A replay needs a destination that keeps versions. */
   private static void checkKeepsVersions(MigrationConfig config, Destination destination) throws JobFailure {

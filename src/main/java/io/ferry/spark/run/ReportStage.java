@@ -18,10 +18,10 @@ final class ReportStage {
     PlanTotals plan = planned.totals();
     JavaRDD<ObjectResult> setAside = planned.setAside().decisions().filter(d -> d.kind() == Decision.Kind.REJECTED
         || d.kind() == Decision.Kind.ARCHIVED || d.kind() == Decision.Kind.NOT_COPIED).map(d -> d.kind() == Decision.Kind.NOT_COPIED
-        ? new ObjectResult(d.object(), "", 0, 0, ObjectResult.Status.NOT_COPIED, d.reason(), "", "")
+        ? ObjectResult.row(d.object(), "", ObjectResult.Status.NOT_COPIED, d.reason(), "")
         : ObjectResult.failed(d.object(), "", 0, 0, d.reason()));
-    JavaRDD<ObjectResult> missing = planned.setAside().missing().map(o -> new ObjectResult(o, "", 0, 0, ObjectResult.Status.MISSING,
-        "named by the manifest; the source no longer holds it", "", ""));
+    JavaRDD<ObjectResult> missing = planned.setAside().missing().map(o -> ObjectResult.row(o, "", ObjectResult.Status.MISSING,
+        "named by the manifest; the source no longer holds it", ""));
     RunInfo info = new RunInfo(config.jobName(), run.settings().runId(), config.source().describe(), config.destination().describe(),
         run.started(), planned.notes().listing().selected() - plan.filtered(), plan.unchanged(), plan.splitObjects(),
         planned.notes().listing().pages(), committed.copied().startMillis(), committed.copied().endMillis(), run.stages(), deletions,

@@ -14,6 +14,7 @@ import io.ferry.store.Destination;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Instant;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.util.SerializableConfiguration;
@@ -43,9 +44,15 @@ record RunContext(MigrationConfig config, CopySettings settings, CopyMethod meth
     }
   }
 
-  /** A run's context: the ledger read, the Hadoop configuration broadcast. */
-  static RunContext of(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, Ledger ledger, Lock lock, Instant started,
-      StageTimes stages, PrintStream out) throws IOException {
+  /** The job's ledger, where the report path keeps it. */
+  static Ledger ledger(MigrationConfig config, Configuration hadoop) throws IOException {
+    return new Ledger(Ledger.directory(config.reportPath(), config.jobName(), hadoop), hadoop);
+  }
+
+  /** A run's context: the ledger read, the Hadoop configuration broadcast; {@code stages} times it from its start. */
+  static RunContext of(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, Lock lock, StageTimes stages, Instant started,
+      PrintStream out) throws IOException {
+    Ledger ledger = ledger(config, jsc.hadoopConfiguration());
     Held held = new Held();
     Ledger.State earlier = ledger.read();
     return new RunContext(config, settings, CopyMethod.choose(config.source(), config.destination()), jsc, ledger, earlier, lock, held,

@@ -8,7 +8,6 @@ import io.ferry.plan.PartSizing;
 import io.ferry.report.DatasetFiles;
 import io.ferry.report.Datasets;
 import io.ferry.report.RunFolder;
-import io.ferry.report.Units;
 import io.ferry.report.VerifySummary;
 import io.ferry.spark.Actions;
 import io.ferry.spark.CopySettings;
@@ -26,7 +25,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Future;
@@ -60,15 +58,14 @@ final class VerifyJob {
     out.printf("Ferry verify %s run %s: %s against %s%n", config.jobName(), runId, config.source().describe(),
         config.destination().describe());
     JavaSparkContext jsc = MigrationJob.started(spark);
-    int target = Listing.target(config, jsc);
+    Listing.Paging paging = Listing.Paging.of(config, jsc);
     Listing.Counters sourceCounts = new Listing.Counters(jsc, "source");
     Held listings = new Held();
     jsc.setJobGroup("LIST", "LIST: both sides, paired by key", true);
-    int pageKeys = config.plan().listingPageKeys();
-    Listing.Sources sources = Listing.sources(jsc, settings, target, pageKeys, sourceCounts, listings);
+    Listing.Sources sources = Listing.sources(jsc, settings, paging, sourceCounts, listings);
     JavaRDD<StoreObject> source = sources.objects().mapPartitions(new Keep(settings, Keep.Which.SOURCE_SELECTED));
     Listing.Counters existingCounts = new Listing.Counters(jsc, "destination");
-    JavaRDD<StoreObject> existing = Listing.destination(jsc, settings, target, pageKeys, existingCounts, listings)
+    JavaRDD<StoreObject> existing = Listing.destination(jsc, settings, paging, existingCounts, listings)
         .mapPartitions(new Keep(settings, Keep.Which.DESTINATION_SELECTED));
     long partitions = jsc.defaultParallelism();
     JavaRDD<Keyed> pairs = source.mapToPair(o -> new Tuple2<>(o.relativeKey(), Keyed.source(o)))
@@ -78,15 +75,8 @@ final class VerifyJob {
     listings.close(); // the pairs hold what was listed
     JavaRDD<Comparison.Result> settled = pairs.map(k -> Comparison.withoutReading(k.source(), k.existing())).filter(r -> r != null);
     long partSize = config.plan().partSize();
-    JavaRDD<Comparison.Check> checks = pairs.filter(k -> Comparison.withoutReading(k.source(), k.existing()) == null).flatMap(k -> {
-      StoreObject s = k.source();
-      long size = PartSizing.partSize(s.size(), partSize, PartSizing.MAX_PARTS);
-      int parts = PartSizing.partCount(s.size(), size);
-      List<Comparison.Check> ranges = new ArrayList<>(parts);
-      for (int part = 1; part <= parts; part++) ranges.add(new Comparison.Check(s, k.existing(), part, parts, PartSizing.part(s.size(),
-          size, part)));
-      return ranges.iterator();
-    }).persist(StorageLevel.MEMORY_AND_DISK_SER());
+    JavaRDD<Comparison.Check> checks = pairs.filter(k -> Comparison.withoutReading(k.source(), k.existing()) == null)
+        .flatMap(k -> checks(k, partSize).iterator()).persist(StorageLevel.MEMORY_AND_DISK_SER());
     long checkCount = checks.count();
     out.printf("LIST  %d objects at the source, %d keys in all, %d ranges to read on both sides%n", sourceCounts.selected.value(),
         listed, checkCount);
@@ -98,19 +88,8 @@ final class VerifyJob {
     JavaRDD<Comparison.Result> results = compared.union(settled).persist(StorageLevel.MEMORY_AND_DISK_SER());
 
     RunFolder folder = new RunFolder(jsc.hadoopConfiguration(), config.reportPath(), config.jobName(), "verify-" + runId);
-    String directory = folder.qualified();
-    Broadcast<SerializableConfiguration> hadoop = SerializableConfiguration.broadcast(jsc.sc());
     String job = config.jobName();
-    try {
-      results.coalesce(Math.max(1, Math.min(results.getNumPartitions(), 16))).foreachPartition(rows -> {
-        TaskContext task = TaskContext.get();
-        DatasetFiles.writePart(Datasets.verify(job, runId), rows, directory, task.partitionId(), String.valueOf(task.taskAttemptId()),
-            hadoop.value().value(), r -> { });
-      });
-    } finally {
-      hadoop.destroy();
-    }
-    DatasetFiles.markDone(Datasets.verify(job, runId), directory, folder.hadoop());
+    write(jsc, results, folder, job, runId);
     Map<String, Long> byStatus = new TreeMap<>(results.map(r -> r.status().name()).countByValue());
     long bytesRead = results.map(Comparison.Result::bytesRead).fold(0L, Long::sum);
     List<VerifySummary.Difference> differences = results.filter(r -> r.status() != Comparison.Status.MATCH)
@@ -123,16 +102,37 @@ final class VerifyJob {
         config.destination().describe(), started.toString(), (System.currentTimeMillis() - started.toEpochMilli()) / 1000.0, byStatus,
         bytesRead, differences, folder.directory());
     folder.writeJson("summary.json", summary);
-    StringBuilder text = new StringBuilder();
-    text.append(String.format(Locale.ROOT, "%nFerry verify %s (job %s): %s in %.1f s%n", runId, job,
-        summary.matches() ? "the destination matches the source" : "DIFFERENCES FOUND", summary.wallSeconds()));
-    byStatus.forEach((status, count) -> text.append(String.format(Locale.ROOT, "  %-16s %d%n", status.toLowerCase(Locale.ROOT), count)));
-    text.append(String.format(Locale.ROOT, "  read             %s on both sides%n", Units.bytes(bytesRead)));
-    for (VerifySummary.Difference d : differences) text.append(String.format("  %s %s %s%n", d.status(), d.key(), d.detail()));
-    text.append(String.format("  report           %s (datasets: verify.parquet, verify.csv, summary.json)%n", folder.directory()));
-    out.print(text);
+    Console.printVerified(summary, out);
     out.flush();
     return summary;
+  }
+
+  /** The verify dataset: a row per object, written on the executors into the verify run's folder. */
+  private static void write(JavaSparkContext jsc, JavaRDD<Comparison.Result> results, RunFolder folder, String job, String runId)
+      throws IOException {
+    String directory = folder.qualified();
+    Broadcast<SerializableConfiguration> hadoop = SerializableConfiguration.broadcast(jsc.sc());
+    try {
+      results.coalesce(Math.max(1, Math.min(results.getNumPartitions(), 16))).foreachPartition(rows -> {
+        TaskContext task = TaskContext.get();
+        DatasetFiles.writePart(Datasets.verify(job, runId), rows, directory, task.partitionId(), String.valueOf(task.taskAttemptId()),
+            hadoop.value().value(), r -> { });
+      });
+    } finally {
+      hadoop.destroy();
+    }
+    DatasetFiles.markDone(Datasets.verify(job, runId), directory, folder.hadoop());
+  }
+
+  /** A pair the listings cannot settle, read in ranges of the part size on both sides. */
+  private static List<Comparison.Check> checks(Keyed k, long partSize) {
+    StoreObject s = k.source();
+    long size = PartSizing.partSize(s.size(), partSize, PartSizing.MAX_PARTS);
+    int parts = PartSizing.partCount(s.size(), size);
+    List<Comparison.Check> ranges = new ArrayList<>(parts);
+    for (int part = 1; part <= parts; part++) ranges.add(new Comparison.Check(s, k.existing(), part, parts, PartSizing.part(s.size(), size,
+        part)));
+    return ranges;
   }
 
   /** Differences in key order (serializable, for takeOrdered). */

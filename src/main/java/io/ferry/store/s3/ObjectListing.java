@@ -3,7 +3,6 @@ package io.ferry.store.s3;
 import io.ferry.store.ETags;
 import io.ferry.store.StoreFailure;
 import io.ferry.store.StoreFailure.Kind;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -12,10 +11,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import javax.xml.stream.XMLInputFactory;
-import javax.xml.stream.XMLStreamConstants;
-import javax.xml.stream.XMLStreamException;
-import javax.xml.stream.XMLStreamReader;
+import java.util.Set;
 import software.amazon.awssdk.utils.DateUtils;
 
 /**
@@ -46,112 +42,40 @@ final class ObjectListing {
     }
   }
 
-  /** The listings' reader factory (ListObjectVersions' too). */
-  static final XMLInputFactory XML = xml();
-
-  private static XMLInputFactory xml() {
-    XMLInputFactory f = XMLInputFactory.newFactory();
-    f.setProperty(XMLInputFactory.SUPPORT_DTD, false); // a listing has none: no entity of the answer's is resolved
-    f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
-    return f;
-  }
+  private static final List<String> FIELDS = List.of("Key", "LastModified", "ETag", "Size", "StorageClass");
+  private static final ListingXml.Shape SHAPE = new ListingXml.Shape("ListObjectsV2", Set.of("ListBucketResult"), Set.of("Contents"),
+      FIELDS, Set.of("IsTruncated", "NextContinuationToken", "EncodingType"));
 
   static Page parse(byte[] answer) throws IOException {
-    List<Entry> entries = new ArrayList<>();
-    List<String> prefixes = new ArrayList<>();
-    boolean truncated = false;
-    boolean urlEncoded = false;
-    String next = null;
+    ListingXml.Answer a = ListingXml.read(answer, SHAPE);
+    List<Entry> entries = new ArrayList<>(a.entries().size());
+    List<String> prefixes = new ArrayList<>(a.prefixes());
     try {
-      XMLStreamReader r = XML.createXMLStreamReader(new ByteArrayInputStream(answer));
-      String key = null;
-      long millis = 0;
-      String etag = "";
-      long size = 0;
-      String storageClass = null;
-      boolean inContents = false;
-      boolean inPrefixes = false;
-      boolean sized = false;
-      int depth = 0;
-      while (r.hasNext()) {
-        int event = r.next();
-        if (event == XMLStreamConstants.END_ELEMENT) {
-          depth--;
-          String name = r.getLocalName();
-          if (inContents && depth == 1 && name.equals("Contents")) {
-            if (key == null) throw new IOException("the store's ListObjectsV2 answer has an object without a Key");
-            if (!sized) throw new IOException("the store's ListObjectsV2 answer has an object without a Size: " + key);
-            entries.add(new Entry(key, millis, etag, size, storageClass));
-            inContents = false;
-          } else if (name.equals("CommonPrefixes")) {
-            inPrefixes = false;
-          }
-          continue;
-        }
-        if (event != XMLStreamConstants.START_ELEMENT) continue;
-        depth++;
-        String name = r.getLocalName();
-        if (depth == 1 && !name.equals("ListBucketResult")) {
-          String body = new String(answer, StandardCharsets.UTF_8);
-          // S3 may answer 200 with an error ("a 200 OK response can contain valid or invalid XML"): never an empty page
-          if (name.equals("Error")) throw S3Errors.failure(S3Answers.error(500, "", body));
-          throw new IOException("the store answered ListObjectsV2 with <" + name + ">, not a listing");
-        }
-        if (depth == 2 && name.equals("Contents")) {
-          inContents = true;
-          key = null;
-          millis = 0;
-          etag = "";
-          size = 0;
-          sized = false;
-          storageClass = null;
-        } else if (depth == 2 && name.equals("CommonPrefixes")) {
-          inPrefixes = true;
-        } else if (inContents && depth == 3) {
-          switch (name) { // getElementText reads to the end element: the depth goes back by itself
-            case "Key" -> key = text(r);
-            case "LastModified" -> millis = DateUtils.parseIso8601Date(text(r).trim()).toEpochMilli();
-            case "ETag" -> etag = ETags.unquote(text(r));
-            case "Size" -> {
-              size = Long.parseLong(text(r).trim());
-              sized = true;
-            }
-            case "StorageClass" -> storageClass = text(r).trim();
-            default -> { }
-          }
-        } else if (inPrefixes && depth == 3 && name.equals("Prefix")) {
-          prefixes.add(text(r));
-        } else if (depth == 2) {
-          switch (name) {
-            case "IsTruncated" -> truncated = Boolean.parseBoolean(text(r).trim());
-            case "NextContinuationToken" -> next = text(r);
-            case "EncodingType" -> urlEncoded = text(r).trim().equalsIgnoreCase("url");
-            default -> { }
-          }
-        }
-        if (r.getEventType() == XMLStreamConstants.END_ELEMENT) depth--; // an element read whole
-      }
-    } catch (XMLStreamException | RuntimeException e) {
-      throw new IOException("the store's ListObjectsV2 answer could not be read: " + e.getMessage(), e);
+      for (ListingXml.Entry e : a.entries()) entries.add(entry(e.fields(), a.urlEncoded()));
+      if (a.urlEncoded()) prefixes.replaceAll(ObjectListing::decode);
+    } catch (IllegalArgumentException e) {
+      throw new StoreFailure(Kind.FATAL, "the store's ListObjectsV2 answer has a key that is not URL-encoded as it says: " + e.getMessage(),
+          e);
     }
-    if (urlEncoded) {
-      try {
-        entries.replaceAll(e -> new Entry(decode(e.key()), e.millis(), e.etag(), e.size(), e.storageClass()));
-        prefixes.replaceAll(ObjectListing::decode);
-      } catch (IllegalArgumentException e) {
-        throw new StoreFailure(Kind.FATAL, "the store's ListObjectsV2 answer has a key that"
-            + " is not URL-encoded as it says: " + e.getMessage(), e);
-      }
-    }
-    if (truncated && (next == null || next.isEmpty())) {
+    String next = a.values().get("NextContinuationToken");
+    if (a.truncated() && (next == null || next.isEmpty())) {
       throw new StoreFailure(Kind.FATAL, "the store answered a truncated ListObjectsV2"
           + " page without NextContinuationToken, so the listing cannot go on from it", null);
     }
-    return new Page(entries, prefixes, truncated, truncated ? next : null);
+    return new Page(entries, prefixes, a.truncated(), a.truncated() ? next : null);
   }
 
-  private static String text(XMLStreamReader r) throws XMLStreamException {
-    return r.getElementText();
+  private static Entry entry(String[] f, boolean urlEncoded) throws IOException {
+    String key = f[0];
+    if (key == null) throw new IOException("the store's ListObjectsV2 answer has an object without a Key");
+    if (f[3] == null) throw new IOException("the store's ListObjectsV2 answer has an object without a Size: " + key);
+    String name = urlEncoded ? decode(key) : key; // its own failure: a key not encoded as the answer says
+    try {
+      return new Entry(name, f[1] == null ? 0 : DateUtils.parseIso8601Date(f[1].trim()).toEpochMilli(),
+          f[2] == null ? "" : ETags.unquote(f[2]), Long.parseLong(f[3].trim()), f[4] == null ? null : f[4].trim());
+    } catch (RuntimeException e) { // a number or a time that is none
+      throw new IOException("the store's ListObjectsV2 answer could not be read: " + e.getMessage(), e);
+    }
   }
 
   /**

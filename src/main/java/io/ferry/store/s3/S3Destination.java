@@ -211,7 +211,7 @@ final class S3Destination implements Destination {
 
   @Override
   public Lister existing() {
-    return new S3Lister(client, requests, config.bucket(), config.prefix(), retrier, false, config.versions(), config.folders());
+    return new S3Lister(client, requests, config, retrier, false);
   }
 
   /** The same size, and a copy no older than the source (a bucket sets its own modification times). */

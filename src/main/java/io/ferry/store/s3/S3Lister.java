@@ -1,5 +1,6 @@
 package io.ferry.store.s3;
 
+import io.ferry.config.BucketConfig;
 import io.ferry.config.DirectoryConfig.Symlinks;
 import io.ferry.store.Archive;
 import io.ferry.store.ETags;
@@ -44,36 +45,26 @@ final class S3Lister implements Lister {
   private static final String LINK_SUFFIX = Symlinks.LINK_SUFFIX;
 
   /**
-   * @param archiveStates whether objects that may be archived are asked a HEAD (a source's are; a destination's need not be)
-   * @param versions every version of each key and its delete markers are listed (ListObjectVersions), each key's whole
-   *     history at once
+   * Lists {@code config}'s bucket under its prefix: every version of each key and its delete markers where it lists
+   * versions (ListObjectVersions, each key's whole history at once); folder markers as objects where it keeps folders.
+   *
+   * @param source a source's listing: objects that may be archived are asked a HEAD (a destination's need not be), and
+   *     {@code name.rclonelink} objects are listed as the links they keep where the job copies links (into a directory)
    */
-  S3Lister(S3Client client, SignedRequests requests, String bucket, String prefix, Retrier retrier, boolean archiveStates,
-      boolean versions) {
-    this(client, requests, bucket, prefix, retrier, archiveStates, versions, false);
-  }
-
-  /** @param folders folder markers (empty, their keys ending in '/') are listed as objects, not left out */
-  S3Lister(S3Client client, SignedRequests requests, String bucket, String prefix, Retrier retrier, boolean archiveStates,
-      boolean versions, boolean folders) {
+  S3Lister(S3Client client, SignedRequests requests, BucketConfig config, Retrier retrier, boolean source) {
     this.client = client;
     this.requests = requests;
-    this.bucket = bucket;
-    this.prefix = prefix;
+    this.bucket = config.bucket();
+    this.prefix = config.prefix();
     this.retrier = retrier;
-    this.archiveStates = archiveStates && !versions;
-    this.versions = versions;
-    this.folders = folders;
+    this.archiveStates = source && !config.versions();
+    this.versions = config.versions();
+    this.folders = config.folders();
+    this.links = source && config.links();
   }
 
   /** Whether {@code name.rclonelink} objects are listed as the links rclone keeps in them, at {@code name}. */
-  private boolean links;
-
-  /** Lists {@code name.rclonelink} objects as the links they keep (source.symlinks = copy, into a directory). */
-  S3Lister keepingLinks(boolean kept) {
-    this.links = kept;
-    return this;
-  }
+  private final boolean links;
 
   /** A shard per prefix: the listing splits them where they prove large ({@link KeySpace}), in its rounds. */
   @Override
@@ -151,8 +142,8 @@ final class S3Lister implements Lister {
           counts[1]++;
           continue;
         }
-        consumer.accept(StoreObject.ofVersion(key, key.substring(prefix.length()), e.size(), e.etag(), e.millis(), age, e.marker(),
-            e.versionId()));
+        consumer.accept(new StoreObject(key, key.substring(prefix.length()), e.size(), e.etag(), e.millis())
+            .asVersion(age, e.marker(), e.versionId()));
       }
     }
   }

@@ -39,8 +39,7 @@ public final class S3Store implements Store {
 
   @Override
   public Lister lister() {
-    return new S3Lister(client(), S3Clients.requests(config.endpoint(), connections, stallTimeout), config.bucket(), config.prefix(),
-        retrier, true, config.versions(), config.folders()).keepingLinks(config.links());
+    return new S3Lister(client(), S3Clients.requests(config.endpoint(), connections, stallTimeout), config, retrier, true);
   }
 
   @Override

@@ -1,16 +1,10 @@
 package io.ferry.store.s3;
 
 import io.ferry.store.ETags;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import javax.xml.stream.XMLStreamConstants;
-import javax.xml.stream.XMLStreamException;
-import javax.xml.stream.XMLStreamReader;
+import java.util.Set;
 import software.amazon.awssdk.utils.DateUtils;
 
 /**
@@ -34,93 +28,43 @@ final class VersionListing {
       boolean interleaved) {}
 
   private static final List<String> FIELDS = List.of("Key", "VersionId", "IsLatest", "LastModified", "ETag", "Size");
+  // S3Mock answers a ListBucketResult, with the two kinds apart
+  private static final ListingXml.Shape SHAPE = new ListingXml.Shape("ListObjectVersions", Set.of("ListVersionsResult",
+      "ListBucketResult"), Set.of("Version", "DeleteMarker"), FIELDS, Set.of("IsTruncated", "NextKeyMarker", "NextVersionIdMarker",
+      "EncodingType"));
 
   static Page parse(byte[] answer) throws IOException {
-    List<Entry> entries = new ArrayList<>();
-    List<String> prefixes = new ArrayList<>();
-    boolean truncated = false;
-    boolean urlEncoded = false;
-    String nextKey = null;
-    String nextVersion = null;
-    boolean interleaved = false;
-    boolean root = true;
+    ListingXml.Answer a = ListingXml.read(answer, SHAPE);
+    List<Entry> entries = new ArrayList<>(a.entries().size());
+    List<String> prefixes = new ArrayList<>(a.prefixes());
+    String nextKey = a.values().get("NextKeyMarker");
     try {
-      XMLStreamReader r = ObjectListing.XML.createXMLStreamReader(new ByteArrayInputStream(answer));
-      Map<String, String> fields = null;
-      String entryKind = null;
-      boolean inPrefixes = false;
-      while (r.hasNext()) {
-        int event = r.next();
-        if (event != XMLStreamConstants.START_ELEMENT && event != XMLStreamConstants.END_ELEMENT) continue;
-        String name = r.getLocalName();
-        if (root) {
-          if (name.equals("Error")) throw S3Errors.failure(S3Answers.error(500, "", new String(answer, StandardCharsets.UTF_8)));
-          if (!name.equals("ListVersionsResult") && !name.equals("ListBucketResult")) {
-            throw new IOException("the store answered ListObjectVersions with <" + name + ">, not a listing");
-          }
-          interleaved = name.equals("ListVersionsResult");
-          root = false;
-          continue;
-        }
-        if (event == XMLStreamConstants.END_ELEMENT) {
-          if (fields != null && name.equals(entryKind)) {
-            entries.add(entry(fields, entryKind.equals("DeleteMarker")));
-            fields = null;
-          } else if (name.equals("CommonPrefixes")) {
-            inPrefixes = false;
-          }
-          continue;
-        }
-        switch (name) {
-          case "Version", "DeleteMarker" -> {
-            if (fields == null) {
-              fields = new HashMap<>();
-              entryKind = name;
-            }
-          }
-          case "CommonPrefixes" -> inPrefixes = true;
-          default -> {
-            if (fields != null) {
-              if (FIELDS.contains(name)) fields.put(name, r.getElementText());
-            } else if (inPrefixes && name.equals("Prefix")) {
-              prefixes.add(r.getElementText());
-            } else if (name.equals("IsTruncated")) {
-              truncated = Boolean.parseBoolean(r.getElementText().trim());
-            } else if (name.equals("NextKeyMarker")) {
-              nextKey = r.getElementText();
-            } else if (name.equals("NextVersionIdMarker")) {
-              nextVersion = r.getElementText();
-            } else if (name.equals("EncodingType")) {
-              urlEncoded = r.getElementText().trim().equalsIgnoreCase("url");
-            }
-          }
-        }
-      }
-    } catch (XMLStreamException | RuntimeException e) {
-      throw new IOException("the store's ListObjectVersions answer could not be read: " + e.getMessage(), e);
-    }
-    if (urlEncoded) {
-      try {
-        entries.replaceAll(e -> new Entry(decode(e.key()), e.versionId(), e.marker(), e.latest(), e.millis(), e.size(), e.etag()));
+      for (ListingXml.Entry e : a.entries()) entries.add(entry(e.fields(), e.kind().equals("DeleteMarker"), a.urlEncoded()));
+      if (a.urlEncoded()) {
         prefixes.replaceAll(VersionListing::decode);
         nextKey = nextKey == null ? null : decode(nextKey);
-      } catch (IllegalArgumentException e) {
-        throw new IOException("the store's ListObjectVersions answer has a key that is not URL-encoded as it says: " + e.getMessage(), e);
       }
+    } catch (IllegalArgumentException e) {
+      throw new IOException("the store's ListObjectVersions answer has a key that is not URL-encoded as it says: " + e.getMessage(), e);
     }
-    return new Page(entries, prefixes, truncated, nextKey, nextVersion, interleaved);
+    return new Page(entries, prefixes, a.truncated(), nextKey, a.values().get("NextVersionIdMarker"),
+        a.root().equals("ListVersionsResult"));
   }
 
-  private static Entry entry(Map<String, String> f, boolean marker) throws IOException {
-    String key = f.get("Key");
+  private static Entry entry(String[] f, boolean marker, boolean urlEncoded) throws IOException {
+    String key = f[0];
     if (key == null) throw new IOException("the store's ListObjectVersions answer has an entry without a Key");
-    String version = f.getOrDefault("VersionId", "null");
-    String modified = f.get("LastModified");
-    boolean latest = Boolean.parseBoolean(f.getOrDefault("IsLatest", "false").trim());
-    long millis = modified == null ? 0 : DateUtils.parseIso8601Date(modified.trim()).toEpochMilli();
-    long size = marker ? 0 : Long.parseLong(f.getOrDefault("Size", "0").trim());
-    return new Entry(key, version.isEmpty() ? "null" : version, marker, latest, millis, size, marker ? "" : ETags.unquote(f.getOrDefault(
-        "ETag", "")));
+    String version = f[1] == null ? "null" : f[1];
+    boolean latest = Boolean.parseBoolean(f[2] == null ? "false" : f[2].trim());
+    String name = urlEncoded ? decode(key) : key; // its own failure: a key not encoded as the answer says
+    try {
+      long millis = f[3] == null ? 0 : DateUtils.parseIso8601Date(f[3].trim()).toEpochMilli();
+      long size = marker ? 0 : Long.parseLong(f[5] == null ? "0" : f[5].trim());
+      return new Entry(name, version.isEmpty() ? "null" : version, marker, latest, millis, size, marker ? ""
+          : ETags.unquote(f[4] == null ? "" : f[4]));
+    } catch (RuntimeException e) { // a number or a time that is none
+      throw new IOException("the store's ListObjectVersions answer could not be read: " + e.getMessage(), e);
+    }
   }
 
   private static String decode(String s) {
