@@ -1,7 +1,7 @@
 package io.ferry.copy;
 
 import io.ferry.plan.RangeTask;
-import io.ferry.store.Uploads;
+import io.ferry.store.Writing;
 import io.ferry.store.InServiceCopy;
 import io.ferry.store.Upload;
 import java.io.IOException;
@@ -9,9 +9,9 @@ import java.io.IOException;
 /** Copies inside the service: CopyObject for a whole object, UploadPartCopy with a source range for a part. */
 public final class InServiceTransfer implements RangeTransfer {
   private final InServiceCopy copies;
-  private final Uploads destination;
+  private final Writing destination;
 
-  public InServiceTransfer(InServiceCopy copies, Uploads destination) {
+  public InServiceTransfer(InServiceCopy copies, Writing destination) {
     this.copies = copies;
     this.destination = destination;
   }

@@ -2,7 +2,7 @@ package io.ferry.copy;
 
 import io.ferry.plan.RangeTask;
 import io.ferry.store.Body;
-import io.ferry.store.Uploads;
+import io.ferry.store.Writing;
 import io.ferry.store.ObjectMetadata;
 import io.ferry.store.RangeReader;
 import io.ferry.store.Upload;
@@ -19,10 +19,10 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class StreamCopy implements RangeTransfer {
   private final RangeReader source;
-  private final Uploads destination;
+  private final Writing destination;
   private final boolean resumable;
 
-  public StreamCopy(RangeReader source, Uploads destination) {
+  public StreamCopy(RangeReader source, Writing destination) {
     this.source = source;
     this.destination = destination;
     this.resumable = destination.capabilities().resumableWrites();

@@ -3,7 +3,9 @@ package io.ferry.spark;
 import io.ferry.commit.ObjectResult;
 import io.ferry.plan.Decision;
 import io.ferry.store.Destination;
+import io.ferry.store.HardLinkTarget;
 import io.ferry.store.RangeReader;
+import io.ferry.store.StoreFailure;
 import io.ferry.store.StoreObject;
 import io.ferry.store.retry.Failures;
 import java.io.IOException;
@@ -106,6 +108,8 @@ public final class HardLinks {
     @Override
     public Iterator<ObjectResult> call(Iterator<Link> links) throws IOException {
       Destination destination = ExecutorContext.destination(settings);
+      HardLinkTarget linking = destination.hardLinks().orElseThrow(() -> new StoreFailure(StoreFailure.Kind.FATAL,
+          "the destination " + settings.destination().describe() + " makes no hard links"));
       List<ObjectResult> out = new ArrayList<>();
       links.forEachRemaining(l -> {
         String at = destination.location(l.name());
@@ -115,7 +119,7 @@ public final class HardLinks {
           return;
         }
         try {
-          ExecutorContext.retrier(settings).run(() -> destination.hardLink(l.first(), l.name()));
+          ExecutorContext.retrier(settings).run(() -> linking.hardLink(l.first(), l.name()));
           out.add(ObjectResult.row(l.name(), at, ObjectResult.Status.COPIED, "", "hard-link"));
         } catch (Exception e) {
           out.add(ObjectResult.failed(l.name(), at, 0, 0, "not linked to " + l.first().relativeKey() + ": " + Failures.describe(e)));

@@ -2,7 +2,9 @@ package io.ferry.spark;
 
 import io.ferry.commit.ObjectResult;
 import io.ferry.store.Destination;
+import io.ferry.store.StoreFailure;
 import io.ferry.store.StoreObject;
+import io.ferry.store.VersionedWrites;
 import io.ferry.store.retry.Failures;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -23,14 +25,16 @@ public final class MarkFunction implements FlatMapFunction<Iterator<StoreObject>
   }
 
   @Override
-  public Iterator<ObjectResult> call(Iterator<StoreObject> markers) {
+  public Iterator<ObjectResult> call(Iterator<StoreObject> markers) throws StoreFailure {
     Destination destination = ExecutorContext.destination(settings);
+    VersionedWrites versions = destination.versions().orElseThrow(() -> new StoreFailure(StoreFailure.Kind.FATAL,
+        "the destination " + settings.destination().describe() + " keeps no versions"));
     var retrier = ExecutorContext.retrier(settings);
     List<ObjectResult> out = new ArrayList<>();
     markers.forEachRemaining(m -> {
       String at = destination.location(m);
       try {
-        retrier.run(() -> destination.markDeleted(m));
+        retrier.run(() -> versions.markDeleted(m));
         out.add(ObjectResult.row(m, at, ObjectResult.Status.COPIED, "", "delete-marker"));
       } catch (IOException e) {
         out.add(ObjectResult.failed(m, at, 0, 0, "its delete marker could not be written: " + Failures.describe(e)));

@@ -3,8 +3,9 @@ package io.ferry.spark;
 import io.ferry.commit.ObjectResult;
 import io.ferry.ledger.Ledger;
 import io.ferry.ledger.LedgerFile;
-import io.ferry.store.Destination;
+import io.ferry.store.StoreFailure;
 import io.ferry.store.StoreObject;
+import io.ferry.store.VersionedWrites;
 import java.io.IOException;
 import java.util.Iterator;
 import org.apache.spark.TaskContext;
@@ -72,14 +73,15 @@ public final class ReplayRecords {
     @Override
     public void call(Iterator<ObjectResult> written) throws IOException {
       if (!written.hasNext()) return;
-      Destination destination = ExecutorContext.destination(settings);
+      VersionedWrites versions = ExecutorContext.destination(settings).versions().orElseThrow(() -> new StoreFailure(
+          StoreFailure.Kind.FATAL, "the destination " + settings.destination().describe() + " keeps no versions"));
       var retrier = ExecutorContext.retrier(settings);
       try (Ledger.Writer writer = new Ledger(ledger, hadoop.value().value()).writer(file(settings, step))) {
         while (written.hasNext()) {
           ObjectResult o = written.next();
           String id;
           try {
-            id = retrier.call(() -> destination.latestVersion(o.object()));
+            id = retrier.call(() -> versions.latestVersion(o.object()));
           } catch (IOException e) {
             continue;
           }

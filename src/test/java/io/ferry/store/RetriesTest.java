@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
  * retries, an implementation of one that tries once does not retry inside, and no caller retries one that retries.
  */
 class RetriesTest {
-  private static final List<Class<?>> STORE = List.of(Store.class, Uploads.class, Destination.class, Lister.class, RangeReader.class,
-      InServiceCopy.class);
+  private static final List<Class<?>> STORE = List.of(Store.class, Writing.class, StagedBytes.class, ExistingObjects.class,
+      CutOverTarget.class, VersionedWrites.class, HardLinkTarget.class, Lister.class, RangeReader.class, InServiceCopy.class);
   private static JavaClasses product;
 
   @BeforeAll

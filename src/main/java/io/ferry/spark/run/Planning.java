@@ -182,7 +182,7 @@ final class Planning {
   /** A replay needs a destination that keeps versions. */
   private static void checkKeepsVersions(MigrationConfig config, Destination destination) throws JobFailure {
     try {
-      if (!destination.keepsVersions()) {
+      if (!VersionReplay.keepsVersions(destination)) {
         throw new JobFailure("the destination " + config.destination().describe() + " does not keep versions (its versioning is not"
             + " enabled), so it cannot hold the source's histories (source.versions = all): enable versioning on it, or copy into a"
             + " directory, or set source.versions = current");

@@ -14,6 +14,7 @@ import io.ferry.spark.JobFailure;
 import io.ferry.spark.MarkFunction;
 import io.ferry.spark.PlanFunction;
 import io.ferry.spark.ReplayRecords;
+import io.ferry.store.Destination;
 import io.ferry.store.StoreObject;
 import java.io.IOException;
 import java.util.HashSet;
@@ -85,7 +86,7 @@ final class VersionReplay implements Mode {
     for (int g = 0; g < generations; g++) {
       int gen = g;
       // versioning suspended meanwhile would make each write replace the key's null version, and each marker delete it
-      if (!run.destination().keepsVersions()) {
+      if (!keepsVersions(run.destination())) {
         throw new JobFailure("the destination " + run.settings().destination().describe() + " no longer keeps versions (its"
             + " versioning was suspended during the run): its histories are written up to generation " + gen + "; enable versioning"
             + " and run again");
@@ -163,5 +164,10 @@ final class VersionReplay implements Mode {
 
   private static List<String> failedKeys(JavaRDD<ObjectResult> objects) {
     return objects.filter(o -> o.status() == ObjectResult.Status.FAILED).map(o -> o.object().relativeKey()).collect();
+  }
+
+  /** Whether the destination keeps every version written to a key now (its versioning enabled). */
+  static boolean keepsVersions(Destination destination) throws IOException {
+    return destination.versions().isPresent() && destination.versions().get().keepsVersions();
   }
 }

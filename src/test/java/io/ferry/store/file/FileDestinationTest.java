@@ -311,15 +311,15 @@ class FileDestinationTest extends DestinationContract {
     for (int round = 0; round < 200; round++) {
       // every fifth up to three times the most one write call takes, over a hole and over other bytes in turns
       boolean wide = round % 5 == 0;
-      int n = 1 + random.nextInt(wide ? 3 * FileDestination.WRITE_AT_MOST : 5 * FileDestination.SPARSE_BLOCK);
-      long position = random.nextInt(3 * FileDestination.SPARSE_BLOCK);
+      int n = 1 + random.nextInt(wide ? 3 * SparseWriter.WRITE_AT_MOST : 5 * SparseWriter.SPARSE_BLOCK);
+      long position = random.nextInt(3 * SparseWriter.SPARSE_BLOCK);
       byte[] bytes = new byte[n];
-      for (int at = 0; at < n; at += 1 + random.nextInt(3 * FileDestination.SPARSE_BLOCK)) {
+      for (int at = 0; at < n; at += 1 + random.nextInt(3 * SparseWriter.SPARSE_BLOCK)) {
         if (random.nextBoolean()) bytes[at] = (byte) (1 + random.nextInt(255));
       }
       if (wide) { // dense after two zero blocks: over a hole, a run past the most one write call takes, from the buffer's middle
         random.nextBytes(bytes);
-        java.util.Arrays.fill(bytes, 0, Math.min(n, 2 * FileDestination.SPARSE_BLOCK), (byte) 0);
+        java.util.Arrays.fill(bytes, 0, Math.min(n, 2 * SparseWriter.SPARSE_BLOCK), (byte) 0);
       }
       byte[] before = new byte[(int) position + n + 17];
       random.nextBytes(before);
@@ -329,7 +329,7 @@ class FileDestinationTest extends DestinationContract {
       byte[] held = overwrite ? before : java.util.Arrays.copyOf(before, (int) position);
       Files.write(file, held);
       try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-        FileDestination.writeSparse(channel, bytes, n, position);
+        SparseWriter.writeSparse(channel, bytes, n, position);
         if (channel.size() < position + n) channel.write(java.nio.ByteBuffer.wrap(new byte[1]), position + n - 1);
       }
       byte[] want = java.util.Arrays.copyOf(held, Math.max(held.length, (int) position + n));
