@@ -3,7 +3,7 @@ package io.ferry.bench;
 import io.ferry.config.S3EndpointConfig;
 import io.ferry.store.ByteRange;
 import io.ferry.store.s3.S3Clients;
-import io.ferry.store.s3.SignedRequests;
+import io.ferry.store.s3.http.SignedRequests;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayList;

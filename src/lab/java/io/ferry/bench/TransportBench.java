@@ -4,7 +4,7 @@ import io.ferry.config.S3EndpointConfig;
 import io.ferry.support.S3ProxyProcess;
 import io.ferry.store.ByteRange;
 import io.ferry.store.s3.S3Clients;
-import io.ferry.store.s3.SignedRequests;
+import io.ferry.store.s3.http.SignedRequests;
 import io.ferry.support.TestS3;
 import java.io.IOException;
 import java.io.InputStream;

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
@@ -108,8 +109,7 @@ public final class HardLinks {
     @Override
     public Iterator<ObjectResult> call(Iterator<Link> links) throws IOException {
       Destination destination = ExecutorContext.destination(settings);
-      HardLinkTarget linking = destination.hardLinks().orElseThrow(() -> new StoreFailure(StoreFailure.Kind.FATAL,
-          "the destination " + settings.destination().describe() + " makes no hard links"));
+      Optional<HardLinkTarget> linking = destination.hardLinks();
       List<ObjectResult> out = new ArrayList<>();
       links.forEachRemaining(l -> {
         String at = destination.location(l.name());
@@ -119,7 +119,8 @@ public final class HardLinks {
           return;
         }
         try {
-          ExecutorContext.retrier(settings).run(() -> linking.hardLink(l.first(), l.name()));
+          ExecutorContext.retrier(settings).run(() -> linking.orElseThrow(() -> new StoreFailure(StoreFailure.Kind.FATAL,
+              "the destination " + settings.destination().describe() + " makes no hard links")).hardLink(l.first(), l.name()));
           out.add(ObjectResult.row(l.name(), at, ObjectResult.Status.COPIED, "", "hard-link"));
         } catch (Exception e) {
           out.add(ObjectResult.failed(l.name(), at, 0, 0, "not linked to " + l.first().relativeKey() + ": " + Failures.describe(e)));

@@ -83,7 +83,7 @@ final class FileDestination implements Destination, HardLinkTarget {
     this.root = root;
     this.jail = new Jail(root, tag);
     this.completion = new Completion(jail);
-    this.stagedFiles = new StagedFiles(jail, bufferSize);
+    this.stagedFiles = new StagedFiles(jail, bufferSize, BUFFERS);
     this.bufferSize = bufferSize;
     this.links = links;
     this.folders = folders;

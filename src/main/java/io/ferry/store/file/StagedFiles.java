@@ -19,13 +19,15 @@ import java.util.concurrent.TimeUnit;
 
 /** What an opening's temp file holds before its completion: its parts still there, its bytes read back, its state. */
 final class StagedFiles {
-  private static final ThreadBuffers BUFFERS = new ThreadBuffers();
   private final Jail jail;
   private final int bufferSize;
+  /** The writes' own: a stream thread writes, then reads back, never both at once. */
+  private final ThreadBuffers buffers;
 
-  StagedFiles(Jail jail, int bufferSize) {
+  StagedFiles(Jail jail, int bufferSize, ThreadBuffers buffers) {
     this.jail = jail;
     this.bufferSize = bufferSize;
+    this.buffers = buffers;
   }
 
   /** All of them while this opening's temp file is there at the object's size (a part is recorded only once on disk). */
@@ -59,7 +61,7 @@ final class StagedFiles {
 
   /** Bytes [offset, +length) of the upload's temp file into digests (offset -1: the whole file); false if it is shorter. */
   private boolean readBack(Upload upload, long offset, long length, Checksum.Digest... digests) throws IOException {
-    byte[] buffer = BUFFERS.get(bufferSize);
+    byte[] buffer = buffers.get(bufferSize);
     Path temp = jail.tempPath(upload);
     jail.folder(jail.root(), temp, false);
     try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {

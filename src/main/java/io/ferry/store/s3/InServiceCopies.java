@@ -3,12 +3,13 @@ package io.ferry.store.s3;
 import io.ferry.config.BucketConfig;
 import io.ferry.store.InServiceCopy;
 import io.ferry.store.StoreObject;
+import io.ferry.store.s3.http.S3Errors;
+import io.ferry.store.s3.http.SignedRequests;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.RequestPayer;
@@ -51,15 +52,13 @@ final class InServiceCopies {
     String place = config.endpoint().endpoint() + " " + config.bucket();
     boolean dropsTags = headers.containsKey("x-amz-tagging-directive") && !headers.containsKey("x-amz-tagging");
     if (dropsTags && NO_TAGGING.contains(place)) headers.remove("x-amz-tagging-directive");
-    try {
-      return requests.copy(config.bucket(), S3Destination.key(config, object), Map.of(), headers);
-    } catch (AwsServiceException e) {
-      if (!dropsTags || !headers.containsKey("x-amz-tagging-directive") || e.statusCode() != 501) throw e;
+    return S3Errors.translated(() -> requests.copy(config.bucket(), S3Destination.key(config, object), Map.of(), headers), e -> {
+      if (!dropsTags || !headers.containsKey("x-amz-tagging-directive") || !S3Errors.status(e, 501)) return Optional.empty();
       headers.remove("x-amz-tagging-directive");
-      String receipt = requests.copy(config.bucket(), S3Destination.key(config, object), Map.of(), headers);
+      String receipt = S3Errors.translated(() -> requests.copy(config.bucket(), S3Destination.key(config, object), Map.of(), headers));
       NO_TAGGING.add(place); // only once a copy without it went through
-      return receipt;
-    }
+      return Optional.of(receipt);
+    });
   }
 
   /** The source object's HEAD, sent at most once, for what a CopyObject does not keep by itself: its class, its Object Lock. */

@@ -1,5 +1,7 @@
 package io.ferry.store.s3;
 
+import io.ferry.store.s3.http.S3Answers;
+import io.ferry.store.s3.http.S3Errors;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -4,6 +4,7 @@ import io.ferry.config.BucketConfig;
 import io.ferry.store.ETags;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
+import io.ferry.store.s3.http.S3Errors;
 import java.io.IOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -12,12 +13,12 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeSet;
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
-import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.AbortMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.NoSuchUploadException;
@@ -43,7 +44,7 @@ final class MultipartUploads {
   Set<Integer> partsStillThere(Upload upload, SortedMap<Integer, String> recorded) throws IOException {
     if (!open(upload)) return null;
     Set<Integer> there = new TreeSet<>();
-    try {
+    Optional<Set<Integer>> listed = S3Errors.translated(() -> {
       Integer marker = null;
       do {
         Integer from = marker;
@@ -55,12 +56,9 @@ final class MultipartUploads {
         }
         marker = Boolean.TRUE.equals(page.isTruncated()) ? page.nextPartNumberMarker() : null;
       } while (marker != null);
-    } catch (NoSuchUploadException e) {
-      return null;
-    } catch (SdkException e) {
-      throw S3Errors.failure(e);
-    }
-    return there;
+      return Optional.of(there);
+    }, e -> e instanceof NoSuchUploadException ? Optional.of(Optional.empty()) : Optional.empty());
+    return listed.orElse(null);
   }
 
   /**
@@ -69,7 +67,7 @@ final class MultipartUploads {
    */
   private boolean open(Upload upload) throws IOException {
     String key = S3Destination.key(config, upload.object());
-    try {
+    return S3Errors.translated(() -> {
       String keyMarker = null, idMarker = null;
       while (true) {
         String k = keyMarker, i = idMarker;
@@ -80,39 +78,32 @@ final class MultipartUploads {
         idMarker = page.nextUploadIdMarker();
         if (keyMarker == null || !keyMarker.startsWith(key)) return false;
       }
-    } catch (AwsServiceException e) {
-      if (e.statusCode() == 403) return true;
-      throw S3Errors.failure(e);
-    } catch (SdkException e) {
-      throw S3Errors.failure(e);
-    }
+    }, e -> S3Errors.status(e, 403) ? Optional.of(true) : Optional.empty());
   }
 
   /** Every open multipart upload under the prefix, keyed relative to it (size and ETag unknown: 0 and ""). */
   List<Upload> openUploads() throws IOException {
     List<Upload> open = new ArrayList<>();
-    try {
+    S3Errors.translated(() -> {
       for (var u : client.listMultipartUploadsPaginator(b -> b.bucket(config.bucket()).prefix(config.prefix())).uploads()) {
         String relative = u.key().substring(config.prefix().length());
         open.add(new Upload(new StoreObject(u.key(), relative, 0, "", u.initiated() == null ? 0 : u.initiated().toEpochMilli()),
             u.uploadId()));
       }
-    } catch (SdkException e) {
-      throw S3Errors.failure(e);
-    }
+      return open;
+    });
     return open;
   }
 
   int abortLostOpenings(Upload kept, long withinMillis) throws IOException {
     String key = S3Destination.key(config, kept.object());
     List<MultipartUpload> uploads = new ArrayList<>();
-    try {
+    S3Errors.translated(() -> {
       client.listMultipartUploadsPaginator(b -> b.bucket(config.bucket()).prefix(key)).uploads().forEach(u -> {
         if (u.key().equals(key)) uploads.add(u);
       });
-    } catch (SdkException e) {
-      throw S3Errors.failure(e);
-    }
+      return uploads;
+    });
     Instant at = uploads.stream().filter(u -> u.uploadId().equals(kept.id())).map(u -> u.initiated()).findFirst().orElse(null);
     if (at == null) return 0;
     int aborted = 0;
@@ -129,15 +120,11 @@ final class MultipartUploads {
   /** Is the object at its key the one these parts make (its ETag the MD5 of their MD5s, "-" and their count)? */
   boolean completed(Upload upload, SortedMap<Integer, String> receipts) throws IOException {
     String expected = multipartEtag(receipts.values());
-    try {
+    return S3Errors.translated(() -> {
       var head = client.headObject(b -> b.bucket(config.bucket()).key(S3Destination.key(config, upload.object())));
       String etag = ETags.unquote(head.eTag());
       return expected != null ? expected.equals(etag) : head.contentLength() == upload.object().size();
-    } catch (NoSuchKeyException e) {
-      return false;
-    } catch (SdkException e) {
-      throw S3Errors.failure(e);
-    }
+    }, e -> e instanceof NoSuchKeyException ? Optional.of(false) : Optional.empty());
   }
 
   /** The ETag S3 gives an object completed from parts with these ETags; null when a part's is not an MD5. */
@@ -158,12 +145,9 @@ final class MultipartUploads {
 
   void abort(Upload upload) throws IOException {
     if (!upload.inParts()) return; // a failed PutObject leaves nothing
-    try {
-      client.abortMultipartUpload(b -> b.bucket(config.bucket()).key(S3Destination.key(config, upload.object())).uploadId(upload.id()));
-    } catch (NoSuchUploadException e) {
-      // aborted already (an abort repeated after an executor loss), or completed: either way nothing is left open
-    } catch (SdkException e) {
-      throw S3Errors.failure(e);
-    }
+    // aborted already (an abort repeated after an executor loss), or completed: either way nothing is left open
+    S3Errors.translated(() -> client.abortMultipartUpload(b -> b.bucket(config.bucket()).key(S3Destination.key(config,
+        upload.object())).uploadId(upload.id())), e -> e instanceof NoSuchUploadException ? Optional.of(AbortMultipartUploadResponse
+        .builder().build()) : Optional.empty());
   }
 }

@@ -14,6 +14,8 @@ import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
 import io.ferry.store.VersionedWrites;
 import io.ferry.store.retry.Retrier;
+import io.ferry.store.s3.http.S3Errors;
+import io.ferry.store.s3.http.SignedRequests;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -25,8 +27,6 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
-import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
@@ -98,18 +98,12 @@ final class S3Destination implements Destination, VersionedWrites {
     String place = config.endpoint().endpoint() + " " + config.bucket();
     Boolean known = LOCKED.get(place);
     if (known != null) return known;
-    boolean locked;
-    try {
-      var answer = retrier.call(() -> S3Errors.translated(() -> client.getObjectLockConfiguration(b -> b.bucket(config.bucket()))));
-      locked = answer.objectLockConfiguration() != null
+    // no configuration, or a store that keeps none or will not say: no Object Lock to carry
+    boolean locked = retrier.call(() -> S3Errors.translated(() -> {
+      var answer = client.getObjectLockConfiguration(b -> b.bucket(config.bucket()));
+      return answer.objectLockConfiguration() != null
           && "Enabled".equalsIgnoreCase(answer.objectLockConfiguration().objectLockEnabledAsString());
-    } catch (StoreFailure e) {
-      if (!(e.getCause() instanceof AwsServiceException a) || a.statusCode() != 404 && a.statusCode() != 400 && a.statusCode() != 501
-          && a.statusCode() != 405 && a.statusCode() != 403) {
-        throw e;
-      }
-      locked = false;
-    }
+    }, e -> S3Errors.status(e, 404, 400, 501, 405, 403) ? Optional.of(false) : Optional.empty()));
     LOCKED.put(place, locked);
     return locked;
   }
@@ -132,14 +126,10 @@ final class S3Destination implements Destination, VersionedWrites {
   @Override
   public String latestVersion(StoreObject object) throws IOException {
     return S3Errors.translated(() -> {
-      try {
-        String id = client.headObject(b -> b.bucket(config.bucket()).key(key(object))).versionId();
-        return id == null ? "" : id;
-      } catch (AwsServiceException e) {
-        if (e.statusCode() != 404 || e.awsErrorDetails() == null || e.awsErrorDetails().sdkHttpResponse() == null) throw e;
-        return e.awsErrorDetails().sdkHttpResponse().firstMatchingHeader("x-amz-version-id").orElse("");
-      }
-    });
+      String id = client.headObject(b -> b.bucket(config.bucket()).key(key(object))).versionId();
+      return id == null ? "" : id;
+    }, e -> S3Errors.status(e, 404) ? S3Errors.response(e).map(r -> r.firstMatchingHeader("x-amz-version-id").orElse(""))
+        : Optional.empty());
   }
 
   @Override
@@ -167,19 +157,15 @@ final class S3Destination implements Destination, VersionedWrites {
   public boolean moveAside(StoreObject existing, String to) throws IOException {
     String from = key(existing);
     String aside = to + existing.relativeKey();
-    try {
+    boolean copied = S3Errors.translated(() -> {
       client.copyObject(b -> {
         b.sourceBucket(config.bucket()).sourceKey(from).destinationBucket(config.bucket()).destinationKey(aside)
             .metadataDirective(MetadataDirective.COPY);
         if (!existing.etag().isEmpty()) b.copySourceIfMatch("\"" + existing.etag() + "\"");
       });
-    } catch (NoSuchKeyException e) {
-      return false; // gone already
-    } catch (SdkException e) {
-      if (e instanceof AwsServiceException a && a.statusCode() == 412) return false; // changed since it was listed
-      throw S3Errors.failure(e);
-    }
-    return delete(existing);
+      return true;
+    }, e -> e instanceof NoSuchKeyException || S3Errors.status(e, 412) ? Optional.of(false) : Optional.empty()); // gone, or changed
+    return copied && delete(existing);
   }
 
   @Override
@@ -264,26 +250,18 @@ final class S3Destination implements Destination, VersionedWrites {
     if (!upload.inParts()) return ""; // its one PutObject or CopyObject made it visible
     List<CompletedPart> parts = new ArrayList<>();
     receipts.forEach((number, etag) -> parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build()));
-    try {
+    return S3Errors.translated(() -> {
       client.completeMultipartUpload(b -> b.bucket(config.bucket()).key(key(upload.object()))
           .uploadId(upload.id()).multipartUpload(CompletedMultipartUpload.builder().parts(parts).build()));
-    } catch (NoSuchUploadException e) {
-      if (!multipart.completed(upload, receipts)) {
-        throw new StoreFailure(StoreFailure.Kind.RETRYABLE, "the multipart upload is gone and the object is not complete: "
-            + S3Errors.describe(e), e);
-      }
-    } catch (SdkException e) {
+      return "";
+    }, e -> {
       // S3Proxy answers a Complete of an upload it completed, or is completing, with InvalidPart or NoSuchKey
-      boolean gone = e instanceof AwsServiceException a && a.awsErrorDetails() != null
-          && List.of("InvalidPart", "NoSuchKey").contains(a.awsErrorDetails().errorCode());
-      if (!gone) throw S3Errors.failure(e);
-      if (!multipart.completed(upload, receipts)) {
-        throw new StoreFailure(StoreFailure.Kind.RETRYABLE, "the upload's parts are not as recorded, or gone, and the object is not"
-            + " complete: "
-            + S3Errors.describe(e), e);
-      }
-    }
-    return "";
+      boolean gone = e instanceof NoSuchUploadException || S3Errors.hasCode(e, "InvalidPart", "NoSuchKey");
+      if (!gone) return Optional.empty();
+      if (multipart.completed(upload, receipts)) return Optional.of("");
+      throw new StoreFailure(StoreFailure.Kind.RETRYABLE, (e instanceof NoSuchUploadException ? "the multipart upload is gone"
+          : "the upload's parts are not as recorded, or gone,") + " and the object is not complete: " + S3Errors.describe(e), e);
+    });
   }
 
   /**

@@ -11,6 +11,8 @@ import io.ferry.store.StoreFailure;
 import io.ferry.store.StoreObject;
 import io.ferry.store.listing.KeySpace;
 import io.ferry.store.retry.Retrier;
+import io.ferry.store.s3.http.S3Errors;
+import io.ferry.store.s3.http.SignedRequests;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -4,6 +4,7 @@ import io.ferry.store.Archive;
 import io.ferry.store.Restorer;
 import io.ferry.store.StoreObject;
 import io.ferry.store.retry.Retrier;
+import io.ferry.store.s3.http.S3Errors;
 import java.io.IOException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;

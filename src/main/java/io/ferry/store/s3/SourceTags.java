@@ -2,6 +2,7 @@ package io.ferry.store.s3;
 
 import io.ferry.store.StoreFailure;
 import io.ferry.store.StoreObject;
+import io.ferry.store.s3.http.S3Errors;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,6 +1,5 @@
 package io.ferry.store.s3;
 
-import io.ferry.store.retry.Retrier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ferry.config.BucketConfig;
@@ -8,6 +7,7 @@ import io.ferry.config.ObjectWrites;
 import io.ferry.config.S3EndpointConfig;
 import io.ferry.store.ObjectMetadata;
 import io.ferry.store.StoreObject;
+import io.ferry.store.retry.Retrier;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;

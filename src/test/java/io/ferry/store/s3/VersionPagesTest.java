@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ferry.store.listing.KeySpace;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * ListObjectVersions pages read as whole key histories, against a table that pages as S3 does (key-marker,

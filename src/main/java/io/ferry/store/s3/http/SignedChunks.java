@@ -1,4 +1,4 @@
-package io.ferry.store.s3;
+package io.ferry.store.s3.http;
 
 import io.ferry.store.checksums.Digests;
 import io.ferry.store.limits.ThreadBuffers;
@@ -30,10 +30,10 @@ import javax.crypto.spec.SecretKeySpec;
  * <p>A thread reads one body at a time (as {@code BulkHttpClient} sends one request at a time per thread): the chunk
  * buffer is the reading thread's, taken at the first read.
  */
-final class SignedChunks extends InputStream {
+public final class SignedChunks extends InputStream {
   /** The SDK signer's chunk size: the Content-Length it signs is computed for it. */
-  static final int CHUNK = 128 * 1024;
-  static final String STREAMING_SIGNED = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD";
+  public static final int CHUNK = 128 * 1024;
+  public static final String STREAMING_SIGNED = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD";
   private static final ThreadBuffers BUFFERS = new ThreadBuffers();
   private static final Pattern AUTHORIZATION = Pattern.compile("Credential=[^/]+/([^,]+), .*Signature=([0-9a-f]{64})");
   private static final byte[] CRLF = {'\r', '\n'};
@@ -72,7 +72,7 @@ final class SignedChunks extends InputStream {
   }
 
   /** What a signed request's body is encoded with: the seed signature, its time and scope, the signing key. */
-  static final class Seed {
+  public static final class Seed {
     private final long length;
     private final String time;
     private final String scope;
@@ -88,7 +88,7 @@ final class SignedChunks extends InputStream {
     }
 
     /** The encoded body of {@code payload}, which must hold the length the request was signed for. */
-    SignedChunks encode(InputStream payload) {
+    public SignedChunks encode(InputStream payload) {
       return new SignedChunks(this, payload);
     }
 
@@ -103,7 +103,7 @@ final class SignedChunks extends InputStream {
    * the secret key it was signed with. Null when the request is not in that form (unsigned, a checksum trailer), so
    * that the SDK's own encoding goes.
    */
-  static Seed seed(Map<String, List<String>> headers, String secret) {
+  public static Seed seed(Map<String, List<String>> headers, String secret) {
     if (!STREAMING_SIGNED.equals(first(headers, "x-amz-content-sha256"))) return null;
     String authorization = first(headers, "Authorization");
     String time = first(headers, "X-Amz-Date");
@@ -135,7 +135,7 @@ final class SignedChunks extends InputStream {
     }
   }
 
-  static byte[] signingKey(String secret, String date, String region, String service) {
+  public static byte[] signingKey(String secret, String date, String region, String service) {
     String scope = date + "/" + region + "/" + service;
     byte[] digest;
     try {

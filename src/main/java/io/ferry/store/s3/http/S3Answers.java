@@ -1,4 +1,4 @@
-package io.ferry.store.s3;
+package io.ferry.store.s3.http;
 
 import io.ferry.store.ByteRange;
 import java.util.Map;
@@ -10,7 +10,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /** What S3 answers, read: an error's XML as the exception the SDK's client would throw, a range answer checked. */
-final class S3Answers {
+public final class S3Answers {
   private static final Pattern CONTENT_RANGE = Pattern.compile("bytes (\\d+)-(\\d+)/(\\d+|\\*)");
 
   private S3Answers() {}
@@ -19,7 +19,7 @@ final class S3Answers {
    * Fails unless the answer holds exactly {@code range}: a 206 whose Content-Range starts and ends where asked, or a
    * 200 (the whole object) only where the range is the whole object from byte 0.
    */
-  static void checkRange(ByteRange range, int status, String contentRange, String contentLength) {
+  public static void checkRange(ByteRange range, int status, String contentRange, String contentLength) {
     long last = range.offset() + range.length() - 1;
     if (status == 206) {
       Matcher m = CONTENT_RANGE.matcher(contentRange.trim());
@@ -32,7 +32,7 @@ final class S3Answers {
   }
 
   /** The exception the S3 client would throw for this error answer (its XML body parsed for code, message, request id). */
-  static S3Exception error(int status, String requestIdHeader, String body) {
+  public static S3Exception error(int status, String requestIdHeader, String body) {
     String code = element(body, "Code");
     String message = element(body, "Message");
     String requestId = requestIdHeader.isEmpty() ? element(body, "RequestId") : requestIdHeader;
@@ -53,7 +53,7 @@ final class S3Answers {
     return Pattern.compile("<" + name + ">([^<]*)</" + name + ">");
   }
 
-  static String element(String xml, String name) {
+  public static String element(String xml, String name) {
     Matcher m = ELEMENTS.get(name).matcher(xml);
     if (!m.find()) return null;
     return m.group(1).replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&apos;", "'")

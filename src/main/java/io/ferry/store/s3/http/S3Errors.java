@@ -1,13 +1,15 @@
-package io.ferry.store.s3;
+package io.ferry.store.s3.http;
 
-import io.ferry.store.retry.Failures;
-import io.ferry.store.StoreFailure.Kind;
 import io.ferry.store.StoreFailure;
+import io.ferry.store.StoreFailure.Kind;
+import io.ferry.store.retry.Failures;
 import java.io.IOException;
+import java.util.Optional;
 import java.util.Set;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.http.SdkHttpResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
@@ -25,12 +27,12 @@ public final class S3Errors {
 
   /** An operation of the S3 SDK or of {@link SignedRequests}. */
   @FunctionalInterface
-  interface Call<T> {
-    T call() throws IOException;
+  public interface Call<T> {
+    public T call() throws IOException;
   }
 
   /** Runs {@code call}, turning the SDK's failures into {@link StoreFailure}s (network IOExceptions pass as they are). */
-  static <T> T translated(Call<T> call) throws IOException {
+  public static <T> T translated(Call<T> call) throws IOException {
     try {
       return call.call();
     } catch (SdkException | IllegalStateException e) {
@@ -38,7 +40,49 @@ public final class S3Errors {
     }
   }
 
-  static StoreFailure failure(Throwable t) {
+  /** What a service's answer other than success means to one call, where it means something; empty: a failure. */
+  @FunctionalInterface
+  public interface Meaning<T> {
+    public Optional<T> of(SdkException answer) throws IOException;
+  }
+
+  /**
+   * Runs {@code call}, an answer that {@code meaning} reads (a 404 that says "gone", a 412 that says "changed") giving
+   * its value; every other failure a {@link StoreFailure}, as {@link #translated(Call)}.
+   */
+  public static <T> T translated(Call<T> call, Meaning<T> meaning) throws IOException {
+    try {
+      return call.call();
+    } catch (SdkException e) {
+      Optional<T> meant = meaning.of(e);
+      if (meant.isPresent()) return meant.get();
+      throw failure(e);
+    } catch (IllegalStateException e) {
+      throw failure(e);
+    }
+  }
+
+  /** Whether {@code e} is the service's answer with one of these HTTP statuses. */
+  public static boolean status(SdkException e, int... statuses) {
+    if (!(e instanceof AwsServiceException a)) return false;
+    for (int s : statuses) if (a.statusCode() == s) return true;
+    return false;
+  }
+
+  /** Whether {@code e} is the service's answer with one of these S3 error codes. */
+  public static boolean hasCode(SdkException e, String... codes) {
+    if (!(e instanceof AwsServiceException a) || a.awsErrorDetails() == null) return false;
+    for (String c : codes) if (c.equals(a.awsErrorDetails().errorCode())) return true;
+    return false;
+  }
+
+  /** The HTTP answer behind {@code e}, where the service gave one. */
+  public static Optional<SdkHttpResponse> response(SdkException e) {
+    return e instanceof AwsServiceException a && a.awsErrorDetails() != null ? Optional.ofNullable(a.awsErrorDetails().sdkHttpResponse())
+        : Optional.empty();
+  }
+
+  public static StoreFailure failure(Throwable t) {
     return t instanceof StoreFailure f ? f : new StoreFailure(kind(t), describe(t), t);
   }
 
@@ -88,7 +132,7 @@ public final class S3Errors {
     return Failures.describe(t);
   }
 
-  static String code(AwsServiceException e) {
+  public static String code(AwsServiceException e) {
     return e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
   }
 

@@ -1,9 +1,11 @@
-package io.ferry.store.s3;
+package io.ferry.store.s3.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ferry.store.ByteRange;
+import io.ferry.store.s3.S3Clients;
+import io.ferry.store.s3.http.SignedRequests;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -1,4 +1,4 @@
-package io.ferry.store.s3;
+package io.ferry.store.s3.http;
 
 import java.io.FilterInputStream;
 import java.util.LinkedHashMap;
@@ -13,7 +13,7 @@ import software.amazon.awssdk.http.SdkHttpResponse;
 public final class ResponseBody extends FilterInputStream implements Abortable {
   private final SdkHttpResponse response;
 
-  ResponseBody(AbortableInputStream in, SdkHttpResponse response) {
+  public ResponseBody(AbortableInputStream in, SdkHttpResponse response) {
     super(in);
     this.response = response;
   }

@@ -1,4 +1,4 @@
-package io.ferry.store.s3;
+package io.ferry.store.s3.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,10 +1,12 @@
-package io.ferry.store.s3;
+package io.ferry.store.s3.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ferry.config.S3EndpointConfig;
 import io.ferry.store.ByteRange;
+import io.ferry.store.s3.S3Clients;
+import io.ferry.store.s3.http.SignedRequests;
 import io.ferry.support.S3Backend;
 import java.io.InputStream;
 import java.nio.file.Path;

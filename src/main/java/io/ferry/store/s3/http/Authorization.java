@@ -1,11 +1,11 @@
-package io.ferry.store.s3;
+package io.ferry.store.s3.http;
 
 import java.io.IOException;
 import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.http.SdkHttpRequest;
 
 /** How a bulk request proves who sends it: a SigV4 signature ({@link SigV4}) or an IBM IAM bearer token ({@link BearerToken}). */
-sealed interface Authorization permits SigV4, BearerToken {
+public sealed interface Authorization permits SigV4, BearerToken {
   /**
    * {@code request} as it goes, with what its body becomes ({@code chunked}: aws-chunked, signed per chunk where the
    * signature covers the body); a null {@code payload} is no body.

@@ -1,4 +1,4 @@
-package io.ferry.store.s3;
+package io.ferry.store.s3.http;
 
 import io.ferry.store.limits.ThreadBuffers;
 import java.io.IOException;
@@ -55,14 +55,14 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
  * copied in reads and writes of up to {@link #COPY_BUFFER}, which costs both ends far less. The Host header sent is
  * the one signed.
  */
-final class BulkHttpClient implements SdkHttpClient {
-  static final int COPY_BUFFER = 256 << 10;
+public final class BulkHttpClient implements SdkHttpClient {
+  public static final int COPY_BUFFER = 256 << 10;
 
   private final PoolingHttpClientConnectionManager pool;
   private final CloseableHttpClient client;
 
-  /** @param tls the factory of https connections (a lazy one for an http endpoint: {@link S3Clients#lazyTls}) */
-  BulkHttpClient(int maxConnections, Duration connectTimeout, Duration socketTimeout, ConnectionSocketFactory tls) {
+  /** @param tls the factory of https connections (a lazy one for an http endpoint: {@code S3Clients.lazyTls}) */
+  public BulkHttpClient(int maxConnections, Duration connectTimeout, Duration socketTimeout, ConnectionSocketFactory tls) {
     pool = new PoolingHttpClientConnectionManager(RegistryBuilder.<ConnectionSocketFactory>create()
         .register("http", PlainConnectionSocketFactory.getSocketFactory())
         .register("https", tls != null ? tls : SSLConnectionSocketFactory.getSystemSocketFactory())
@@ -127,7 +127,7 @@ final class BulkHttpClient implements SdkHttpClient {
    * Apache writes itself); PUT and POST always carry an entity (Content-Length: 0 without a body), as the SDK's
    * client sends them.
    */
-  static HttpRequestBase apacheRequest(SdkHttpRequest request, ContentStreamProvider body) {
+  public static HttpRequestBase apacheRequest(SdkHttpRequest request, ContentStreamProvider body) {
     String method = request.method().name();
     URI uri = uri(request);
     boolean enclosing = body != null || request.method() == SdkHttpMethod.PUT || request.method() == SdkHttpMethod.POST;
@@ -162,7 +162,7 @@ final class BulkHttpClient implements SdkHttpClient {
    * The request's URI, with "//" in its path sent as "/%2F" as the SDK's client sends it (a URI parser reads "//" as
    * the start of an authority; S3 decodes "%2F" to "/").
    */
-  static URI uri(SdkHttpRequest request) {
+  public static URI uri(SdkHttpRequest request) {
     String path = request.encodedPath();
     if (!path.contains("//")) return request.getUri();
     String port = SdkHttpUtils.isUsingStandardPort(request.protocol(), request.port()) ? "" : ":" + request.port();
@@ -202,12 +202,12 @@ final class BulkHttpClient implements SdkHttpClient {
   }
 
   /** A request body copied to the connection in reads and writes of up to {@link #COPY_BUFFER} bytes; sent once. */
-  static final class BodyEntity extends AbstractHttpEntity {
+  public static final class BodyEntity extends AbstractHttpEntity {
     private static final ThreadBuffers BUFFERS = new ThreadBuffers();
     private final ContentStreamProvider body;
     private final long length;
 
-    BodyEntity(ContentStreamProvider body, long length) {
+    public BodyEntity(ContentStreamProvider body, long length) {
       this.body = body;
       this.length = length;
       setChunked(length < 0);
@@ -270,18 +270,18 @@ final class BulkHttpClient implements SdkHttpClient {
    * (regular expressions: the SDK turns a {@code *} of {@code NO_PROXY} or {@code http.nonProxyHosts} into
    * {@code .*?}), compared as the SDK's own route planner compares them.
    */
-  static final class ProxyRoutePlanner extends DefaultRoutePlanner {
-    final HttpHost proxy;
+  public static final class ProxyRoutePlanner extends DefaultRoutePlanner {
+    public final HttpHost proxy;
     private final Set<String> direct;
 
-    ProxyRoutePlanner(HttpHost proxy, Set<String> nonProxyHosts) {
+    public ProxyRoutePlanner(HttpHost proxy, Set<String> nonProxyHosts) {
       super(DefaultSchemePortResolver.INSTANCE);
       this.proxy = proxy;
       this.direct = nonProxyHosts;
     }
 
     /** The planner for the SDK's proxy settings; null where they name no proxy. */
-    static ProxyRoutePlanner of(ProxyConfiguration proxy) {
+    public static ProxyRoutePlanner of(ProxyConfiguration proxy) {
       if (proxy.host() == null || proxy.port() <= 0) return null;
       return new ProxyRoutePlanner(new HttpHost(proxy.host(), proxy.port(), proxy.scheme()), proxy.nonProxyHosts());
     }
@@ -291,7 +291,7 @@ final class BulkHttpClient implements SdkHttpClient {
       return usesProxy(target.getHostName()) ? proxy : null;
     }
 
-    boolean usesProxy(String host) {
+    public boolean usesProxy(String host) {
       String h = host.toLowerCase(Locale.ROOT);
       return direct.stream().noneMatch(pattern -> h.matches(pattern));
     }

@@ -1,4 +1,4 @@
-package io.ferry.store.s3;
+package io.ferry.store.s3.http;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,10 +12,10 @@ import software.amazon.awssdk.http.SdkHttpRequest;
  * Authorizes requests with an IBM IAM bearer token instead of a SigV4 signature: the bulk requests directly, the S3
  * client's as its interceptor (its requests go unsigned).
  */
-final class BearerToken implements Authorization, ExecutionInterceptor {
+public final class BearerToken implements Authorization, ExecutionInterceptor {
   private final IbmIamTokens tokens;
 
-  BearerToken(IbmIamTokens tokens) {
+  public BearerToken(IbmIamTokens tokens) {
     this.tokens = tokens;
   }
 

@@ -1,4 +1,4 @@
-package io.ferry.store.s3;
+package io.ferry.store.s3.http;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -21,7 +21,7 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
  * fresh arrays per chunk). With {@code checksumTrailer} a chunked body carries a CRC32 trailer as the client would
  * add. Signs with the service's clock once an answer has said ours is off, as the SDK's client does.
  */
-final class SigV4 implements Authorization {
+public final class SigV4 implements Authorization {
   private static final AwsV4HttpSigner SIGNER = AwsV4HttpSigner.create();
 
   private final AwsCredentialsProvider credentials;
@@ -33,7 +33,7 @@ final class SigV4 implements Authorization {
   private volatile Duration skew = Duration.ZERO;
 
   /** {@code unsignedOverHttp}: bodies go unsigned over plain http too (unsigned-payload). */
-  SigV4(AwsCredentialsProvider credentials, String region, boolean checksumTrailer, boolean unsignedOverHttp, Clock clock) {
+  public SigV4(AwsCredentialsProvider credentials, String region, boolean checksumTrailer, boolean unsignedOverHttp, Clock clock) {
     this.credentials = credentials;
     this.region = region;
     this.checksumTrailer = checksumTrailer;
@@ -60,7 +60,7 @@ final class SigV4 implements Authorization {
     }
   }
 
-  SignedRequest sign(SdkHttpRequest request, ContentStreamProvider payload, boolean chunked) {
+  public SignedRequest sign(SdkHttpRequest request, ContentStreamProvider payload, boolean chunked) {
     return sign(request, payload, chunked, credentials.resolveCredentials());
   }
 

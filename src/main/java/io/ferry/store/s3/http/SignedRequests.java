@@ -1,4 +1,4 @@
-package io.ferry.store.s3;
+package io.ferry.store.s3.http;
 
 import io.ferry.store.ByteRange;
 import io.ferry.store.ETags;
@@ -48,12 +48,12 @@ public final class SignedRequests {
   private final Map<String, String> always;
   private final Map<String, String> bucketUrls = new ConcurrentHashMap<>();
 
-  SignedRequests(SdkHttpClient http, S3Utilities utilities, Authorization authorization) {
+  public SignedRequests(SdkHttpClient http, S3Utilities utilities, Authorization authorization) {
     this(http, utilities, authorization, Map.of());
   }
 
   /** @param always headers every request carries (a Requester Pays source's {@code x-amz-request-payer}) */
-  SignedRequests(SdkHttpClient http, S3Utilities utilities, Authorization authorization, Map<String, String> always) {
+  public SignedRequests(SdkHttpClient http, S3Utilities utilities, Authorization authorization, Map<String, String> always) {
     this.http = http;
     this.utilities = utilities;
     this.authorization = authorization;
