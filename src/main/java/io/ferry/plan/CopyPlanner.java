@@ -24,7 +24,7 @@ public final class CopyPlanner {
   private final PlanConfig config;
   private final long wholeObjectLimit;
   private final int maxParts;
-  private final Map<String, Kept> kept;
+  private final Map<String, OpenedBefore> openedBefore;
   private final long leastPart;
   private final long mostPart;
   private final List<RangeTask> bundle = new ArrayList<>();
@@ -44,15 +44,15 @@ public final class CopyPlanner {
    * An object an earlier run left open at this destination, as it was opened, and its part size: a rerun resumes it
    * only in those parts.
    */
-  public record Kept(StoreObject object, long partSize) implements Serializable {}
+  public record OpenedBefore(StoreObject object, long partSize) implements Serializable {}
 
   /**
-   * @param kept by relative key, objects that keep their part size whatever the config's, while they are the object
-   *     opened and the size is one the destination takes
+   * @param openedBefore by relative key, objects that keep their part size whatever the config's, while they are the
+   *     object opened and the size is one the destination takes
    */
-  public CopyPlanner(PlanConfig config, Capabilities limits, boolean serverSide, long firstId, Map<String, Kept> kept) {
+  public CopyPlanner(PlanConfig config, Capabilities limits, boolean serverSide, long firstId, Map<String, OpenedBefore> openedBefore) {
     this.config = config;
-    this.kept = kept;
+    this.openedBefore = openedBefore;
     this.leastPart = limits.minPartSize();
     this.mostPart = limits.maxPartSize();
     this.maxParts = limits.maxParts();
@@ -65,7 +65,7 @@ public final class CopyPlanner {
    * order; a small object may wait in the open bundle for {@link #finish}.
    */
   public List<CopyTask> add(StoreObject object) {
-    Kept k = kept.get(object.relativeKey());
+    OpenedBefore k = openedBefore.get(object.relativeKey());
     Long keep = k != null && k.object().equals(object) && k.partSize() >= leastPart && k.partSize() <= mostPart ? k.partSize() : null;
     long partSize = PartSizing.partSize(object.size(), keep != null ? keep : config.partSize(), maxParts);
     int parts = keep == null && object.size() <= wholeObjectLimit ? 1 : PartSizing.partCount(object.size(), partSize);

@@ -23,21 +23,21 @@ public final class PlanFunction implements Function2<Integer, Iterator<StoreObje
   private final Capabilities capabilities;
   private final boolean serverSide;
   private final int generation;
-  private final Broadcast<Map<String, CopyPlanner.Kept>> kept;
+  private final Broadcast<Map<String, CopyPlanner.OpenedBefore>> openedBefore;
 
   /** @param generation of a replay's versions: its tasks' ids are apart from other generations' */
   public PlanFunction(PlanConfig config, Capabilities capabilities, boolean serverSide, int generation) {
     this(config, capabilities, serverSide, generation, null);
   }
 
-  /** @param kept part sizes objects keep ({@link CopyPlanner}); null for none */
+  /** @param openedBefore part sizes objects keep ({@link CopyPlanner}); null for none */
   public PlanFunction(PlanConfig config, Capabilities capabilities, boolean serverSide, int generation,
-      Broadcast<Map<String, CopyPlanner.Kept>> kept) {
+      Broadcast<Map<String, CopyPlanner.OpenedBefore>> openedBefore) {
     this.config = config;
     this.capabilities = capabilities;
     this.serverSide = serverSide;
     this.generation = generation;
-    this.kept = kept;
+    this.openedBefore = openedBefore;
   }
 
   @Override
@@ -49,7 +49,7 @@ public final class PlanFunction implements Function2<Integer, Iterator<StoreObje
         .thenComparing(StoreObject::versionId));
     Iterator<StoreObject> objects = sorted.iterator();
     CopyPlanner planner = new CopyPlanner(config, capabilities, serverSide, ((long) generation << 52) + ((long) partition << 32),
-        kept == null ? Map.of() : kept.value());
+        openedBefore == null ? Map.of() : openedBefore.value());
     return new Iterator<>() {
       private Iterator<CopyTask> ready = Collections.emptyIterator();
       private boolean finished;

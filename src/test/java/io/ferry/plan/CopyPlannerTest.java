@@ -48,8 +48,9 @@ class CopyPlannerTest {
   void anObjectAnEarlierRunLeftOpenKeepsItsPartSizeWhileItIsTheObjectOpenedAndTheSizeIsOneTheDestinationTakes() {
     StoreObject open = object("open", 90);
     StoreObject changed = object("changed", 90);
-    var kept = java.util.Map.of("open", new CopyPlanner.Kept(open, 40), "changed", new CopyPlanner.Kept(object("changed", 80), 40),
-        "tiny", new CopyPlanner.Kept(object("tiny", 90), 4), "gone", new CopyPlanner.Kept(object("gone", 9), 7));
+    var kept = java.util.Map.of("open", new CopyPlanner.OpenedBefore(open, 40),
+        "changed", new CopyPlanner.OpenedBefore(object("changed", 80), 40), "tiny", new CopyPlanner.OpenedBefore(object("tiny", 90), 4),
+        "gone", new CopyPlanner.OpenedBefore(object("gone", 9), 7));
     // the destination takes parts of 5 to 1,000 bytes: "tiny" was opened in parts it no longer takes (another destination)
     CopyPlanner planner = new CopyPlanner(CONFIG, new Capabilities(5, 1000, 10_000, true, true, false), false, 0, kept);
     List<CopyTask> tasks = new ArrayList<>(planner.add(open));

@@ -136,10 +136,10 @@ public final class MigrationJob {
    * The objects earlier runs left open at this destination, by relative key, with their part size: under
    * {@code plan.part-size = auto} they keep it, so that they resume in their own parts whatever auto chooses now.
    */
-  static Map<String, CopyPlanner.Kept> kept(RunContext run) {
-    Map<String, CopyPlanner.Kept> kept = new HashMap<>();
+  static Map<String, CopyPlanner.OpenedBefore> openedBefore(RunContext run) {
+    Map<String, CopyPlanner.OpenedBefore> kept = new HashMap<>();
     for (Ledger.Opened o : run.resumption().value().here().values()) {
-      kept.put(o.relativeKey(), new CopyPlanner.Kept(LedgerRecords.object(o), o.partSize()));
+      kept.put(o.relativeKey(), new CopyPlanner.OpenedBefore(LedgerRecords.object(o), o.partSize()));
     }
     return kept;
   }

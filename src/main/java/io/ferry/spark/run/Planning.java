@@ -20,7 +20,7 @@ import io.ferry.spark.ExecutorContext;
 import io.ferry.spark.FoldedKeys;
 import io.ferry.spark.Held;
 import io.ferry.spark.JobFailure;
-import io.ferry.spark.Keep;
+import io.ferry.spark.ListedEntries;
 import io.ferry.spark.Listing;
 import io.ferry.spark.Live;
 import io.ferry.spark.PlanFunction;
@@ -66,9 +66,9 @@ final class Planning {
     MigrationConfig config = run.config();
     run.jsc().setJobGroup("LIST", "LIST: " + config.destination().describe(), true);
     JavaRDD<StoreObject> all = Listing.destination(run.jsc(), run.settings(), paging, counts, cache);
-    List<StoreObject> strays = Actions.run(() -> all.mapPartitions(new Keep(run.settings(), Keep.Which.STRAYS)).collect(),
+    List<StoreObject> strays = Actions.run(() -> all.mapPartitions(new ListedEntries(run.settings(), ListedEntries.Which.STRAYS)).collect(),
         "cannot list the destination " + config.destination().describe(), Listing.hint("destination", config.destination().store()));
-    return new Existing(all.mapPartitions(new Keep(run.settings(), Keep.Which.OBJECTS)), strays);
+    return new Existing(all.mapPartitions(new ListedEntries(run.settings(), ListedEntries.Which.OBJECTS)), strays);
   }
 
   /** LIST and PLAN, with what the run's modes make of the decisions. */
@@ -157,12 +157,12 @@ final class Planning {
     JavaRDD<StoreObject> toCopy = chosen.toCopy();
     PlanConfig planConfig = config.plan();
     Planned.Notes notes = both.notes();
-    Broadcast<Map<String, CopyPlanner.Kept>> keep = null;
+    Broadcast<Map<String, CopyPlanner.OpenedBefore>> keep = null;
     if (planConfig.autoPartSize() && !run.serverSide()) {
       StringBuilder line = new StringBuilder();
       planConfig = autoPartSize(planConfig, settings, jsc, toCopy, (long) jsc.defaultParallelism() * config.copy().streamsPerTask(), line);
       notes = new Planned.Notes(notes.listing(), notes.existing(), notes.listedIn(), Optional.of(line.toString()));
-      Map<String, CopyPlanner.Kept> kept = MigrationJob.kept(run);
+      Map<String, CopyPlanner.OpenedBefore> kept = MigrationJob.openedBefore(run);
       if (!kept.isEmpty()) keep = cache.broadcast(jsc.broadcast(new HashMap<>(kept)));
     }
     JavaRDD<CopyTask> tasks = cache.persist(toCopy.mapPartitionsWithIndex(new PlanFunction(planConfig, capabilities, run.serverSide(), 0,

@@ -13,7 +13,7 @@ import io.ferry.spark.Actions;
 import io.ferry.spark.CopySettings;
 import io.ferry.spark.Held;
 import io.ferry.spark.JobFailure;
-import io.ferry.spark.Keep;
+import io.ferry.spark.ListedEntries;
 import io.ferry.spark.Listing;
 import io.ferry.spark.VerifyFunction;
 import io.ferry.store.StoreObject;
@@ -63,10 +63,10 @@ final class VerifyJob {
     Held listings = new Held();
     jsc.setJobGroup("LIST", "LIST: both sides, paired by key", true);
     Listing.Sources sources = Listing.sources(jsc, settings, paging, sourceCounts, listings);
-    JavaRDD<StoreObject> source = sources.objects().mapPartitions(new Keep(settings, Keep.Which.SOURCE_SELECTED));
+    JavaRDD<StoreObject> source = sources.objects().mapPartitions(new ListedEntries(settings, ListedEntries.Which.SOURCE_SELECTED));
     Listing.Counters existingCounts = new Listing.Counters(jsc, "destination");
     JavaRDD<StoreObject> existing = Listing.destination(jsc, settings, paging, existingCounts, listings)
-        .mapPartitions(new Keep(settings, Keep.Which.DESTINATION_SELECTED));
+        .mapPartitions(new ListedEntries(settings, ListedEntries.Which.DESTINATION_SELECTED));
     long partitions = jsc.defaultParallelism();
     JavaRDD<Keyed> pairs = source.mapToPair(o -> new Tuple2<>(o.relativeKey(), Keyed.source(o)))
         .union(existing.mapToPair(o -> new Tuple2<>(o.relativeKey(), Keyed.existing(o))))

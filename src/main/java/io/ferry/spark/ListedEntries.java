@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.function.Predicate;
 import org.apache.spark.api.java.function.FlatMapFunction;
 
-/** Which objects of a listing a stage keeps, its predicate built once per partition. */
-public final class Keep implements FlatMapFunction<Iterator<StoreObject>, StoreObject> {
+/** The entries of a listing of one kind (objects, strays, the selected), its predicate built once per partition. */
+public final class ListedEntries implements FlatMapFunction<Iterator<StoreObject>, StoreObject> {
   private static final long serialVersionUID = 1L;
 
   public enum Which {
@@ -27,7 +27,7 @@ public final class Keep implements FlatMapFunction<Iterator<StoreObject>, StoreO
   private final CopySettings settings;
   private final Which which;
 
-  public Keep(CopySettings settings, Which which) {
+  public ListedEntries(CopySettings settings, Which which) {
     this.settings = settings;
     this.which = which;
   }
