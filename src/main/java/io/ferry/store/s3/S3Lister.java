@@ -20,9 +20,9 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
@@ -308,15 +308,8 @@ final class S3Lister implements Lister {
   }
 
   private HeadObjectResponse head(String key) throws IOException {
-    return retrier.call(() -> {
-      try {
-        return client.headObject(b -> b.bucket(bucket).key(key));
-      } catch (NoSuchKeyException e) {
-        return null;
-      } catch (SdkException e) {
-        throw S3Errors.failure(e);
-      }
-    });
+    return retrier.call(() -> S3Errors.translated(() -> Optional.of(client.headObject(b -> b.bucket(bucket).key(key))),
+        e -> e instanceof NoSuchKeyException ? Optional.of(Optional.<HeadObjectResponse>empty()) : Optional.empty())).orElse(null);
   }
 
   @Override

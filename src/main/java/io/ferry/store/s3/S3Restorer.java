@@ -6,8 +6,7 @@ import io.ferry.store.StoreObject;
 import io.ferry.store.retry.Retrier;
 import io.ferry.store.s3.http.S3Errors;
 import java.io.IOException;
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
-import software.amazon.awssdk.core.exception.SdkException;
+import java.util.Optional;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GlacierJobParameters;
 import software.amazon.awssdk.services.s3.model.RestoreObjectRequest;
@@ -34,36 +33,21 @@ final class S3Restorer implements Restorer {
     RestoreRequest.Builder restore = RestoreRequest.builder().glacierJobParameters(GlacierJobParameters.builder().tier(tier).build());
     if (Archive.restoresForDays(object.archiveClass())) restore.days(days);
     RestoreObjectRequest request = RestoreObjectRequest.builder().bucket(bucket).key(object.key()).restoreRequest(restore.build()).build();
-    return retrier.call(() -> {
-      try {
-        int status = client.restoreObject(request).sdkHttpResponse().statusCode();
-        return status == 202 ? Outcome.REQUESTED : Outcome.READABLE;
-      } catch (AwsServiceException e) {
-        String code = S3Errors.code(e);
-        if ("RestoreAlreadyInProgress".equals(code)) return Outcome.UNDER_WAY;
-        if ("InvalidObjectState".equals(code)) return Outcome.READABLE;
-        throw S3Errors.failure(e);
-      } catch (SdkException e) {
-        throw S3Errors.failure(e);
-      }
-    });
+    return retrier.call(() -> S3Errors.translated(() -> client.restoreObject(request).sdkHttpResponse().statusCode() == 202
+        ? Outcome.REQUESTED : Outcome.READABLE, e -> S3Errors.hasCode(e, "RestoreAlreadyInProgress") ? Optional.of(Outcome.UNDER_WAY)
+        : S3Errors.hasCode(e, "InvalidObjectState") ? Optional.of(Outcome.READABLE) : Optional.empty()));
   }
 
   @Override
   public boolean readable(StoreObject object) throws IOException {
-    return retrier.call(() -> {
+    return retrier.call(() -> S3Errors.translated(() -> {
       try (var first = client.getObject(b -> {
         b.bucket(bucket).key(object.key());
         if (object.size() > 0) b.range("bytes=0-0");
       })) {
         first.readAllBytes();
         return true;
-      } catch (AwsServiceException e) {
-        if ("InvalidObjectState".equals(S3Errors.code(e))) return false;
-        throw S3Errors.failure(e);
-      } catch (SdkException e) {
-        throw S3Errors.failure(e);
       }
-    });
+    }, e -> S3Errors.hasCode(e, "InvalidObjectState") ? Optional.of(false) : Optional.empty()));
   }
 }

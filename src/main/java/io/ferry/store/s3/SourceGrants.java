@@ -8,8 +8,7 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
-import software.amazon.awssdk.core.exception.SdkException;
+import java.util.Optional;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.Grant;
 import software.amazon.awssdk.services.s3.model.Grantee;
@@ -34,29 +33,20 @@ final class SourceGrants {
 
   /** The grant headers of {@code object} (of its version, where it is one); empty where it grants nothing. */
   Map<String, String> of(StoreObject object) throws IOException {
-    try {
-      var answer = client.getObjectAcl(b -> {
-        b.bucket(bucket).key(object.key()).versionId(object.versionId().isEmpty() ? null : object.versionId());
-        if (requesterPays) b.requestPayer(RequestPayer.REQUESTER);
-      });
-      return headers(answer.grants());
-    } catch (AwsServiceException e) {
-      if (e.statusCode() == 403) {
+    return S3Errors.translated(() -> headers(client.getObjectAcl(b -> {
+      b.bucket(bucket).key(object.key()).versionId(object.versionId().isEmpty() ? null : object.versionId());
+      if (requesterPays) b.requestPayer(RequestPayer.REQUESTER);
+    }).grants()), e -> {
+      if (S3Errors.status(e, 403)) {
         throw new StoreFailure(StoreFailure.Kind.FATAL, "reading the source object's ACL was refused (" + S3Errors.describe(e)
             + "): allow s3:GetObjectAcl, or set ferry.destination.acl to a canned ACL", e);
       }
-      if (e.statusCode() == 501 || e.statusCode() == 400 && "NotImplemented".equals(code(e))) {
+      if (S3Errors.status(e, 501) || S3Errors.status(e, 400) && S3Errors.hasCode(e, "NotImplemented")) {
         throw new StoreFailure(StoreFailure.Kind.FATAL, "the source keeps no ACLs (" + S3Errors.describe(e)
             + "): destination.acl = copy needs a source that has them; set a canned ACL instead", e);
       }
-      throw S3Errors.failure(e);
-    } catch (SdkException e) {
-      throw S3Errors.failure(e);
-    }
-  }
-
-  private static String code(AwsServiceException e) {
-    return e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+      return Optional.empty();
+    });
   }
 
   /** Grants as the headers of a write: one per permission, its grantees comma-separated. */

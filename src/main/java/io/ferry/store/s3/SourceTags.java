@@ -9,8 +9,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
-import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.RequestPayer;
 
@@ -59,26 +57,25 @@ final class SourceTags {
       return Map.of();
     }
     if (UNTAGGED.contains(place)) return null;
-    try {
+    Optional<Map<String, String>> read = S3Errors.translated(() -> {
       Map<String, String> tags = new LinkedHashMap<>();
       client.getObjectTagging(b -> {
         b.bucket(bucket).key(object.key()).versionId(object.versionId().isEmpty() ? null : object.versionId());
         if (requesterPays) b.requestPayer(RequestPayer.REQUESTER);
       }).tagSet().forEach(t -> tags.put(t.key(), t.value()));
-      return tags;
-    } catch (AwsServiceException e) {
-      if (e.statusCode() == 501) {
+      return Optional.of(tags);
+    }, e -> {
+      if (S3Errors.status(e, 501)) { // the store keeps no tags
         UNTAGGED.add(place);
-        return null;
+        return Optional.of(Optional.empty());
       }
-      if (e.statusCode() == 403) {
+      if (S3Errors.status(e, 403)) {
         throw new StoreFailure(StoreFailure.Kind.FATAL, "reading the source object's tags was refused (" + S3Errors.describe(e)
             + "): allow s3:GetObjectTagging, or set ferry.destination.copy-tags = false to copy without them", e);
       }
-      throw S3Errors.failure(e);
-    } catch (SdkException e) {
-      throw S3Errors.failure(e);
-    }
+      return Optional.empty();
+    });
+    return read.orElse(null);
   }
 
 }
