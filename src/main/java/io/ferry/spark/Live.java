@@ -1,6 +1,5 @@
 package io.ferry.spark;
 
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -27,15 +26,10 @@ public final class Live extends SparkListener implements AutoCloseable {
   private final Set<Long> ids = new HashSet<>();
   private final Map<Long, Long> finished = new ConcurrentHashMap<>();
   private final Map<Long, Map<Long, Long>> running = new ConcurrentHashMap<>();
-  /** The accumulators' values when the watch began (copies made while listing count on into the run's copy). */
-  private final Map<Long, Long> before = new HashMap<>();
 
   private Live(JavaSparkContext jsc, List<LongAccumulator> accumulators) {
     this.jsc = jsc;
-    for (LongAccumulator a : accumulators) {
-      ids.add(a.id());
-      before.put(a.id(), a.value());
-    }
+    for (LongAccumulator a : accumulators) ids.add(a.id());
   }
 
   public static Live watch(JavaSparkContext jsc, List<LongAccumulator> accumulators) {
@@ -50,7 +44,7 @@ public final class Live extends SparkListener implements AutoCloseable {
    */
   public long value(LongAccumulator accumulator) {
     long id = accumulator.id();
-    long total = before.getOrDefault(id, 0L) + finished.getOrDefault(id, 0L);
+    long total = finished.getOrDefault(id, 0L);
     for (Map<Long, Long> task : running.values()) total += task.getOrDefault(id, 0L);
     return Math.max(total, accumulator.value());
   }

@@ -83,8 +83,8 @@ final class MultipartUploads {
 
   /** Every open multipart upload under the prefix, keyed relative to it (size and ETag unknown: 0 and ""). */
   List<Upload> openUploads() throws IOException {
-    List<Upload> open = new ArrayList<>();
-    S3Errors.translated(() -> {
+    return S3Errors.translated(() -> {
+      List<Upload> open = new ArrayList<>();
       for (var u : client.listMultipartUploadsPaginator(b -> b.bucket(config.bucket()).prefix(config.prefix())).uploads()) {
         String relative = u.key().substring(config.prefix().length());
         open.add(new Upload(new StoreObject(u.key(), relative, 0, "", u.initiated() == null ? 0 : u.initiated().toEpochMilli()),
@@ -92,18 +92,12 @@ final class MultipartUploads {
       }
       return open;
     });
-    return open;
   }
 
   int abortLostOpenings(Upload kept, long withinMillis) throws IOException {
     String key = S3Destination.key(config, kept.object());
-    List<MultipartUpload> uploads = new ArrayList<>();
-    S3Errors.translated(() -> {
-      client.listMultipartUploadsPaginator(b -> b.bucket(config.bucket()).prefix(key)).uploads().forEach(u -> {
-        if (u.key().equals(key)) uploads.add(u);
-      });
-      return uploads;
-    });
+    List<MultipartUpload> uploads = S3Errors.translated(() -> client.listMultipartUploadsPaginator(b -> b.bucket(config.bucket())
+        .prefix(key)).uploads().stream().filter(u -> u.key().equals(key)).toList());
     Instant at = uploads.stream().filter(u -> u.uploadId().equals(kept.id())).map(u -> u.initiated()).findFirst().orElse(null);
     if (at == null) return 0;
     int aborted = 0;

@@ -146,7 +146,7 @@ public class KeySpaceTest {
   @Test
   void aKeyThatIsAPiecesUpperBoundIsListedWhenTheProbeFindsIt() throws IOException {
     // the piece (a07999, b] is split again after 8 pages; the probe past everything under "a" finds "b", the piece's own
-    // last key: the pieces it was split into held only keys under "a", and "b" was listed by no shard (SettledTest found it)
+    // last key: the pieces it was split into held only keys under "a", and "b" was listed by no shard
     for (int n : new int[] {20_000, 50_000}) {
       List<String> keys = new ArrayList<>(numbered("a%05d", n));
       keys.addAll(List.of("b", "c"));
