@@ -256,7 +256,7 @@ public final class Bench {
     if (base(tool).equals("ferry") && m.exit() == 0) {
       double[] stage = ferryCopyStage();
       inner = stage[1];
-      note = String.format(Locale.ROOT, "copy stage %.1f s of a %.1f s run", stage[0], stage[2]);
+      note = String.format(Locale.ROOT, "copy stage %.1f s of a %.1f s run; a range's MB/s p50 %.1f", stage[0], stage[2], stage[3]);
     } else if (tool.equals("raw") && m.exit() == 0) {
       java.util.regex.Matcher line = java.util.regex.Pattern.compile("(?m)^(\\d+) ([\\d.]+) ([\\d.]+)$").matcher(m.log());
       if (line.find()) { // "bytes seconds MB/s"
@@ -409,18 +409,18 @@ public final class Bench {
         p.exitValue(), Files.readString(log));
   }
 
-  /** From a Ferry run's newest summary.json: copy stage seconds, its MB/s, the run's wall seconds. */
+  /** From a Ferry run's newest summary.json: copy stage seconds, its MB/s, the run's wall seconds, a range's median MB/s. */
   private double[] ferryCopyStage() throws IOException {
     Path reports = work.resolve("reports/bench");
-    if (!Files.isDirectory(reports)) return new double[3];
+    if (!Files.isDirectory(reports)) return new double[4];
     try (var runs = Files.list(reports)) {
       // runs only: the job's folder also holds its ledger
       Path newest = runs.filter(r ->
           Files.exists(r.resolve("summary.json"))).max(java.util.Comparator.comparing(Path::getFileName)).orElse(null);
-      if (newest == null) return new double[3];
+      if (newest == null) return new double[4];
       var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(newest.resolve("summary.json").toFile());
       return new double[] {json.at("/throughput/copyStageSeconds").asDouble(), json.at("/throughput/aggregateMBps").asDouble(),
-          json.at("/wallSeconds").asDouble()};
+          json.at("/wallSeconds").asDouble(), json.at("/throughput/rangeP50MBps").asDouble()};
     }
   }
 

@@ -11,6 +11,11 @@ import java.util.Objects;
  */
 public record DestinationConfig(StoreConfig store, ServerSideCopy serverSideCopy, CutOver cutOver) implements Serializable {
 
+  /** The same destination at {@code to} (a directory settled on how its files are written, say). */
+  public DestinationConfig withStore(StoreConfig to) {
+    return new DestinationConfig(to, serverSideCopy, cutOver);
+  }
+
   /** When a bucket-to-bucket copy may stay inside the service. */
   public enum ServerSideCopy { AUTO, ALWAYS, NEVER }
 

@@ -11,7 +11,11 @@ final class DestinationSection {
   static DestinationConfig read(Hocon h, boolean bucketSource) {
     DestinationConfig.ServerSideCopy serverSideCopy = h.enumValue("destination.server-side-copy", DestinationConfig.ServerSideCopy.class);
     StoreConfig store = switch (Stores.kind(h, "destination.type")) {
-      case "file" -> Stores.directory(h, "destination", "copy into", "/mnt/nfs/migrated");
+      case "file" -> {
+        DirectoryConfig d = Stores.directory(h, "destination", "copy into", "/mnt/nfs/migrated");
+        boolean direct = h.bool("destination.direct-io");
+        yield d == null ? null : d.withWrites(direct ? DirectoryConfig.Writes.DIRECT : DirectoryConfig.Writes.PAGE_CACHE);
+      }
       case "s3" -> {
         if (serverSideCopy == DestinationConfig.ServerSideCopy.ALWAYS && !bucketSource) {
           h.problem("destination.server-side-copy", "always", "needs a bucket source; set it to auto or never for a file source");

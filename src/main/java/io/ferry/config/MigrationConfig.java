@@ -27,6 +27,11 @@ public record MigrationConfig(
     Objects.requireNonNull(sparkMaster, "sparkMaster is null");
   }
 
+  /** The same job into {@code to}. */
+  public MigrationConfig withDestination(DestinationConfig to) {
+    return new MigrationConfig(jobName, source, to, plan, copy, report, estimate, limits, sparkMaster);
+  }
+
   /** Where the run's datasets and report go ({@code report.path}). */
   public String reportPath() {
     return report.path();

@@ -120,40 +120,46 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
   record Job(long partSize, int streams, List<String> prefixes, int include, int exclude, long minSize, long maxSize,
       long modifiedAfter, Manifest manifest, boolean deleteExtraneous, String maxDelete, boolean deleteTo, boolean skipUnchanged,
       boolean serverSideNever, boolean checksums, boolean followLinks, boolean copyTags, boolean keepClass, boolean copyLinks,
-      int pageKeys) {
+      int pageKeys, boolean directIo) {
 
     Job withPartSize(long size) {
       return new Job(size, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous, maxDelete,
-          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, pageKeys);
+          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, pageKeys, directIo);
     }
 
     Job withStreams(int n) {
       return new Job(partSize, n, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous, maxDelete,
-          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, pageKeys);
+          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, pageKeys, directIo);
     }
 
     /** source.symlinks = follow, destination.copy-tags, destination.storage-class = keep. */
     Job withWrites(boolean follow, boolean tags, boolean keep) {
       return new Job(partSize, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous,
-          maxDelete, deleteTo, skipUnchanged, serverSideNever, checksums, follow, tags, keep, copyLinks, pageKeys);
+          maxDelete, deleteTo, skipUnchanged, serverSideNever, checksums, follow, tags, keep, copyLinks, pageKeys, directIo);
     }
 
     /** source.symlinks = copy (over follow). */
     Job withCopiedLinks() {
       return new Job(partSize, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous,
-          maxDelete, deleteTo, skipUnchanged, serverSideNever, checksums, false, copyTags, keepClass, true, pageKeys);
+          maxDelete, deleteTo, skipUnchanged, serverSideNever, checksums, false, copyTags, keepClass, true, pageKeys, directIo);
     }
 
     /** No size range: every version of a history is the job's. */
     Job withAllSizes() {
       return new Job(partSize, streams, prefixes, include, exclude, 0, -1, modifiedAfter, manifest, deleteExtraneous, maxDelete,
-          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, pageKeys);
+          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, pageKeys, directIo);
+    }
+
+    /** destination.direct-io: a directory's files written around the page cache, and read back from the disk. */
+    Job withDirectIo(boolean direct) {
+      return new Job(partSize, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous, maxDelete,
+          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, pageKeys, direct);
     }
 
     /** plan.listing-page-keys: small pages list a bucket in rounds. */
     Job withPageKeys(int n) {
       return new Job(partSize, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous, maxDelete,
-          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, n);
+          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, n, directIo);
     }
 
     /** Whether the selection takes a key relative to the prefix, by folders and globs (sizes and times aside). */
@@ -284,7 +290,7 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
     int streams = 1 + r.nextInt(8); // 8 draws auto: every other draw of a seed stays as it was
     Job job = new Job(partSize, streams == 8 ? 0 : streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest,
         deleteExtraneous, maxDelete, deleteTo, r.nextInt(5) > 0, destinationKind == DestinationKind.SAME_SERVICE && r.nextBoolean(),
-        r.nextInt(3) == 0, false, true, false, false, 1000);
+        r.nextInt(3) == 0, false, true, false, false, 1000, false);
 
     // what the destination holds already: copies, stale versions (another size, so no rule takes them for unchanged),
     // objects only it has (in the selection or not), another job's temp file
@@ -396,6 +402,8 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
       }
       runs = kept;
     }
+    // a stream of its own again: how a directory's files are written
+    if (destinationKind == DestinationKind.DIRECTORY && new SplittableRandom(seed ^ 0x47L).nextBoolean()) job = job.withDirectIo(true);
     return new Scenario(seed, sourceKind, destinationKind, sourcePrefix, destinationPrefix, source, outside, existing, links, job, runs,
         sourceLinks, archived, paths, histories);
   }

@@ -609,6 +609,7 @@ final class Stage {
       };
       h.append("  destination { path = \"").append(named).append("\"");
       if (job.deleteTo()) h.append(", delete-to = \"").append(aside).append("\"");
+      if (job.directIo()) h.append(", direct-io = true");
       h.append(" }\n");
     }
     h.append("  destination { delete-extraneous = ").append(job.deleteExtraneous()).append(", max-delete = \"").append(job.maxDelete())

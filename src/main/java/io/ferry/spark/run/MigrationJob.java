@@ -17,6 +17,7 @@ import io.ferry.spark.CopySettings;
 import io.ferry.spark.ExecutorContext;
 import io.ferry.spark.FerryPlugin;
 import io.ferry.spark.JobFailure;
+import io.ferry.store.file.FileStore;
 import io.ferry.store.file.KeyPaths;
 import io.ferry.store.retry.Failures;
 import java.io.IOException;
@@ -62,9 +63,10 @@ public final class MigrationJob {
    * A run on a Spark context that may still be starting: the preflight runs meanwhile; the stage "spark" is what is
    * left of its start after it (and, on a cluster, the shared-directory check, which needs the executors).
    */
-  public static RunSummary run(MigrationConfig config, Future<JavaSparkContext> spark, PrintStream out) throws JobFailure, IOException {
+  public static RunSummary run(MigrationConfig asked, Future<JavaSparkContext> spark, PrintStream out) throws JobFailure, IOException {
     Instant started = Instant.now();
     String runId = newRunId(started);
+    MigrationConfig config = settledWrites(asked, out);
     CopySettings settings = new CopySettings(config.source(), config.destination(), config.jobName(), runId, config.copy());
     StageTimes stages = new StageTimes();
     Overlaps.recheck(config); // links may have changed since the job file was read: before anything is written
@@ -187,6 +189,23 @@ public final class MigrationJob {
       throw new JobFailure("ferry.destination.path = " + root + " is not writable: " + Failures.describe(e));
     }
     return marker;
+  }
+
+  /**
+   * Direct I/O asked of a directory whose filesystem refuses it (tmpfs): the run writes through the page cache, and its
+   * header and summary say so.
+   */
+  private static MigrationConfig settledWrites(MigrationConfig config, PrintStream out) {
+    if (!(config.destination().store() instanceof DirectoryConfig d) || d.writes() != DirectoryConfig.Writes.DIRECT) return config;
+    try {
+      Files.createDirectories(Path.of(d.path())); // else the preflight says why not
+    } catch (IOException e) {
+      return config;
+    }
+    return FileStore.directIoRefusal(d, config.jobName()).map(why -> {
+      out.printf("ferry.destination.direct-io = true: %s refuses O_DIRECT (%s): writing through the page cache%n", d.path(), why);
+      return config.withDestination(config.destination().withStore(d.withWrites(DirectoryConfig.Writes.DIRECT_REFUSED)));
+    }).orElse(config);
   }
 
   /** On a cluster, a directory destination must be the same shared directory on every executor: the marker shows. */

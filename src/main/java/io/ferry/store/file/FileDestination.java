@@ -68,6 +68,7 @@ final class FileDestination implements Destination, HardLinkTarget {
   private final Jail jail;
   private final Completion completion;
   private final StagedFiles stagedFiles;
+  private final FileIo io;
 
   /** Whether the job copies links as links: its listing lists them, to compare, verify and cut over. */
   private final boolean links;
@@ -75,15 +76,12 @@ final class FileDestination implements Destination, HardLinkTarget {
   /** Whether folders are objects of the job's (source.empty-directories = copy): its listing lists them all. */
   private final boolean folders;
 
-  FileDestination(Path root, String tag, int bufferSize) {
-    this(root, tag, bufferSize, false, false);
-  }
-
-  FileDestination(Path root, String tag, int bufferSize, boolean links, boolean folders) {
+  FileDestination(Path root, String tag, int bufferSize, boolean links, boolean folders, FileIo io) {
     this.root = root;
     this.jail = new Jail(root, tag);
     this.completion = new Completion(jail);
-    this.stagedFiles = new StagedFiles(jail, bufferSize, BUFFERS);
+    this.stagedFiles = new StagedFiles(jail, io.chunk(bufferSize), BUFFERS, io);
+    this.io = io;
     this.bufferSize = bufferSize;
     this.links = links;
     this.folders = folders;
@@ -167,13 +165,13 @@ final class FileDestination implements Destination, HardLinkTarget {
     // into the file its opening created.
     try (FileChannel channel = !upload.inParts() && from == 0 ? SparseWriter.createFresh(temp)
         : FileChannel.open(temp, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
-        InputStream in = body.open()) {
-      int chunk = (int) Math.min(bufferSize, Math.max(1, range.length()));
+        FileIo.Writes out = io.writes(channel, temp); InputStream in = body.open()) {
+      int chunk = (int) Math.min(io.chunk(bufferSize), Math.max(1, range.length()));
       byte[] buffer = BUFFERS.get(chunk);
       long position = range.offset() + from;
       Lock lock = upload.inParts() ? FILE_LOCKS[Math.floorMod(temp.hashCode(), FILE_LOCKS.length)] : null;
-      for (int n; (n = SparseWriter.fill(in, buffer, chunk, channel, position, lock)) > 0; ) {
-        SparseWriter.write(channel, buffer, n, position, lock);
+      for (int n; (n = SparseWriter.fill(in, buffer, io.fill(chunk, position), channel, out, position, lock)) > 0; ) {
+        SparseWriter.write(channel, out, buffer, n, position, lock);
         position += n;
       }
       try {

@@ -6,6 +6,7 @@ import io.ferry.store.Lister;
 import io.ferry.store.RangeReader;
 import io.ferry.store.Store;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /** A directory on a local disk, an NFS mount or a block volume. */
 public final class FileStore implements Store {
@@ -14,6 +15,7 @@ public final class FileStore implements Store {
   private final boolean folders;
   private final String tag;
   private final int bufferSize;
+  private final FileIo io;
 
   /**
    * @param tag names the temp files written here (beside their final names, hidden): the job's name, so that a rerun
@@ -26,6 +28,7 @@ public final class FileStore implements Store {
     this.folders = config.folders();
     this.tag = tag;
     this.bufferSize = bufferSize;
+    this.io = FileIo.of(config.writes());
   }
 
   @Override
@@ -40,6 +43,14 @@ public final class FileStore implements Store {
 
   @Override
   public Destination destination() {
-    return new FileDestination(root, tag, bufferSize, symlinks == DirectoryConfig.Symlinks.COPY, folders);
+    return new FileDestination(root, tag, bufferSize, symlinks == DirectoryConfig.Symlinks.COPY, folders, io);
+  }
+
+  /**
+   * Why the filesystem of the directory refuses direct I/O, or empty where it takes it (a probe file of job {@code tag}'s
+   * written and removed).
+   */
+  public static Optional<String> directIoRefusal(DirectoryConfig config, String tag) {
+    return FileIo.refusal(Path.of(config.path()), tag);
   }
 }

@@ -46,21 +46,22 @@ final class SparseWriter {
    * Reads up to {@code chunk} bytes (whole blocks make holes); where the source fails part-way, the bytes it gave are
    * written before the failure goes on, so a retry that resumes after the bytes counted finds them all written.
    */
-  static int fill(InputStream in, byte[] buffer, int chunk, FileChannel channel, long position, Lock lock) throws IOException {
+  static int fill(InputStream in, byte[] buffer, int chunk, FileChannel channel, FileIo.Writes out, long position, Lock lock)
+      throws IOException {
     int n = 0;
     try {
       for (int r; n < chunk && (r = in.read(buffer, n, chunk - n)) > 0; ) n += r;
     } catch (IOException | RuntimeException failed) {
-      if (n > 0) write(channel, buffer, n, position, lock);
+      if (n > 0) write(channel, out, buffer, n, position, lock);
       throw failed;
     }
     return n;
   }
 
-  static void write(FileChannel channel, byte[] buffer, int n, long position, Lock lock) throws StoreFailure {
+  static void write(FileChannel channel, FileIo.Writes out, byte[] buffer, int n, long position, Lock lock) throws StoreFailure {
     if (lock != null) lock.lock();
     try {
-      writeSparse(channel, buffer, n, position);
+      writeSparse(channel, out, buffer, n, position);
     } catch (IOException e) {
       throw localWrite(e);
     } finally {
@@ -74,9 +75,9 @@ final class SparseWriter {
    * {@code cp --sparse=always} writes it. A zero block costs a vectorized compare, data a compare that stops at its
    * first byte. A zero block is left unwritten only where the file reads zeros already (a hole, or past its end): a
    * part written again over other bytes (a repair of a part that failed its check) writes its zeros. The channel must
-   * be readable.
+   * be readable; the data goes through {@code out}.
    */
-  static void writeSparse(FileChannel channel, byte[] bytes, int n, long position) throws IOException {
+  static void writeSparse(FileChannel channel, FileIo.Writes out, byte[] bytes, int n, long position) throws IOException {
     int pending = 0; // start of the bytes not yet written
     int i = 0;
     byte[] held = null;
@@ -85,13 +86,13 @@ final class SparseWriter {
       if (end - i == SPARSE_BLOCK && Arrays.mismatch(bytes, i, end, ZEROS, 0, SPARSE_BLOCK) < 0) {
         if (held == null) held = new byte[SPARSE_BLOCK];
         if (readsZeros(channel, position + i, held)) {
-          write(channel, bytes, pending, i, position);
+          out.write(bytes, pending, i, position + pending);
           pending = end;
         }
       }
       i = end;
     }
-    write(channel, bytes, pending, n, position);
+    out.write(bytes, pending, n, position + pending);
   }
 
   /** Whether the file's block at {@code at} reads as zeros (a hole reads so without a disk read; past the end, too). */
@@ -103,10 +104,11 @@ final class SparseWriter {
     return Arrays.mismatch(held, 0, b.position(), ZEROS, 0, b.position()) < 0;
   }
 
+  /** {@code bytes[from, to)} at {@code position}, through the page cache. */
   static void write(FileChannel channel, byte[] bytes, int from, int to, long position) throws IOException {
     for (int at = from; at < to; ) {
       ByteBuffer b = ByteBuffer.wrap(bytes, at, Math.min(WRITE_AT_MOST, to - at));
-      while (b.hasRemaining()) channel.write(b, position + b.position()); // bytes[i] goes to position + i
+      while (b.hasRemaining()) channel.write(b, position + b.position() - from); // bytes[from + i] goes to position + i
       at = b.position();
     }
   }

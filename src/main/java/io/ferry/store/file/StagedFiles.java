@@ -5,13 +5,11 @@ import io.ferry.store.Upload;
 import io.ferry.store.checksums.Checksum;
 import io.ferry.store.limits.ThreadBuffers;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Set;
 import java.util.SortedMap;
@@ -23,11 +21,13 @@ final class StagedFiles {
   private final int bufferSize;
   /** The writes' own: a stream thread writes, then reads back, never both at once. */
   private final ThreadBuffers buffers;
+  private final FileIo io;
 
-  StagedFiles(Jail jail, int bufferSize, ThreadBuffers buffers) {
+  StagedFiles(Jail jail, int bufferSize, ThreadBuffers buffers, FileIo io) {
     this.jail = jail;
     this.bufferSize = bufferSize;
     this.buffers = buffers;
+    this.io = io;
   }
 
   /** All of them while this opening's temp file is there at the object's size (a part is recorded only once on disk). */
@@ -64,11 +64,11 @@ final class StagedFiles {
     byte[] buffer = buffers.get(bufferSize);
     Path temp = jail.tempPath(upload);
     jail.folder(jail.root(), temp, false);
-    try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+    try (FileChannel channel = io.openForReading(temp)) {
       long position = Math.max(0, offset);
       long end = offset < 0 ? channel.size() : offset + length;
       for (int n; position < end; position += n) {
-        n = channel.read(ByteBuffer.wrap(buffer, 0, (int) Math.min(bufferSize, end - position)), position);
+        n = io.read(channel, buffer, (int) Math.min(bufferSize, end - position), position);
         if (n < 0) return false;
         for (Checksum.Digest d : digests) d.update(buffer, 0, n);
       }

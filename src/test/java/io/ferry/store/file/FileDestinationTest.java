@@ -30,7 +30,12 @@ class FileDestinationTest extends DestinationContract {
 
   @Override
   protected Destination destination() {
-    return new FileStore(new DirectoryConfig(root.toString()), "R1", 64 << 10).destination();
+    return new FileStore(new DirectoryConfig(root.toString()).withWrites(writes()), "R1", 64 << 10).destination();
+  }
+
+  /** How the destination writes its files: through the page cache here, around it in {@link DirectFileDestinationTest}. */
+  protected DirectoryConfig.Writes writes() {
+    return DirectoryConfig.Writes.PAGE_CACHE;
   }
 
   @Override
@@ -329,7 +334,9 @@ class FileDestinationTest extends DestinationContract {
       byte[] held = overwrite ? before : java.util.Arrays.copyOf(before, (int) position);
       Files.write(file, held);
       try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-        SparseWriter.writeSparse(channel, bytes, n, position);
+        try (FileIo.Writes out = FileIo.of(writes()).writes(channel, file)) {
+          SparseWriter.writeSparse(channel, out, bytes, n, position);
+        }
         if (channel.size() < position + n) channel.write(java.nio.ByteBuffer.wrap(new byte[1]), position + n - 1);
       }
       byte[] want = java.util.Arrays.copyOf(held, Math.max(held.length, (int) position + n));
