@@ -6,6 +6,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -27,11 +28,16 @@ interface FileIo {
   /** Positioned writes into the temp file open as {@code channel} (readable and writable) at {@code temp}. */
   Writes writes(FileChannel channel, Path temp) throws IOException;
 
-  /** The temp file opened for reading back. */
-  FileChannel openForReading(Path temp) throws IOException;
+  /** The temp file at {@code temp} opened for reading back. */
+  Reads reads(Path temp) throws IOException;
 
-  /** Up to {@code length} bytes at {@code position} into {@code into}: the count, or -1 at the file's end. */
-  int read(FileChannel channel, byte[] into, int length, long position) throws IOException;
+  /** Reads of one file. */
+  interface Reads extends Closeable {
+    /** Up to {@code length} bytes at {@code position} into {@code into}: the count, or -1 at the file's end. */
+    int read(byte[] into, int length, long position) throws IOException;
+
+    long size() throws IOException;
+  }
 
   /** Writes of one stream into one file. */
   interface Writes extends Closeable {
@@ -89,15 +95,35 @@ interface FileIo {
     }
 
     @Override
-    public FileChannel openForReading(Path temp) throws IOException {
-      return FileChannel.open(temp, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
-    }
+    public Reads reads(Path temp) throws IOException {
+      FileChannel channel = FileChannel.open(temp, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+      return new Reads() {
+        @Override
+        public int read(byte[] into, int length, long position) throws IOException {
+          return channel.read(ByteBuffer.wrap(into, 0, length), position);
+        }
 
-    @Override
-    public int read(FileChannel channel, byte[] into, int length, long position) throws IOException {
-      return channel.read(ByteBuffer.wrap(into, 0, length), position);
+        @Override
+        public long size() throws IOException {
+          return channel.size();
+        }
+
+        @Override
+        public void close() throws IOException {
+          channel.close();
+        }
+      };
     }
   };
+
+  /**
+   * Whether an open, a write or a read with O_DIRECT failed because the file's filesystem refuses it (EINVAL: a FUSE
+   * mount below the root, say): that file is written and read through the page cache.
+   */
+  static boolean refusesDirect(IOException e) {
+    String why = e instanceof FileSystemException f ? f.getReason() : e.getMessage();
+    return why != null && why.contains("Invalid argument");
+  }
 
   /**
    * O_DIRECT: whole aligned blocks go from an aligned buffer of the thread's straight to the disk; a write's unaligned
@@ -124,12 +150,21 @@ interface FileIo {
 
     @Override
     public Writes writes(FileChannel channel, Path temp) throws IOException {
-      FileChannel direct = FileChannel.open(temp, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS, ExtendedOpenOption.DIRECT);
+      FileChannel direct;
+      try {
+        direct = FileChannel.open(temp, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS, ExtendedOpenOption.DIRECT);
+      } catch (IOException e) {
+        if (refusesDirect(e)) return PAGE_CACHE.writes(channel, temp);
+        throw e;
+      }
       return new Writes() {
+        private boolean refused;
+
         @Override
         public void write(byte[] bytes, int from, int to, long position) throws IOException {
           int head = (int) Math.min(to - from, Math.floorMod(-position, (long) BLOCK));
-          if (head > 0) SparseWriter.write(channel, bytes, from, from + head, position);
+          if (head > 0 || refused) SparseWriter.write(channel, bytes, from, refused ? to : from + head, position);
+          if (refused) return;
           int at = from + head;
           long p = position + head;
           ByteBuffer aligned = ALIGNED.get();
@@ -137,7 +172,14 @@ interface FileIo {
             int n = Math.min(whole, CHUNK);
             aligned.clear();
             aligned.put(bytes, at, n).flip();
-            while (aligned.hasRemaining()) direct.write(aligned, p + aligned.position());
+            try {
+              while (aligned.hasRemaining()) direct.write(aligned, p + aligned.position());
+            } catch (IOException e) {
+              if (!refusesDirect(e) || aligned.position() > 0) throw e;
+              refused = true; // opened, but its filesystem takes no direct writes: this file through the page cache
+              SparseWriter.write(channel, bytes, at, to, p);
+              return;
+            }
             at += n;
             p += n;
           }
@@ -152,12 +194,44 @@ interface FileIo {
     }
 
     @Override
-    public FileChannel openForReading(Path temp) throws IOException {
-      return FileChannel.open(temp, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS, ExtendedOpenOption.DIRECT);
+    public Reads reads(Path temp) throws IOException {
+      FileChannel channel;
+      try {
+        channel = FileChannel.open(temp, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS, ExtendedOpenOption.DIRECT);
+      } catch (IOException e) {
+        if (refusesDirect(e)) return PAGE_CACHE.reads(temp);
+        throw e;
+      }
+      return new Reads() {
+        private Reads refused;
+
+        @Override
+        public int read(byte[] into, int length, long position) throws IOException {
+          if (refused != null) return refused.read(into, length, position);
+          try {
+            return Direct.read(channel, into, length, position);
+          } catch (IOException e) {
+            if (!refusesDirect(e)) throw e;
+            refused = PAGE_CACHE.reads(temp); // its filesystem takes no direct reads
+            return refused.read(into, length, position);
+          }
+        }
+
+        @Override
+        public long size() throws IOException {
+          return channel.size();
+        }
+
+        @Override
+        public void close() throws IOException {
+          try (channel; Reads r = refused) {
+            // both closed
+          }
+        }
+      };
     }
 
-    @Override
-    public int read(FileChannel channel, byte[] into, int length, long position) throws IOException {
+    private static int read(FileChannel channel, byte[] into, int length, long position) throws IOException {
       long start = position - Math.floorMod(position, (long) BLOCK);
       int skip = (int) (position - start);
       ByteBuffer aligned = ALIGNED.get();

@@ -5,7 +5,6 @@ import io.ferry.store.Upload;
 import io.ferry.store.checksums.Checksum;
 import io.ferry.store.limits.ThreadBuffers;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -64,11 +63,11 @@ final class StagedFiles {
     byte[] buffer = buffers.get(bufferSize);
     Path temp = jail.tempPath(upload);
     jail.folder(jail.root(), temp, false);
-    try (FileChannel channel = io.openForReading(temp)) {
+    try (FileIo.Reads reads = io.reads(temp)) {
       long position = Math.max(0, offset);
-      long end = offset < 0 ? channel.size() : offset + length;
+      long end = offset < 0 ? reads.size() : offset + length;
       for (int n; position < end; position += n) {
-        n = io.read(channel, buffer, (int) Math.min(bufferSize, end - position), position);
+        n = reads.read(buffer, (int) Math.min(bufferSize, end - position), position);
         if (n < 0) return false;
         for (Checksum.Digest d : digests) d.update(buffer, 0, n);
       }
