@@ -15,6 +15,7 @@ import io.ferry.support.FaultProxy.Kind;
 import io.ferry.support.Jobs;
 import io.ferry.support.LocalSpark;
 import io.ferry.support.S3Backend;
+import io.ferry.support.SlowDownAbove;
 import io.ferry.support.Trees;
 import io.ferry.store.checksums.Checksum;
 import org.apache.spark.sql.functions;
@@ -346,6 +347,42 @@ class FaultsIT {
     assertThat(throttle.decreases()).as("503 SlowDown halved the JVM's requests to the endpoint").isGreaterThan(decreasesBefore);
     assertThat(throttle.lowest()).isLessThan(32); // two task slots x 16 streams; ThrottleTest shows the way back up
     assertThat(Buckets.digests(providerB.client(), bucket, "")).isEqualTo(all());
+  }
+
+  /**
+   * Issue 47: one key prefix of the source answers 503 SlowDown above 40 requests a second (S3's rule per partitioned
+   * prefix, scaled down). With limits.prefix-rates the job holds that prefix to one rate: every object lands by
+   * content, with fewer slow-down answers than where only the JVM's in-flight limit reacts (one request in flight
+   * still overruns a prefix on loopback), and the other prefix is never held.
+   */
+  @Test
+  void aPrefixThatAsksToSlowDownIsHeldToOneRateForTheJob() throws Exception {
+    String bucket = "prefixes";
+    providerA.client().createBucket(b -> b.bucket(bucket));
+    List<SeedData.Spec> specs = new java.util.ArrayList<>();
+    for (int i = 0; i < 150; i++) {
+      specs.add(new SeedData.Spec("hot/" + i + ".bin", 1_000 + i, i));
+      specs.add(new SeedData.Spec("cool/" + i + ".bin", 1_000 + i, 1_000 + i));
+    }
+    Map<String, String> seeded = new TreeMap<>(SeedData.upload(providerA.client(), bucket, specs));
+    long[] slowed = new long[2];
+    for (boolean prefixRates : new boolean[] {true, false}) {
+      SlowDownAbove rule = new SlowDownAbove("/" + bucket + "/hot/", 40);
+      toA.decide(rule);
+      Path into = work.resolve("prefix-rates-" + prefixRates);
+      Run run = migrate(Jobs.hocon(toA.endpoint(), providerA.identity(), bucket, into, work.resolve("reports"),
+          "ferry.job.name = prefix-" + prefixRates + ", ferry.limits.prefix-rates = " + prefixRates
+          + ", ferry.copy { retries = 6, backoff = 10ms, max-backoff = 100ms }"));
+      toA.decide(null);
+      slowed[prefixRates ? 0 : 1] = rule.slowed();
+      if (prefixRates) {
+        assertThat(run.summary().objects().failed()).as(run.out()).isZero();
+        assertThat(Trees.digests(into)).isEqualTo(seeded);
+      }
+    }
+    System.out.printf("FaultsIT prefix rates: %d slow-down answers with a rate per prefix, %d without%n", slowed[0], slowed[1]);
+    assertThat(slowed[0]).as("slow-down answers with a rate per prefix (%d) against without (%d)", slowed[0], slowed[1])
+        .isLessThan(slowed[1]);
   }
 
   private Map<String, String> all() {

@@ -190,6 +190,6 @@ public final class ConfigLoader {
         "must not be negative (bytes per second for the whole job, e.g. 200MiB; 0: none)");
     if (requestRate < 0) h.problem("limits.requests-per-second", requestRate,
         "must not be negative (per endpoint, for the whole job; 0: none)");
-    return new LimitsConfig(bandwidth, requestRate);
+    return new LimitsConfig(bandwidth, requestRate, h.bool("limits.prefix-rates"));
   }
 }

@@ -6,6 +6,9 @@ import com.codahale.metrics.MetricRegistry;
 import io.ferry.config.LimitsConfig;
 import io.ferry.store.limits.Limits;
 import io.ferry.store.limits.Meters;
+import io.ferry.store.limits.PrefixControl;
+import io.ferry.store.limits.PrefixRates;
+import java.util.HashMap;
 import java.io.InterruptedIOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,7 +30,10 @@ import org.apache.spark.storage.BlockManagerId;
  *       answers, retries, ranges, failed ranges, bytes and a histogram of range times;</li>
  *   <li>the job's limits shared out: each executor asks the driver for its share a few times a second, and the
  *       driver divides the job's limits among the executors running tasks at that moment, so the shares follow
- *       executors that come, go or run out of work.</li>
+ *       executors that come, go or run out of work;</li>
+ *   <li>one request rate per key prefix for the whole job: each ask carries what the executor sent to each prefix
+ *       and how many answers asked to slow down ({@link PrefixRates}); the driver's {@link PrefixControl} sets the
+ *       rates, and shares them out as the limits.</li>
  * </ul>
  */
 public final class FerryPlugin implements SparkPlugin {
@@ -36,13 +42,20 @@ public final class FerryPlugin implements SparkPlugin {
 
   private static volatile LimitsConfig limits = LimitsConfig.NONE;
   private static volatile long limitedAt = System.nanoTime();
+  /** The rates per prefix of the job now running (a fresh one per job). */
+  private static volatile PrefixControl prefixes = newControl();
   /** Per executor, the times of its two latest asks. */
   private static final Map<String, long[]> asks = new ConcurrentHashMap<>();
 
   /** The limits of the job now running on this driver (NONE when it ends). */
   public static void limit(LimitsConfig job) {
     limits = job;
+    prefixes = newControl();
     limitedAt = System.nanoTime();
+  }
+
+  private static PrefixControl newControl() {
+    return new PrefixControl(1_000, 60_000);
   }
 
   /**
@@ -83,15 +96,29 @@ public final class FerryPlugin implements SparkPlugin {
         return Map.of();
       }
 
+      /**
+       * An ask: "ferry.share:host:port", then a line "prefix TAB sent TAB throttled" per prefix the executor sent to
+       * since its last ask. The answer: its share of the limits, the prefixes held to a rate, and its share of each.
+       */
       @Override
       public Object receive(Object message) {
         if (!(message instanceof String m) || !m.startsWith(SHARE_REQUEST + ":")) return null;
         long now = System.nanoTime(); // before the limits are read: an ask after limit() is answered with them
         LimitsConfig job = limits;
-        String address = m.substring(SHARE_REQUEST.length() + 1);
+        PrefixControl control = prefixes;
+        String[] lines = m.split("\n");
+        String address = lines[0].substring(SHARE_REQUEST.length() + 1);
         asks.merge(address, new long[] {Long.MIN_VALUE, now}, (old, fresh) -> new long[] {old[1], now});
         double parts = sc.isLocal() ? 1 : parts(address);
-        return new double[] {job.bytesPerSecond() / parts, job.requestsPerSecond() / parts};
+        for (int i = 1; i < lines.length; i++) {
+          String[] f = lines[i].split("\t");
+          if (f.length == 3) control.report(f[0], Long.parseLong(f[1]), Long.parseLong(f[2]), now);
+        }
+        Map<String, Double> rates = job.prefixRates() ? control.rates(now) : Map.of();
+        String[] names = rates.keySet().toArray(new String[0]);
+        double[] shares = new double[names.length];
+        for (int i = 0; i < names.length; i++) shares[i] = rates.get(names[i]) / parts;
+        return new Object[] {new double[] {job.bytesPerSecond() / parts, job.requestsPerSecond() / parts}, names, shares};
       }
 
       /**
@@ -128,8 +155,16 @@ public final class FerryPlugin implements SparkPlugin {
           while (!Thread.currentThread().isInterrupted()) {
             try {
               BlockManagerId me = SparkEnv.get().blockManager().blockManagerId();
-              Object answer = context.ask(SHARE_REQUEST + ":" + me.host() + ":" + me.port());
-              if (answer instanceof double[] share && share.length == 2) Limits.share(share[0], share[1]);
+              StringBuilder ask = new StringBuilder(SHARE_REQUEST + ":" + me.host() + ":" + me.port());
+              PrefixRates.report().forEach((prefix, n) ->
+                  ask.append('\n').append(prefix).append('\t').append(n[0]).append('\t').append(n[1]));
+              if (context.ask(ask.toString()) instanceof Object[] answer && answer.length == 3 && answer[0] instanceof double[] share
+                  && answer[1] instanceof String[] names && answer[2] instanceof double[] rates) {
+                Limits.share(share[0], share[1]);
+                Map<String, Double> byPrefix = new HashMap<>();
+                for (int i = 0; i < names.length; i++) byPrefix.put(names[i], rates[i]);
+                PrefixRates.share(byPrefix);
+              }
               Thread.sleep(SHARE_POLL_MILLIS);
             } catch (InterruptedException e) {
               return;
@@ -150,6 +185,7 @@ public final class FerryPlugin implements SparkPlugin {
       public void shutdown() {
         if (poller != null) poller.interrupt();
         Limits.share(0, 0);
+        PrefixRates.share(Map.of());
       }
     };
   }

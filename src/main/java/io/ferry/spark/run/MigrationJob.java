@@ -81,7 +81,7 @@ public final class MigrationJob {
       try (RunLock lock = lock(ledger, jsc.hadoopConfiguration(), config.jobName(), runId);
           RunContext run = RunContext.of(config, settings, jsc, RunContext.Lock.of(lock), stages, started, out)) {
         FerryPlugin.limit(config.limits());
-        if (!config.limits().equals(LimitsConfig.NONE)) FerryPlugin.awaitShares(jsc.sc(), 3_000);
+        if (config.limits().fixed()) FerryPlugin.awaitShares(jsc.sc(), 3_000);
         return stages(run);
       }
     } finally {

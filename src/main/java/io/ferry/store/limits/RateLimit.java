@@ -20,6 +20,11 @@ public final class RateLimit {
     this.perSecond = perSecond;
   }
 
+  /** The rate now (0: none). */
+  public double perSecond() {
+    return perSecond;
+  }
+
   public boolean limited() {
     return perSecond > 0;
   }

@@ -118,7 +118,7 @@ public final class S3Clients {
     ConnectionSocketFactory tls = tls(e);
     if (tls != null) pool.socketFactory(tls);
     RateLimit requests = Limits.requests(e.endpoint() + "|" + e.region());
-    SdkHttpClient http = new ThrottledHttpClient(pool.build(), throttle, requests);
+    SdkHttpClient http = new ThrottledHttpClient(pool.build(), throttle, requests, e.pathStyle());
     AwsCredentialsProvider credentials = credentials(e);
     BearerToken bearer = e.credentials().type() == S3EndpointConfig.CredentialsType.IBM_IAM
         ? new BearerToken(new IbmIamTokens(e.credentials().tokenUrl(), e.credentials().apiKey(), Clock.systemUTC())) : null;
@@ -149,7 +149,7 @@ public final class S3Clients {
 
   private static SdkHttpClient bulk(Key key, ConnectionSocketFactory tls, Throttle throttle, RateLimit requests) {
     return new ThrottledHttpClient(new BulkHttpClient(key.maxConnections(), Duration.ofSeconds(10), key.socketTimeout(), tls), throttle,
-        requests);
+        requests, key.endpoint().pathStyle());
   }
 
   /** For a plain-http endpoint a TLS socket factory built only if ever used; null (the SDK's own) for any other. */

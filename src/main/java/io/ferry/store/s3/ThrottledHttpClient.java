@@ -1,6 +1,7 @@
 package io.ferry.store.s3;
 
 import io.ferry.store.limits.Meters;
+import io.ferry.store.limits.PrefixRates;
 import io.ferry.store.limits.RateLimit;
 import io.ferry.store.limits.Throttle;
 import java.io.IOException;
@@ -15,17 +16,21 @@ import software.amazon.awssdk.http.SdkHttpClient;
  * {@link Throttle} and tells it whether the endpoint answered by asking to slow down (503, 429). A permit is held
  * until the answer's head arrives: for an upload, after its body went out; for a GET, before its body is read. Each
  * request is counted by kind for the metrics ({@link Meters}) and first waits for the JVM's share of the endpoint's
- * request rate, if the job sets one.
+ * request rate, if the job sets one, and of its key prefix's, once the prefix has asked to slow down ({@link
+ * PrefixRates}).
  */
 final class ThrottledHttpClient implements SdkHttpClient {
   private final SdkHttpClient delegate;
   private final Throttle throttle;
   private final RateLimit requests;
+  private final boolean bucketInPath;
 
-  ThrottledHttpClient(SdkHttpClient delegate, Throttle throttle, RateLimit requests) {
+  /** @param bucketInPath whether requests name the bucket in their path (path-style), else in their host */
+  ThrottledHttpClient(SdkHttpClient delegate, Throttle throttle, RateLimit requests, boolean bucketInPath) {
     this.delegate = delegate;
     this.throttle = throttle;
     this.requests = requests;
+    this.bucketInPath = bucketInPath;
   }
 
   @Override
@@ -33,10 +38,12 @@ final class ThrottledHttpClient implements SdkHttpClient {
     ExecutableHttpRequest prepared = delegate.prepareRequest(request);
     Meters.Request kind = Meters.Request.of(request.httpRequest().method().name(), request.httpRequest().rawQueryParameters(),
         request.httpRequest().firstMatchingHeader("x-amz-copy-source").isPresent());
+    String prefix = PrefixRates.of(request.httpRequest().host(), request.httpRequest().encodedPath(), bucketInPath);
     return new ExecutableHttpRequest() {
       @Override
       public HttpExecuteResponse call() throws IOException {
         requests.acquire(1);
+        PrefixRates.acquire(prefix);
         try {
           throttle.acquire();
         } catch (InterruptedException e) {
@@ -50,6 +57,7 @@ final class ThrottledHttpClient implements SdkHttpClient {
           return response;
         } finally {
           throttle.release(status == 503 || status == 429);
+          PrefixRates.answered(prefix, status == 503 || status == 429);
           Meters.request(kind, status);
         }
       }
