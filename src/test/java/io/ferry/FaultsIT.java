@@ -372,7 +372,7 @@ class FaultsIT {
       Path into = work.resolve("prefix-rates-" + prefixRates);
       Run run = migrate(Jobs.hocon(toA.endpoint(), providerA.identity(), bucket, into, work.resolve("reports"),
           "ferry.job.name = prefix-" + prefixRates + ", ferry.limits.prefix-rates = " + prefixRates
-          + ", ferry.copy { retries = 6, backoff = 10ms, max-backoff = 100ms }"));
+          + ", ferry.copy { retries = 10, backoff = 20ms, max-backoff = 400ms }"));
       toA.decide(null);
       slowed[prefixRates ? 0 : 1] = rule.slowed();
       if (prefixRates) {

@@ -84,10 +84,7 @@ public record DirectoryConfig(String path, Symlinks symlinks, boolean folders, b
 
   @Override
   public String describe() {
-    return switch (writes) {
-      case PAGE_CACHE -> path;
-      case DIRECT -> path + " (direct I/O)";
-      case DIRECT_REFUSED -> path + " (page cache: its filesystem refuses direct I/O)";
-    };
+    // only a refusal is told: the driver probed the filesystem, and the run's summary says what it fell back to
+    return writes == Writes.DIRECT_REFUSED ? path + " (page cache: its filesystem refuses direct I/O)" : path;
   }
 }

@@ -117,7 +117,9 @@ public final class FerryPlugin implements SparkPlugin {
         Map<String, Double> rates = job.prefixRates() ? control.rates(now) : Map.of();
         String[] names = rates.keySet().toArray(new String[0]);
         double[] shares = new double[names.length];
-        for (int i = 0; i < names.length; i++) shares[i] = rates.get(names[i]) / parts;
+        // at least the floor each: a thousand executors' shares of a prefix held to one request a second would queue a
+        // stream's request for longer than its signature stays valid
+        for (int i = 0; i < names.length; i++) shares[i] = Math.max(PrefixControl.FLOOR, rates.get(names[i]) / parts);
         return new Object[] {new double[] {job.bytesPerSecond() / parts, job.requestsPerSecond() / parts}, names, shares};
       }
 

@@ -66,10 +66,10 @@ public final class MigrationJob {
   public static RunSummary run(MigrationConfig asked, Future<JavaSparkContext> spark, PrintStream out) throws JobFailure, IOException {
     Instant started = Instant.now();
     String runId = newRunId(started);
+    Overlaps.recheck(asked); // links may have changed since the job file was read: before anything is written
     MigrationConfig config = settledWrites(asked, out);
     CopySettings settings = new CopySettings(config.source(), config.destination(), config.jobName(), runId, config.copy());
     StageTimes stages = new StageTimes();
-    Overlaps.recheck(config); // links may have changed since the job file was read: before anything is written
     Path marker = preflight(settings, runId);
     stages.lap("preflight");
     try {

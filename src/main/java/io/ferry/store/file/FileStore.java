@@ -28,7 +28,7 @@ public final class FileStore implements Store {
     this.folders = config.folders();
     this.tag = tag;
     this.bufferSize = bufferSize;
-    this.io = FileIo.of(config.writes());
+    this.io = FileIo.of(config.writes(), root);
   }
 
   @Override

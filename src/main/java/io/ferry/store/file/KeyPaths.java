@@ -90,13 +90,20 @@ public final class KeyPaths {
       h ^= relativeKey.charAt(i);
       h *= 0x100000001b3L;
     }
-    return String.format("%012x", h & 0xFFFF_FFFF_FFFFL);
+    return hex48(h);
   }
 
   /** A fresh nonce for {@link #tempPath}. */
   static String nonce() {
-    return String.format("%012x", ThreadLocalRandom.current().nextLong() & 0xFFFF_FFFF_FFFFL);
+    return hex48(ThreadLocalRandom.current().nextLong());
   }
+
+  /** The low 48 bits as 12 lower-case hex digits ({@code %012x}, without the formatter's cost: 2% of a flat job's CPU). */
+  static String hex48(long v) {
+    return HEX.toHexDigits(v).substring(4);
+  }
+
+  private static final HexFormat HEX = HexFormat.of();
 
   /** True for the names {@link #tempPath} and {@link #markerName} make, for any tag: staging of some job, never an object. */
   public static boolean isTempName(String fileName) {

@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
  * what the prefix takes, and after {@code release} without one the prefix has no rate again (its partition split).
  */
 public final class PrefixControl {
-  /** The least rate a prefix is held to, in requests per second. */
-  static final double FLOOR = 1;
+  /** The least rate a prefix is held to, in requests per second (and the least share of it an executor gets). */
+  public static final double FLOOR = 1;
   /** The rate after an answer asking to slow down, as a share of what the prefix accepted. */
   static final double BACKOFF = 0.8;
   /** The growth per second without an answer asking to slow down. */

@@ -30,15 +30,16 @@ public final class PrefixRates {
   }
 
   /**
-   * The prefix a request's path names: its bucket and the key's first folder ("bucket/photos/"), or the bucket alone
-   * for a key without one and for requests to the bucket (a listing).
+   * The prefix a request's path names: its endpoint, bucket and the key's first folder ("host/bucket/photos/"), or the
+   * bucket alone for a key without one and for requests to the bucket (a listing). Two endpoints' buckets of one name
+   * are two prefixes.
    *
    * @param bucketInPath whether the path starts with the bucket (path-style addressing); else the host names it
    */
   public static String of(String host, String encodedPath, boolean bucketInPath) {
     String path = encodedPath.startsWith("/") ? encodedPath.substring(1) : encodedPath;
     int bucketEnd = bucketInPath ? path.indexOf('/') : -1;
-    String bucket = bucketInPath ? (bucketEnd < 0 ? path : path.substring(0, bucketEnd)) : host;
+    String bucket = bucketInPath ? host + "/" + (bucketEnd < 0 ? path : path.substring(0, bucketEnd)) : host;
     String key = bucketInPath ? (bucketEnd < 0 ? "" : path.substring(bucketEnd + 1)) : path;
     int folder = key.indexOf('/');
     if (folder < 0) folder = key.indexOf("%2F"); // a key's slashes sent encoded
@@ -74,10 +75,12 @@ public final class PrefixRates {
     return out;
   }
 
-  /** This JVM's share of each prefix's rate, in requests per second; a prefix not named has none. */
+  /**
+   * This JVM's share of each prefix's rate, in requests per second; a prefix not named has none. Only prefixes this JVM
+   * keeps apart take one (the others' entry is named as such).
+   */
   public static void share(Map<String, Double> perSecond) {
     PREFIXES.forEach((prefix, e) -> e.limit.set(perSecond.getOrDefault(prefix, 0.0)));
-    perSecond.forEach((prefix, rate) -> entry(prefix).limit.set(rate));
   }
 
   /** The share of {@code prefix} now (0: none). */

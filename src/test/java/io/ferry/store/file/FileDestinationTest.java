@@ -334,7 +334,7 @@ class FileDestinationTest extends DestinationContract {
       byte[] held = overwrite ? before : java.util.Arrays.copyOf(before, (int) position);
       Files.write(file, held);
       try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-        try (FileIo.Writes out = FileIo.of(writes()).writes(channel, file)) {
+        try (FileIo.Writes out = FileIo.of(writes(), root).writes(channel, file)) {
           SparseWriter.writeSparse(channel, out, bytes, n, position);
         }
         if (channel.size() < position + n) channel.write(java.nio.ByteBuffer.wrap(new byte[1]), position + n - 1);

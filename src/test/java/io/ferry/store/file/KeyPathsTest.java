@@ -103,4 +103,26 @@ class KeyPathsTest {
     assertThatThrownBy(() -> KeyPaths.resolve(ROOT, ".ferry-job.marker")).isInstanceOf(UnsafeKeyException.class);
     assertThat(KeyPaths.resolve(ROOT, "d/x.tmp")).isEqualTo(ROOT.resolve("d/x.tmp"));
   }
+
+  @Test
+  void nonceDigitsAreTheLow48BitsInTwelveLowerCaseHexDigits() {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(48);
+    for (long v : new long[] {0, 1, -1, 0xFFFF_FFFF_FFFFL, 0x1_0000_0000_0000L, Long.MIN_VALUE, Long.MAX_VALUE}) {
+      assertThat(KeyPaths.hex48(v)).as("%x", v).isEqualTo(String.format("%012x", v & 0xFFFF_FFFF_FFFFL));
+    }
+    for (int i = 0; i < 1000; i++) {
+      long v = random.nextLong();
+      assertThat(KeyPaths.hex48(v)).isEqualTo(String.format("%012x", v & 0xFFFF_FFFF_FFFFL));
+    }
+    assertThat(KeyPaths.keyNonce("sub/README")).isEqualTo(String.format("%012x", fnv("sub/README") & 0xFFFF_FFFF_FFFFL));
+  }
+
+  private static long fnv(String key) {
+    long h = 0xcbf29ce484222325L;
+    for (int i = 0; i < key.length(); i++) {
+      h ^= key.charAt(i);
+      h *= 0x100000001b3L;
+    }
+    return h;
+  }
 }

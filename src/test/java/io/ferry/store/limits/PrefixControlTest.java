@@ -57,14 +57,15 @@ class PrefixControlTest {
 
   @ParameterizedTest(name = "{0} {1} (bucket in path: {2}) -> {3}")
   @CsvSource(delimiter = '|', value = {
-      "127.0.0.1:9000 | /bucket/photos/2024/a.jpg | true  | bucket/photos/",
-      "127.0.0.1:9000 | /bucket/a.jpg             | true  | bucket/",
-      "127.0.0.1:9000 | /bucket                   | true  | bucket/",
-      "127.0.0.1:9000 | /bucket/                  | true  | bucket/",
+      "127.0.0.1:9000 | /bucket/photos/2024/a.jpg | true  | 127.0.0.1:9000/bucket/photos/",
+      "127.0.0.1:9000 | /bucket/a.jpg             | true  | 127.0.0.1:9000/bucket/",
+      "127.0.0.1:9000 | /bucket                   | true  | 127.0.0.1:9000/bucket/",
+      "127.0.0.1:9000 | /bucket/                  | true  | 127.0.0.1:9000/bucket/",
+      "127.0.0.1:9001 | /bucket/a.jpg             | true  | 127.0.0.1:9001/bucket/",
       "bucket.s3.amazonaws.com | /photos/a.jpg    | false | bucket.s3.amazonaws.com/photos/",
       "bucket.s3.amazonaws.com | /                | false | bucket.s3.amazonaws.com/",
-      "127.0.0.1:9000 | /bucket/photos%2Fa.jpg    | true  | bucket/photos/",
-      "127.0.0.1:9000 | /bucket//a.jpg            | true  | bucket//",
+      "127.0.0.1:9000 | /bucket/photos%2Fa.jpg    | true  | 127.0.0.1:9000/bucket/photos/",
+      "127.0.0.1:9000 | /bucket//a.jpg            | true  | 127.0.0.1:9000/bucket//",
   })
   void thePrefixOfARequestIsItsBucketAndTheKeysFirstFolder(String host, String path, boolean bucketInPath, String prefix) {
     assertThat(PrefixRates.of(host, path, bucketInPath)).isEqualTo(prefix);
