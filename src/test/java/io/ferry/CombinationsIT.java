@@ -419,9 +419,7 @@ class CombinationsIT {
    */
   @Test
   void keysThatDifferOnlyInCaseInAFolderThatFoldsCaseAreBothRejected() throws Exception {
-    String why = io.ferry.support.CaseFoldingMount.unavailable();
-    org.junit.jupiter.api.Assumptions.assumeTrue(why == null, "SKIPPED LOUDLY: no case-folding FUSE mount on this machine (" + why
-        + "): .ci/run installs python3-fusepy and fuse3");
+    io.ferry.support.CaseFoldingMount.assumeAvailable();
     String bucket = name("case");
     Map<String, String> source = seed(bucket, Map.of("sub/README", 1000, "sub/readme", 2000, "sub/other.txt", 3000, "top/README",
         4000, "top/readme", 5000));
@@ -446,9 +444,7 @@ class CombinationsIT {
    */
   @Test
   void directIoWhereAFilesystemRefusesItFallsBackAndSaysSo() throws Exception {
-    String why = io.ferry.support.CaseFoldingMount.unavailable();
-    org.junit.jupiter.api.Assumptions.assumeTrue(why == null, "SKIPPED LOUDLY: no FUSE mount on this machine (" + why
-        + "): .ci/run installs python3-fusepy and fuse3");
+    io.ferry.support.CaseFoldingMount.assumeAvailable();
     String bucket = name("direct");
     Map<String, String> source = seed(bucket, Map.of("fuse/big.bin", (3 << 20) + 4097, "fuse/small.bin", 5000, "disk/big.bin",
         (3 << 20) + 1, "disk/small.bin", 4096, "top.bin", 10_001));

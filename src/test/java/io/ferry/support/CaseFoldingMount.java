@@ -33,6 +33,14 @@ public final class CaseFoldingMount implements AutoCloseable {
     return null;
   }
 
+  /** Skips the calling test, loudly, where this machine cannot mount one. */
+  public static void assumeAvailable() {
+    String why = unavailable();
+    if (why != null) System.err.println("WARNING: SKIPPED: no case-folding FUSE mount on this machine (" + why + ")");
+    org.junit.jupiter.api.Assumptions.assumeTrue(why == null, "SKIPPED LOUDLY: no case-folding FUSE mount on this machine (" + why
+        + "): .ci/run installs python3-fusepy and fuse3");
+  }
+
   /** Mounts a case-folding view of {@code backing} (created) at {@code mount} (created, empty). */
   public static CaseFoldingMount at(Path mount, Path backing) throws Exception {
     Files.createDirectories(mount);

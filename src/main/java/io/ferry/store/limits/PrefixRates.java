@@ -70,7 +70,7 @@ public final class PrefixRates {
     PREFIXES.forEach((prefix, e) -> {
       long sent = e.sent.sumThenReset();
       long throttled = e.throttled.sumThenReset();
-      if (sent > 0) out.put(prefix, new long[] {sent, throttled});
+      if (sent > 0 || throttled > 0) out.put(prefix, new long[] {sent, throttled}); // counted apart: a report may split them
     });
     return out;
   }
