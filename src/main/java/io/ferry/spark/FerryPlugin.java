@@ -33,7 +33,7 @@ import org.apache.spark.storage.BlockManagerId;
  *       executors that come, go or run out of work;</li>
  *   <li>one request rate per key prefix for the whole job: each ask carries what the executor sent to each prefix
  *       and how many answers asked to slow down ({@link PrefixRates}); the driver's {@link PrefixControl} sets the
- *       rates, and shares each among the executors sending to its prefix.</li>
+ *       rates, and shares them out as the limits.</li>
  * </ul>
  */
 public final class FerryPlugin implements SparkPlugin {
@@ -112,16 +112,14 @@ public final class FerryPlugin implements SparkPlugin {
         double parts = sc.isLocal() ? 1 : parts(address);
         for (int i = 1; i < lines.length; i++) {
           String[] f = lines[i].split("\t");
-          if (f.length == 3) control.report(f[0], address, Long.parseLong(f[1]), Long.parseLong(f[2]), now);
+          if (f.length == 3) control.report(f[0], Long.parseLong(f[1]), Long.parseLong(f[2]), now);
         }
         Map<String, Double> rates = job.prefixRates() ? control.rates(now) : Map.of();
         String[] names = rates.keySet().toArray(new String[0]);
         double[] shares = new double[names.length];
         // at least the floor each: a thousand executors' shares of a prefix held to one request a second would queue a
         // stream's request for longer than its signature stays valid
-        for (int i = 0; i < names.length; i++) {
-          shares[i] = Math.max(PrefixControl.FLOOR, rates.get(names[i]) / (sc.isLocal() ? 1 : control.shares(names[i], address, now)));
-        }
+        for (int i = 0; i < names.length; i++) shares[i] = Math.max(PrefixControl.FLOOR, rates.get(names[i]) / parts);
         return new Object[] {new double[] {job.bytesPerSecond() / parts, job.requestsPerSecond() / parts}, names, shares};
       }
 

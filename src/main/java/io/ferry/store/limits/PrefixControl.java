@@ -33,29 +33,21 @@ public final class PrefixControl {
     long throttledInWindow;
     double acceptedPerSecond; // over the last whole window
     long throttled;
-    final Map<String, Long> lastSentBy = new HashMap<>(); // executor -> when it last reported requests to the prefix
   }
-
-  /** How recently an executor must have sent to a prefix to share its rate. */
-  private static final long SENDING_NANOS = 2_000_000_000L;
 
   public PrefixControl(long cooldownMillis, long releaseMillis) {
     this.cooldownNanos = TimeUnit.MILLISECONDS.toNanos(cooldownMillis);
     this.releaseNanos = TimeUnit.MILLISECONDS.toNanos(releaseMillis);
   }
 
-  /**
-   * Executor {@code executor}'s report at {@code now} (nanoseconds): requests sent to the prefix, and answers asking to
-   * slow down.
-   */
-  public synchronized void report(String prefix, String executor, long sent, long throttled, long now) {
+  /** One executor's report at {@code now} (nanoseconds): requests sent to the prefix, and answers asking to slow down. */
+  public synchronized void report(String prefix, long sent, long throttled, long now) {
     Prefix p = prefixes.computeIfAbsent(prefix, k -> {
       Prefix fresh = new Prefix();
       fresh.windowStart = now;
       return fresh;
     });
     roll(p, now);
-    if (sent > 0) p.lastSentBy.put(executor, now);
     p.sentInWindow += sent;
     p.throttledInWindow += throttled;
     p.throttled += throttled;
@@ -86,18 +78,6 @@ public final class PrefixControl {
       out.put(prefix, p.rate);
     });
     return out;
-  }
-
-  /**
-   * Into how many shares the prefix's rate is cut for {@code executor}: the executors that sent to it in the last two
-   * seconds (an executor sending to another prefix leaves this one's rate to them), one more where the asker is not
-   * among them yet.
-   */
-  public synchronized int shares(String prefix, String executor, long now) {
-    Prefix p = prefixes.get(prefix);
-    if (p == null) return 1;
-    p.lastSentBy.values().removeIf(t -> now - t > SENDING_NANOS);
-    return Math.max(1, p.lastSentBy.size() + (p.lastSentBy.containsKey(executor) ? 0 : 1));
   }
 
   /** Answers asking to slow down reported for {@code prefix} in all. */

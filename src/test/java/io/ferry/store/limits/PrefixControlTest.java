@@ -13,17 +13,17 @@ class PrefixControlTest {
 
   @Test
   void aPrefixNoAnswerSlowedHasNoRate() {
-    control.report("b/p/", "e1", 5_000, 0, 0);
-    control.report("b/p/", "e1", 5_000, 0, S);
+    control.report("b/p/", 5_000, 0, 0);
+    control.report("b/p/", 5_000, 0, S);
     assertThat(control.rates(2 * S)).isEmpty();
   }
 
   @Test
   void theFirstSlowDownHoldsThePrefixToFourFifthsOfWhatItAcceptedFromTheWholeJob() {
-    control.report("b/p/", "e1", 600, 0, 0); // two executors' reports over the first second: 1,000 accepted
-    control.report("b/p/", "e1", 400, 0, S / 2);
-    control.report("b/p/", "e1", 3, 3, S); // the window rolls, then the first answers asking to slow down
-    control.report("b/q/", "e1", 10, 0, S);
+    control.report("b/p/", 600, 0, 0); // two executors' reports over the first second: 1,000 accepted
+    control.report("b/p/", 400, 0, S / 2);
+    control.report("b/p/", 3, 3, S); // the window rolls, then the first answers asking to slow down
+    control.report("b/q/", 10, 0, S);
     assertThat(control.rates(S)).containsOnlyKeys("b/p/");
     assertThat(control.rates(S).get("b/p/")).isCloseTo(800, within(1e-6));
     assertThat(control.throttled("b/p/")).isEqualTo(3);
@@ -31,19 +31,19 @@ class PrefixControlTest {
 
   @Test
   void slowDownsWithinTheCooldownAreOneSignalAndLaterOnesCutAgain() {
-    control.report("b/p/", "e1", 1_000, 0, 0);
-    control.report("b/p/", "e1", 1, 1, S);
-    control.report("b/p/", "e1", 5, 5, S + S / 2); // the answers to requests sent together
+    control.report("b/p/", 1_000, 0, 0);
+    control.report("b/p/", 1, 1, S);
+    control.report("b/p/", 5, 5, S + S / 2); // the answers to requests sent together
     assertThat(control.rates(S + S / 2).get("b/p/")).isCloseTo(800, within(1e-6));
-    control.report("b/p/", "e1", 300, 0, 2 * S); // the prefix took 300 in the next second
-    control.report("b/p/", "e1", 1, 1, 3 * S); // and asks again: the lesser of the rate and what it took
+    control.report("b/p/", 300, 0, 2 * S); // the prefix took 300 in the next second
+    control.report("b/p/", 1, 1, 3 * S); // and asks again: the lesser of the rate and what it took
     assertThat(control.rates(3 * S).get("b/p/")).isCloseTo(240, within(1e-6));
   }
 
   @Test
   void aSecondWithoutSlowDownsRaisesTheRateByATwentiethAndAMinuteReleasesIt() {
-    control.report("b/p/", "e1", 1_000, 0, 0);
-    control.report("b/p/", "e1", 1, 1, S);
+    control.report("b/p/", 1_000, 0, 0);
+    control.report("b/p/", 1, 1, S);
     assertThat(control.rates(2 * S).get("b/p/")).isCloseTo(840, within(1e-6));
     assertThat(control.rates(3 * S).get("b/p/")).isCloseTo(882, within(1e-6));
     assertThat(control.rates(61 * S)).isEmpty();
@@ -51,20 +51,8 @@ class PrefixControlTest {
 
   @Test
   void aRateNeverFallsBelowTheFloor() {
-    control.report("b/p/", "e1", 1, 1, 0);
+    control.report("b/p/", 1, 1, 0);
     assertThat(control.rates(0).get("b/p/")).isEqualTo(PrefixControl.FLOOR);
-  }
-
-  @Test
-  void aPrefixsRateIsSharedAmongTheExecutorsSendingToIt() {
-    control.report("b/p/", "e1", 500, 0, 0);
-    control.report("b/p/", "e2", 500, 0, S / 4);
-    control.report("b/q/", "e3", 500, 0, S / 4);
-    assertThat(control.shares("b/p/", "e1", S)).isEqualTo(2);
-    assertThat(control.shares("b/p/", "e3", S)).as("one more for an asker not sending to it yet").isEqualTo(3);
-    control.report("b/p/", "e1", 10, 0, 3 * S);
-    assertThat(control.shares("b/p/", "e1", 3 * S)).as("e2 stopped sending to it two seconds ago").isEqualTo(1);
-    assertThat(control.shares("b/none/", "e1", 3 * S)).isEqualTo(1);
   }
 
   @ParameterizedTest(name = "{0} {1} (bucket in path: {2}) -> {3}")
