@@ -11,6 +11,7 @@ import io.ferry.store.Upload;
 import io.ferry.store.checksums.Checksum;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -74,5 +75,33 @@ class DirectFileDestinationTest extends FileDestinationTest {
       assertThat(left).isEmpty();
     }
     assertThat(FileIo.refusal(root.resolve("missing"), "R1")).as("the preflight says why, not the probe").isEmpty();
+  }
+
+  /**
+   * A filesystem that wants larger blocks than assumed (NFS's wsize): the JDK refuses the first direct write ("not a
+   * multiple of the block size"), and the file is written through the page cache, every byte in place. Failed before
+   * the fallback took any first failure (it took only "Invalid argument": the write failed for good).
+   */
+  @Test
+  void aFileWhoseFirstDirectWriteIsRefusedIsWrittenThroughThePageCache() throws Exception {
+    byte[] bytes = new byte[3 * 4096 + 100];
+    new Random(5).nextBytes(bytes);
+    Path file = root.resolve("misaligned.bin");
+    FileIo assumedSmall = new FileIo.Direct(512); // this ext4 wants 4096: a position of 512 passes ours, not the JDK's
+    try (var channel = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.CREATE_NEW,
+        java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE);
+        FileIo.Writes out = assumedSmall.writes(channel, file)) {
+      out.write(bytes, 0, bytes.length, 512);
+      out.write(bytes, 0, 512, 0);
+    }
+    byte[] want = new byte[512 + bytes.length];
+    System.arraycopy(bytes, 0, want, 0, 512);
+    System.arraycopy(bytes, 0, want, 512, bytes.length);
+    assertThat(Files.readAllBytes(file)).isEqualTo(want);
+    byte[] back = new byte[bytes.length];
+    try (FileIo.Reads reads = assumedSmall.reads(file)) {
+      assertThat(reads.read(back, bytes.length, 512)).as("read back through the page cache").isEqualTo(bytes.length);
+    }
+    assertThat(back).isEqualTo(bytes);
   }
 }
