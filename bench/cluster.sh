@@ -22,6 +22,9 @@ WORKLOADS="${FERRY_CLUSTER_WORKLOADS:-large huge small mixed}"
 DESTS="${FERRY_CLUSTER_DESTS:-dir bucket}"
 PEERS="${FERRY_CLUSTER_PEERS-rclone aws sharded}" # set and empty: no peers
 REPEAT="${FERRY_CLUSTER_REPEAT:-1}"
+# Ferry's variants, each a run: "plain" (Spark's defaults), "cds" (the executors map a class-data archive of their classes,
+# recorded first by a run that is not counted: docs/cluster.md); a "-noprefix" suffix turns limits.prefix-rates off
+VARIANTS="${FERRY_CLUSTER_VARIANTS:-plain}"
 DELAY_MS="${FERRY_CLUSTER_DELAY_MS:-10}"
 HOSTS=4
 WORK="$FERRY_HOME/target/bench-cluster"
@@ -180,6 +183,37 @@ target() { # dest name: where a run writes (a fresh directory, or a fresh bucket
   else rclone mkdir "dst:$2"
     echo "$WORK/data-dst/$2"; fi
 }
+submit() { # hosts job.conf log [--conf k=v ...]: Ferry through spark-submit, the driver on host 1
+  local k=$1 conf=$2 log=$3; shift 3
+  # the jar from the shared disk (local:): fetched from the driver, 15 MB would cross host 1's capped link once per
+  # executor, which on a real cluster is the LAN, not the link to the endpoints
+  on_host 1 env SRC_SECRET=bench-secret SPARK_LOCAL_IP=10.77.1.2 bash -c "$(declare -f spark_java); spark_java \"\$@\"" _ \
+    org.apache.spark.deploy.SparkSubmit --master "spark://$ROOT_IP:$MASTER_PORT" --deploy-mode client \
+    --conf spark.driver.host=10.77.1.2 --conf spark.cores.max="$k" \
+    --conf spark.executor.memory=2g --conf spark.scheduler.minRegisteredResourcesRatio=1.0 --conf spark.ui.enabled=false \
+    "$@" --class io.ferry.Ferry "local:$FERRY_HOME/target/ferry.jar" migrate "$conf" > "$log" 2>&1
+}
+executor_cds_record() { # an executor's classes, written as it exits: one executor (four at once outlast the 10 s a worker
+  # gives an exiting executor on two cores), over a slice of `mixed` that copies a large object in parts and small ones whole
+  local out conf="$WORK/cds/record.conf"
+  mkdir -p "$WORK/cds"; rm -f "$WORK"/cds/executor-*
+  out=$(target dir cds-record)
+  cat > "$conf" <<CONF
+ferry {
+  job.name = cds-record
+  source { endpoint = "$SRC_EP", bucket = mixed, includes = ["large/part-0.bin", "small/d00/**"]
+    credentials { access-key-id = bench, secret-access-key = \${?SRC_SECRET} } }
+  destination.path = "$out"
+  report.path = "$WORK/cds/reports"
+}
+CONF
+  submit 1 "$conf" "$WORK/logs/cds-record.log" \
+    --conf "spark.executor.extraJavaOptions=-XX:ArchiveClassesAtExit=$WORK/cds/executor-{{EXECUTOR_ID}}.jsa -Xlog:cds*=info:file=$WORK/cds/executor-{{EXECUTOR_ID}}.log" || true
+  for _ in $(seq 1 30); do [ -s "$WORK/cds/executor-0.jsa" ] && break; sleep 1; done # written as the executor exits
+  rm -rf "$out" "$WORK/cds/reports"
+  [ -s "$WORK/cds/executor-0.jsa" ] || { echo "no executor archive: see $WORK/logs/cds-record.log and $WORK/cds/executor-0.log" >&2; exit 1; }
+  mv "$WORK/cds/executor-0.jsa" "$WORK/cds/executor.jsa"
+}
 on_host() { # host command...: a command in host's namespace
   local host=$1; shift
   ip netns exec "fh$host" "$@"
@@ -202,7 +236,15 @@ run=0
 for r in $(seq 1 "$REPEAT"); do
   for w in $WORKLOADS; do
     for d in $DESTS; do
-      for k in $KS; do
+      for k in $KS; do for v in $VARIANTS; do
+        tool=ferry; executor_opts=() extra= # executor_opts: more --conf for spark-submit; extra: more job settings
+        [ "$v" = plain ] || tool="ferry-$v"
+        [[ "$v" == *-noprefix ]] && extra="limits.prefix-rates = false"
+        if [[ "$v" == cds* ]]; then
+          archive="$WORK/cds/executor.jsa"
+          [ "$archive" -nt "$FERRY_HOME/target/ferry.jar" ] || executor_cds_record # once per build
+          executor_opts=(--conf "spark.executor.extraJavaOptions=-XX:SharedArchiveFile=$archive -Xlog:cds=off -Xlog:cds+dynamic=off")
+        fi
         run=$((run + 1)); name="ferry-$w-$k-$run"; out=$(target "$d" "$name"); rm -rf "$WORK/reports"
         if [ "$d" = dir ]; then destination="destination.path = \"$out\""
         else destination="destination { type = s3, endpoint = \"$DST_EP\", bucket = $name, credentials { access-key-id = bench, secret-access-key = \${?SRC_SECRET} } }"; fi
@@ -212,23 +254,18 @@ ferry {
   source { endpoint = "$SRC_EP", bucket = $w, credentials { access-key-id = bench, secret-access-key = \${?SRC_SECRET} } }
   $destination
   report.path = "$WORK/reports"
+  $extra
 }
 CONF
         c0=$(cpu); start=$(date +%s.%N)
-        # the jar from the shared disk (local:): fetched from the driver, 15 MB would cross host 1's capped link once per
-        # executor, which on a real cluster is the LAN, not the link to the endpoints
-        on_host 1 env SRC_SECRET=bench-secret SPARK_LOCAL_IP=10.77.1.2 bash -c "$(declare -f spark_java); spark_java \"\$@\"" _ \
-          org.apache.spark.deploy.SparkSubmit --master "spark://$ROOT_IP:$MASTER_PORT" --deploy-mode client \
-          --conf spark.driver.host=10.77.1.2 --conf spark.cores.max="$k" \
-          --conf spark.executor.memory=2g --conf spark.scheduler.minRegisteredResourcesRatio=1.0 --conf spark.ui.enabled=false \
-          --class io.ferry.Ferry "local:$FERRY_HOME/target/ferry.jar" migrate "$WORK/$w.conf" > "$WORK/logs/$name-$d.log" 2>&1 || true # verified below
+        submit "$k" "$WORK/$w.conf" "$WORK/logs/$name-$d.log" ${executor_opts[@]+"${executor_opts[@]}"} || true # verified below
         end=$(date +%s.%N); c1=$(cpu)
         copy=$(grep -o 'copied in [0-9.]* s of copying' "$WORK/logs/$name-$d.log" | grep -o '[0-9.]*' | head -1 || true)
         spark=$(grep -o 'spark [0-9.]* s' "$WORK/logs/$name-$d.log" | grep -o '[0-9.]*' | head -1 || true)
         cp "$WORK"/reports/cluster-"$w"/*/summary.json "$WORK/logs/$name-$d.json" 2>/dev/null || true
         copy_busy=$(busy_between $(copy_window "$WORK/logs/$name-$d.json" 2>/dev/null || echo "0 0"))
-        record "$w" "$d" ferry "$k" "$(echo "$end - $start" | bc -l)" "${copy:-}" "${spark:-}" "$out" "$c0" "$c1" "$copy_busy"
-      done
+        record "$w" "$d" "$tool" "$k" "$(echo "$end - $start" | bc -l)" "${copy:-}" "${spark:-}" "$out" "$c0" "$c1" "$copy_busy"
+      done; done
       for peer in $PEERS; do
         run=$((run + 1)); name="$peer-$w-$run"
         case "$peer" in
