@@ -120,46 +120,56 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
   record Job(long partSize, int streams, List<String> prefixes, int include, int exclude, long minSize, long maxSize,
       long modifiedAfter, Manifest manifest, boolean deleteExtraneous, String maxDelete, boolean deleteTo, boolean skipUnchanged,
       boolean serverSideNever, boolean checksums, boolean followLinks, boolean copyTags, boolean keepClass, boolean copyLinks,
-      int pageKeys, boolean directIo) {
+      int pageKeys, boolean directIo, boolean prefixRates) {
 
     Job withPartSize(long size) {
       return new Job(size, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous, maxDelete,
-          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, pageKeys, directIo);
+          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks,
+          pageKeys, directIo, prefixRates);
     }
 
     Job withStreams(int n) {
       return new Job(partSize, n, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous, maxDelete,
-          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, pageKeys, directIo);
+          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks,
+          pageKeys, directIo, prefixRates);
     }
 
     /** source.symlinks = follow, destination.copy-tags, destination.storage-class = keep. */
     Job withWrites(boolean follow, boolean tags, boolean keep) {
       return new Job(partSize, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous,
-          maxDelete, deleteTo, skipUnchanged, serverSideNever, checksums, follow, tags, keep, copyLinks, pageKeys, directIo);
+          maxDelete, deleteTo, skipUnchanged, serverSideNever, checksums, follow, tags, keep, copyLinks, pageKeys, directIo, prefixRates);
     }
 
     /** source.symlinks = copy (over follow). */
     Job withCopiedLinks() {
       return new Job(partSize, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous,
-          maxDelete, deleteTo, skipUnchanged, serverSideNever, checksums, false, copyTags, keepClass, true, pageKeys, directIo);
+          maxDelete, deleteTo, skipUnchanged, serverSideNever, checksums, false, copyTags, keepClass, true,
+          pageKeys, directIo, prefixRates);
     }
 
     /** No size range: every version of a history is the job's. */
     Job withAllSizes() {
       return new Job(partSize, streams, prefixes, include, exclude, 0, -1, modifiedAfter, manifest, deleteExtraneous, maxDelete,
-          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, pageKeys, directIo);
+          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks,
+          pageKeys, directIo, prefixRates);
     }
 
     /** destination.direct-io: a directory's files written around the page cache, and read back from the disk. */
     Job withDirectIo(boolean direct) {
       return new Job(partSize, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous, maxDelete,
-          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, pageKeys, direct);
+          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, pageKeys, direct, prefixRates);
+    }
+
+    /** limits.prefix-rates: false leaves each executor's own throttling alone to answer a prefix's slow-downs. */
+    Job withPrefixRates(boolean on) {
+      return new Job(partSize, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous, maxDelete,
+          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, pageKeys, directIo, on);
     }
 
     /** plan.listing-page-keys: small pages list a bucket in rounds. */
     Job withPageKeys(int n) {
       return new Job(partSize, streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest, deleteExtraneous, maxDelete,
-          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, n, directIo);
+          deleteTo, skipUnchanged, serverSideNever, checksums, followLinks, copyTags, keepClass, copyLinks, n, directIo, prefixRates);
     }
 
     /** Whether the selection takes a key relative to the prefix, by folders and globs (sizes and times aside). */
@@ -290,7 +300,7 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
     int streams = 1 + r.nextInt(8); // 8 draws auto: every other draw of a seed stays as it was
     Job job = new Job(partSize, streams == 8 ? 0 : streams, prefixes, include, exclude, minSize, maxSize, modifiedAfter, manifest,
         deleteExtraneous, maxDelete, deleteTo, r.nextInt(5) > 0, destinationKind == DestinationKind.SAME_SERVICE && r.nextBoolean(),
-        r.nextInt(3) == 0, false, true, false, false, 1000, false);
+        r.nextInt(3) == 0, false, true, false, false, 1000, false, true);
 
     // what the destination holds already: copies, stale versions (another size, so no rule takes them for unchanged),
     // objects only it has (in the selection or not), another job's temp file
@@ -404,6 +414,8 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
     }
     // a stream of its own again: how a directory's files are written
     if (destinationKind == DestinationKind.DIRECTORY && new SplittableRandom(seed ^ 0x47L).nextBoolean()) job = job.withDirectIo(true);
+    // and another: a job in four turns the job-wide rate per prefix off (it is on by default)
+    if (new SplittableRandom(seed ^ 0x48L).nextInt(4) == 0) job = job.withPrefixRates(false);
     return new Scenario(seed, sourceKind, destinationKind, sourcePrefix, destinationPrefix, source, outside, existing, links, job, runs,
         sourceLinks, archived, paths, histories);
   }

@@ -612,6 +612,7 @@ final class Stage {
       if (job.directIo()) h.append(", direct-io = true");
       h.append(" }\n");
     }
+    if (!job.prefixRates()) h.append("  limits.prefix-rates = false\n");
     h.append("  destination { delete-extraneous = ").append(job.deleteExtraneous()).append(", max-delete = \"").append(job.maxDelete())
         .append("\" }\n");
     h.append("  source { includes = [\"").append(Scenario.INCLUDES.get(job.include())).append("\"]");

@@ -83,6 +83,11 @@ public final class PrefixRates {
     PREFIXES.forEach((prefix, e) -> e.limit.set(perSecond.getOrDefault(prefix, 0.0)));
   }
 
+  /** Forgets every prefix: the map lives as long as the JVM, and a test that fills it must leave it empty. */
+  static void forgetAll() {
+    PREFIXES.clear();
+  }
+
   /** The share of {@code prefix} now (0: none). */
   public static double shareOf(String prefix) {
     Entry e = PREFIXES.get(prefix);
