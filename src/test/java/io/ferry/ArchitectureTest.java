@@ -46,6 +46,7 @@ class ArchitectureTest {
         .layer("verify").definedBy("io.ferry.verify..")
         .layer("plan").definedBy("io.ferry.plan..")
         .layer("manifest").definedBy("io.ferry.manifest..")
+        .layer("changes").definedBy("io.ferry.changes..")
         .layer("store kinds").definedBy("io.ferry.store.s3..", "io.ferry.store.file..")
         .layer("store").definedBy("io.ferry.store", "io.ferry.store.retry..", "io.ferry.store.limits..", "io.ferry.store.listing..",
             "io.ferry.store.checksums..")
@@ -58,6 +59,7 @@ class ArchitectureTest {
         .whereLayer("copy").mayOnlyBeAccessedByLayers("commit", "ledger", "report", "spark", "cli")
         .whereLayer("verify").mayOnlyBeAccessedByLayers("report", "spark", "cli")
         .whereLayer("manifest").mayOnlyBeAccessedByLayers("spark", "cli")
+        .whereLayer("changes").mayOnlyBeAccessedByLayers("spark", "cli")
         .whereLayer("plan").mayOnlyBeAccessedByLayers("copy", "verify", "commit", "ledger", "report", "spark", "cli")
         .whereLayer("store kinds").mayOnlyBeAccessedByLayers("spark", "cli")
         .whereLayer("store").mayOnlyBeAccessedByLayers("store kinds", "manifest", "plan", "copy", "verify", "commit", "ledger", "report",
