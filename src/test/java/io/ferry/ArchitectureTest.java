@@ -62,8 +62,8 @@ class ArchitectureTest {
         .whereLayer("changes").mayOnlyBeAccessedByLayers("spark", "cli")
         .whereLayer("plan").mayOnlyBeAccessedByLayers("copy", "verify", "commit", "ledger", "report", "spark", "cli")
         .whereLayer("store kinds").mayOnlyBeAccessedByLayers("spark", "cli")
-        .whereLayer("store").mayOnlyBeAccessedByLayers("store kinds", "manifest", "plan", "copy", "verify", "commit", "ledger", "report",
-        "spark", "cli")
+        .whereLayer("store").mayOnlyBeAccessedByLayers("store kinds", "manifest", "changes", "plan", "copy", "verify", "commit",
+        "ledger", "report", "spark", "cli")
         .check(product);
   }
 

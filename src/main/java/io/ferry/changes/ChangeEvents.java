@@ -3,6 +3,7 @@ package io.ferry.changes;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ferry.store.ETags;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -59,14 +60,32 @@ public final class ChangeEvents {
       String bucket = r.path("s3").path("bucket").path("name").asText("");
       if (rawKey == null || bucket.isEmpty()) throw new Unreadable("a record without s3.bucket.name or s3.object.key");
       boolean encoded = !r.path("eventSource").asText("").startsWith("ceph:");
-      String key = encoded ? URLDecoder.decode(rawKey, StandardCharsets.UTF_8) : rawKey;
       JsonNode etag = object.has("eTag") ? object.get("eTag") : object.path("etag");
-      JsonNode size = object.path("size");
-      long bytes = size.isNumber() ? size.asLong() : size.isTextual() && size.asText().matches("\\d+") ? Long.parseLong(size.asText()) : -1;
-      changes.add(new Change(bucket, key, kind, object.path("versionId").asText(""), etag.asText("").replace("\"", ""), bytes,
-          object.path("sequencer").asText("")));
+      changes.add(new Change(bucket, encoded ? decoded(rawKey) : rawKey, kind, object.path("versionId").asText(""),
+          ETags.unquote(etag.asText("")), size(object.path("size")), object.path("sequencer").asText("")));
     }
     return changes;
+  }
+
+  private static String decoded(String key) throws Unreadable {
+    try {
+      return URLDecoder.decode(key, StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw new Unreadable("a key that is not form-encoded: " + key + " (" + e.getMessage() + ")");
+    }
+  }
+
+  /** A size as a number or, from radosgw, as text; -1 where the record has none (a removal). */
+  private static long size(JsonNode size) throws Unreadable {
+    if (size.isMissingNode() || size.isNull()) return -1;
+    if (size.canConvertToLong() && size.isIntegralNumber() && size.asLong() >= 0) return size.asLong();
+    try {
+      long bytes = size.isTextual() ? Long.parseLong(size.asText()) : -1;
+      if (bytes >= 0) return bytes;
+    } catch (NumberFormatException e) {
+      // named below
+    }
+    throw new Unreadable("a size that is not a count of bytes: " + size.asText());
   }
 
   /** The kind of an event name ("ObjectCreated:Put", MinIO's "s3:ObjectRemoved:Delete"), or null for any other event. */

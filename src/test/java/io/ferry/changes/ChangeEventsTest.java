@@ -85,6 +85,10 @@ class ChangeEventsTest {
     assertThatThrownBy(() -> ChangeEvents.read("{\"Message\": \"hello\"}")).hasMessage("no \"Records\" array");
     assertThatThrownBy(() -> read("{\"eventName\": \"ObjectCreated:Put\", \"s3\": {\"object\": {\"key\": \"k\"}}}"))
         .hasMessage("a record without s3.bucket.name or s3.object.key");
+    assertThatThrownBy(() -> read(record("aws:s3", "ObjectCreated:Put", "100%", ""))).isInstanceOf(ChangeEvents.Unreadable.class)
+        .hasMessageStartingWith("a key that is not form-encoded: 100%");
+    assertThatThrownBy(() -> read(record("ceph:s3", "ObjectCreated:Put", "k", ", \"size\": \"99999999999999999999\"")))
+        .isInstanceOf(ChangeEvents.Unreadable.class).hasMessage("a size that is not a count of bytes: 99999999999999999999");
   }
 
   @ParameterizedTest(name = "{0} vs {1} -> {2}")
