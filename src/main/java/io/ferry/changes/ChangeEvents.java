@@ -48,6 +48,9 @@ public final class ChangeEvents {
       throw new Unreadable("not JSON: " + e.getOriginalMessage());
     }
     if (root == null || !root.isObject()) throw new Unreadable("not a JSON object");
+    if (root.path("Type").asText("").equals("Notification") && root.path("Message").isTextual()) {
+      return read(root.get("Message").asText()); // S3 -> SNS -> SQS: the record list inside SNS's envelope
+    }
     if (root.path("Event").asText("").endsWith("TestEvent")) return List.of(); // sent once as notifications are set up
     JsonNode records = root.get("Records");
     if (records == null || !records.isArray()) throw new Unreadable("no \"Records\" array");

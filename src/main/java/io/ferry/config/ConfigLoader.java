@@ -133,15 +133,13 @@ public final class ConfigLoader {
         destination = new DestinationConfig(to.withSymlinks(DirectoryConfig.Symlinks.COPY), destination.serverSideCopy(),
             destination.cutOver());
       } else {
-        source = new SourceConfig(d.withSymlinks(DirectoryConfig.Symlinks.COPY_AS_FILES), source.selection(), source.manifest(),
-            source.checkManifest(), source.manifestComplete(), source.archived());
+        source = source.withStore(d.withSymlinks(DirectoryConfig.Symlinks.COPY_AS_FILES));
       }
     }
     if (source.store() instanceof BucketConfig b && h.string("source.symlinks").equals("copy")
         && destination.store() instanceof DirectoryConfig to) {
       // rclone's links kept in a bucket (name.rclonelink) made links again; the destination's listing lists its links
-      source = new SourceConfig(b.withLinks(true), source.selection(), source.manifest(), source.checkManifest(),
-          source.manifestComplete(), source.archived());
+      source = source.withStore(b.withLinks(true));
       destination = new DestinationConfig(to.withSymlinks(DirectoryConfig.Symlinks.COPY), destination.serverSideCopy(),
           destination.cutOver());
     }

@@ -14,19 +14,26 @@ import java.util.Objects;
  * @param manifestComplete the user declares the manifest a complete inventory of the source's selection, so a cut-over
  *     pass may take what it does not name as gone from the source (each deletion is still checked at the source)
  * @param archived what becomes of an object archived at the source
+ * @param changes how a run learns which keys to look at: a full listing, or the source's change events
  */
 public record SourceConfig(StoreConfig store, Selection selection, String manifest, boolean checkManifest, boolean manifestComplete,
-    ArchivedConfig archived) implements Serializable {
+    ArchivedConfig archived, ChangesConfig changes) implements Serializable {
   public SourceConfig {
     Objects.requireNonNull(store, "store is null");
     Objects.requireNonNull(archived, "archived is null");
     Objects.requireNonNull(selection, "selection is null");
     Objects.requireNonNull(manifest, "manifest is null");
+    Objects.requireNonNull(changes, "changes is null");
   }
 
   /** Every object of {@code store}, listed. */
   public static SourceConfig all(StoreConfig store) {
-    return new SourceConfig(store, Selection.ALL, "", true, false, ArchivedConfig.FAIL);
+    return new SourceConfig(store, Selection.ALL, "", true, false, ArchivedConfig.FAIL, ChangesConfig.LISTING);
+  }
+
+  /** This source, reached as {@code other}. */
+  public SourceConfig withStore(StoreConfig other) {
+    return new SourceConfig(other, selection, manifest, checkManifest, manifestComplete, archived, changes);
   }
 
   /** The folders to list, relative to the store's prefix (or directory); empty for all of it. */
@@ -36,6 +43,7 @@ public record SourceConfig(StoreConfig store, Selection selection, String manife
 
   public String describe() {
     String where = store.describe() + (prefixes().isEmpty() ? "" : " " + prefixes());
+    if (changes.events()) return where + " (" + changes.describe() + ")";
     return where + (manifest.isEmpty() ? "" : " (from the manifest " + manifest + ")");
   }
 }

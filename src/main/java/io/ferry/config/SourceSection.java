@@ -40,9 +40,61 @@ final class SourceSection {
           + " (source.manifest-check = false) does not say: set manifest-check = true (a HEAD for each key), or archived = fail");
     }
     store = versions(h, store, manifest, archived);
-    if (store == null || maxSize < minSize || before < after || archived == null) return null;
+    ChangesConfig changes = changes(h, store, manifest);
+    if (store == null || maxSize < minSize || before < after || archived == null || changes == null) return null;
     return new SourceConfig(store, new Selection(prefixes, include, exclude, minSize, maxSize, after, before), manifest,
-        h.bool("source.manifest-check"), manifestComplete, archived);
+        h.bool("source.manifest-check"), manifestComplete, archived, changes);
+  }
+
+  /** {@code source.changes} and {@code source.events}, or null after a problem. */
+  private static ChangesConfig changes(Hocon h, StoreConfig store, String manifest) {
+    String from = h.string("source.changes");
+    List<String> files = h.stringList("source.events.files");
+    String queue = h.string("source.events.queue");
+    Duration wait = h.duration("source.events.wait");
+    Duration hold = h.duration("source.events.hold");
+    int max = h.integer("source.events.max-messages");
+    if (from.equals("listing")) {
+      if (!queue.isEmpty() || !files.isEmpty()) {
+        h.problem("source.changes", from, "lists both sides, and source.events names events to read: set source.changes = events to"
+            + " run a delta pass from them, or remove source.events");
+      }
+      return ChangesConfig.LISTING;
+    }
+    if (!from.equals("events")) {
+      h.problem("source.changes", from, "must be listing (both sides listed in full) or events (a delta pass: the keys that S3 event"
+          + " notifications name, looked up on both sides)");
+      return null;
+    }
+    boolean ok = true;
+    if (!(store instanceof BucketConfig b)) {
+      h.problem("source.changes", from, "reads a bucket's event notifications: set source.type = s3, or changes = listing");
+      ok = false;
+    } else if (b.versions()) {
+      h.problem("source.changes", from, "looks up each key's current version, and source.versions = all replays histories: set"
+          + " versions = current, or changes = listing");
+      ok = false;
+    }
+    if (!manifest.isEmpty()) {
+      h.problem("source.changes", from, "takes its keys from events, and source.manifest names keys too: remove one of them");
+      ok = false;
+    }
+    List<String> paths = eventFiles(h, queue, files);
+    ok &= paths != null;
+    if (wait != null && (wait.isNegative() || wait.toSeconds() > 20)) {
+      h.problem("source.events.wait", wait, "must be between 0s and 20s (SQS waits 20 seconds at most)");
+      ok = false;
+    }
+    if (hold != null && (hold.toSeconds() < 30 || hold.toHours() > 12)) {
+      h.problem("source.events.hold", hold, "must be between 30s and 12h (SQS holds a message 12 hours at most)");
+      ok = false;
+    }
+    if (max < 1) {
+      h.problem("source.events.max-messages", max, "must be at least 1");
+      ok = false;
+    }
+    if (!ok || wait == null || hold == null) return null;
+    return new ChangesConfig(ChangesConfig.From.EVENTS, queue, paths, wait, hold, max);
   }
 
   /** {@code source.manifest}: "" for none; a file's, its absolute path. */
@@ -61,6 +113,35 @@ final class SourceSection {
           "cannot be combined with source.manifest, which lists the objects itself");
     }
     return manifest;
+  }
+
+  /** Where {@code source.events} reads from: the files as absolute paths (none for a queue), or null after a problem. */
+  private static List<String> eventFiles(Hocon h, String queue, List<String> files) {
+    if (queue.isEmpty() == files.isEmpty()) {
+      String place = "source.events.queue = an SQS queue URL (https://sqs.<region>.amazonaws.com/<account>/<name>), or"
+          + " source.events.files = [JSON-lines files of event notifications]";
+      if (queue.isEmpty()) {
+        h.problem("ferry.source.changes = events needs a place to read events from: set " + place);
+      } else {
+        h.problem("source.events.files", files, "cannot be combined with source.events.queue: a delta pass reads from one place, "
+            + place);
+      }
+      return null;
+    }
+    if (!queue.isEmpty() && !queue.matches("(?i)https?://[^/]+/.+")) {
+      h.problem("source.events.queue", queue, "must be a queue URL such as https://sqs.us-east-1.amazonaws.com/123456789012/changes");
+      return null;
+    }
+    List<String> paths = new ArrayList<>();
+    for (String f : files) {
+      Path p = Path.of(f).toAbsolutePath().normalize();
+      if (!Files.isReadable(p) || Files.isDirectory(p)) {
+        h.problem("source.events.files", f, "must be readable files of event notifications, one JSON document a line");
+        return null;
+      }
+      paths.add(p.toString());
+    }
+    return paths;
   }
 
   /** What a source's links, empty folders and hard links become: {@code store} with them. */

@@ -4,6 +4,7 @@ import io.ferry.config.BucketConfig;
 import io.ferry.config.CopyConfig;
 import io.ferry.config.DirectoryConfig;
 import io.ferry.config.ObjectWrites;
+import io.ferry.config.SourceConfig;
 import io.ferry.config.StoreConfig;
 import io.ferry.copy.CopyMethod;
 import io.ferry.copy.InOrderDigests;
@@ -16,6 +17,7 @@ import io.ferry.copy.StreamTuning;
 import io.ferry.manifest.ManifestFiles;
 import io.ferry.store.ByteRange;
 import io.ferry.store.Destination;
+import io.ferry.store.MessageQueue;
 import io.ferry.store.Store;
 import io.ferry.store.StoreObject;
 import io.ferry.store.Upload;
@@ -24,6 +26,7 @@ import io.ferry.store.file.FileStore;
 import io.ferry.store.retry.Backoff;
 import io.ferry.store.retry.Retrier;
 import io.ferry.store.s3.S3Store;
+import io.ferry.store.s3.SqsQueue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -45,6 +48,11 @@ public final class ExecutorContext {
     if (config instanceof BucketConfig bucket) return new S3Store(bucket, connections(s), s.copy().stallTimeout(), retrier(s));
     if (config instanceof DirectoryConfig directory) return new FileStore(directory, s.job(), s.copy().bufferSize());
     throw new IllegalArgumentException("no store for " + config.getClass().getSimpleName());
+  }
+
+  /** The queue a delta pass reads its events from, reached as the source's endpoint is. */
+  public static MessageQueue queue(SourceConfig source) {
+    return SqsQueue.of(source.changes().queue(), ((BucketConfig) source.store()).endpoint());
   }
 
   public static Store source(CopySettings s) {

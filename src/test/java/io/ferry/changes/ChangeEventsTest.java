@@ -79,6 +79,14 @@ class ChangeEventsTest {
   }
 
   @Test
+  void aRecordListInsideAnSnsEnvelopeIsRead() throws Exception {
+    String inner = "{\"Records\": [" + record("aws:s3", "ObjectCreated:Copy", "a+b", ", \"size\": 3") + "]}";
+    String envelope = "{\"Type\": \"Notification\", \"TopicArn\": \"arn:aws:sns:us-east-1:1:t\", \"Message\": "
+        + new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(inner) + "}";
+    assertThat(ChangeEvents.read(envelope)).containsExactly(new Change("media", "a b", Kind.WRITTEN, "", "", 3, ""));
+  }
+
+  @Test
   void aBodyThatIsNotARecordListSaysWhy() {
     assertThatThrownBy(() -> ChangeEvents.read("{\"Records\": [")).hasMessageStartingWith("not JSON: ");
     assertThatThrownBy(() -> ChangeEvents.read("[]")).hasMessage("not a JSON object");

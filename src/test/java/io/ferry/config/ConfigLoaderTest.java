@@ -97,7 +97,7 @@ class ConfigLoaderTest {
     assertThat(c.source()).isEqualTo(new SourceConfig(new BucketConfig(bucket(c.source().store()).endpoint(), "media", "2018/"),
         new Selection(List.of("a/", "b/"), List.of("**/*.mp4"), List.of("**/*.tmp"), 1024, 1L << 30, 1_709_251_200_000L,
             1_709_380_800_000L),
-        "", true, false, ArchivedConfig.FAIL));
+        "", true, false, ArchivedConfig.FAIL, ChangesConfig.LISTING));
     assertThat(c.destination()).isEqualTo(new DestinationConfig(new DirectoryConfig("/mnt/nfs/out"), DestinationConfig.ServerSideCopy.AUTO,
         new CutOver(true, -1, 50, "")));
     assertThat(c.plan()).isEqualTo(new PlanConfig(16L << 20, 32L << 20, 7, 0, 99));
@@ -234,6 +234,41 @@ class ConfigLoaderTest {
     assertThat(problems("""
         ferry { source { type = file, path = "/mnt/in", versions = all }, destination.path = "/mnt/nfs/out" }
         """)).singleElement().asString().startsWith("ferry.source.versions = all").contains("source.type = s3");
+  }
+
+  @Test
+  void aDeltaPassReadsEventsFromOneQueueOrFilesOfABucketsNotifications(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    assertThat(load(MINIMAL).source().changes()).isEqualTo(ChangesConfig.LISTING);
+    String queue = "https://sqs.us-east-1.amazonaws.com/123456789012/changes";
+    ChangesConfig events = load(MINIMAL + "ferry.source { changes = events, events { queue = \"" + queue + "\", hold = 10m } }")
+        .source().changes();
+    assertThat(events).isEqualTo(new ChangesConfig(ChangesConfig.From.EVENTS, queue, List.of(), java.time.Duration.ofSeconds(1),
+        java.time.Duration.ofMinutes(10), 100_000));
+    java.nio.file.Path lines = java.nio.file.Files.writeString(dir.resolve("events.jsonl"), "");
+    assertThat(load(MINIMAL + "ferry.source { changes = events, events.files = [\"" + lines + "\"] }").source().changes().files())
+        .containsExactly(lines.toAbsolutePath().toString());
+    assertThat(problems(MINIMAL + "ferry.source.changes = inventory")).singleElement().asString()
+        .startsWith("ferry.source.changes = inventory").contains("listing", "events");
+    assertThat(problems(MINIMAL + "ferry.source.changes = events")).singleElement().asString()
+        .startsWith("ferry.source.changes = events needs a place").contains("queue = an SQS queue URL", "files = [");
+    assertThat(problems(MINIMAL + "ferry.source.events.queue = \"" + queue + "\"")).singleElement().asString()
+        .startsWith("ferry.source.changes = listing").contains("set source.changes = events");
+    assertThat(problems(MINIMAL + "ferry.source { changes = events, events { queue = changes, files = [\"" + lines + "\"] } }"))
+        .singleElement().asString().startsWith("ferry.source.events.files = [").contains("one place", "queue = an SQS queue URL");
+    assertThat(problems(MINIMAL + "ferry.source { changes = events, events.queue = changes }")).singleElement().asString()
+        .startsWith("ferry.source.events.queue = changes").contains("https://sqs.us-east-1.amazonaws.com/");
+    assertThat(problems(MINIMAL + "ferry.source { changes = events, events { files = [\"" + dir.resolve("none") + "\"] } }"))
+        .singleElement().asString().startsWith("ferry.source.events.files = ").contains("readable files");
+    assertThat(problems(MINIMAL + "ferry.source { changes = events, events { queue = \"" + queue + "\", wait = 30s, hold = 1s"
+        + ", max-messages = 0 } }")).hasSize(3);
+    assertThat(problems(MINIMAL + "ferry.source { changes = events, events.queue = \"" + queue + "\", manifest = \"s3://b/k\" }"))
+        .singleElement().asString().startsWith("ferry.source.changes = events").contains("source.manifest");
+    assertThat(problems(MINIMAL + "ferry.source { changes = events, events.queue = \"" + queue + "\", versions = all }"))
+        .singleElement().asString().startsWith("ferry.source.changes = events").contains("versions = current");
+    assertThat(problems("ferry { source { type = file, path = \"/mnt/in\", changes = events, events.queue = \"" + queue + "\" }"
+        + ", destination.path = \"/mnt/out\" }")).singleElement().asString().startsWith("ferry.source.changes = events")
+        .contains("source.type = s3");
   }
 
   @Test

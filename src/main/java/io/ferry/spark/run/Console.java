@@ -1,5 +1,7 @@
 package io.ferry.spark.run;
 
+import io.ferry.changes.ChangeSet;
+import io.ferry.changes.EventFeed;
 import io.ferry.commit.Deletion;
 import io.ferry.config.CopyConfig;
 import io.ferry.ledger.Cleanup;
@@ -185,6 +187,18 @@ final class Console {
     autoStreams(run.config().copy()).ifPresent(line -> out.println("STREAMS " + line));
     if (!Digests.fallback().isEmpty()) out.println("DIGESTS the JDK's on the driver: " + Digests.fallback());
     modes.planned(run, planned).forEach(out::println);
+  }
+
+  /** A delta pass's events, as read: how many, which keys they leave to look up, and what was left aside. */
+  static void printEvents(EventFeed.Read read, PrintStream out) {
+    ChangeSet c = read.changes();
+    out.printf("EVENTS %d %s, %d changes: %d keys to look up (%d last removed)%s%s%s%s%n", read.messages(),
+        read.counted(), c.read(), c.changes().size(), c.removed(),
+        c.superseded() == 0 ? "" : ", " + c.superseded() + " superseded by a later change of their key",
+        c.elsewhere() + c.unselected() == 0 ? "" : ", " + (c.elsewhere() + c.unselected()) + " outside the job's selection",
+        read.drained() ? "" : "; the pass took source.events.max-messages, the rest wait for the next",
+        read.unreadable() == 0 ? "" : "; " + read.unreadable() + " not S3 event notifications, left where they are (first: "
+            + read.firstUnreadable() + ")");
   }
 
   /** What {@code copy.streams-per-task = auto} starts with and how it goes on. */

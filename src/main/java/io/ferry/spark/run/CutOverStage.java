@@ -76,8 +76,11 @@ final class CutOverStage {
         return null;
       }
       case SKIPPED, REFUSED -> {
-        out.printf("DELETE %s: %s%n", decision.outcome().word(), decision.reason());
-        return RunSummary.Deletions.notRun(decision.outcome(), decision.reason(), extraneous);
+        String reason = decision.reason() + (decision.outcome() == CutOverPlan.Outcome.REFUSED && run.config().source().changes().events()
+            && cutOver.maxPercent() >= 0 ? "; a delta pass weighs a percentage against only the keys its events name: give delta passes"
+            + " a count (destination.max-delete = 1000)" : "");
+        out.printf("DELETE %s: %s%n", decision.outcome().word(), reason);
+        return RunSummary.Deletions.notRun(decision.outcome(), reason, extraneous);
       }
       case RUN -> {
         // below

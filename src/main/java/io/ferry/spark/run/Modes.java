@@ -17,8 +17,9 @@ import org.apache.spark.api.java.JavaRDD;
  * The modes a run has, chosen once from its job, in the order their hooks run.
  *
  * @param replay a replay of versions ({@code source.versions = all} into a bucket): PLAN takes another path for it
+ * @param delta a delta pass from change events ({@code source.changes = events}): LIST looks up only the keys they name
  */
-record Modes(Optional<VersionReplay> replay, List<Mode> all) {
+record Modes(Optional<VersionReplay> replay, Optional<EventDelta> delta, List<Mode> all) {
 
   /** A run's modes. */
   static Modes of(RunContext run) {
@@ -39,9 +40,14 @@ record Modes(Optional<VersionReplay> replay, List<Mode> all) {
       replay = Optional.of(new VersionReplay(writes));
       all.add(replay.get());
     }
+    Optional<EventDelta> delta = Optional.empty();
+    if (config.source().changes().events()) {
+      delta = Optional.of(new EventDelta(writes));
+      all.add(delta.get());
+    }
     if (config.source().store() instanceof DirectoryConfig d && d.hardLinks()) all.add(new HardLinking());
     if (writes && config.source().archived().policy() == ArchivedConfig.Policy.RESTORE) all.add(new Restoring(run.get()));
-    return new Modes(replay, List.copyOf(all));
+    return new Modes(replay, delta, List.copyOf(all));
   }
 
   /** Whether what COPY writes is checkpointed: a replay's generation is never written again once later ones ran. */

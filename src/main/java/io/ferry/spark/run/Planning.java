@@ -23,6 +23,7 @@ import io.ferry.spark.JobFailure;
 import io.ferry.spark.ListedEntries;
 import io.ferry.spark.Listing;
 import io.ferry.spark.Live;
+import io.ferry.spark.LookupFunction;
 import io.ferry.spark.PlanFunction;
 import io.ferry.spark.ReplayFunction;
 import io.ferry.spark.TriageFunction;
@@ -102,6 +103,7 @@ final class Planning {
 
   /** LIST: the source (with its progress line), then the destination where the job needs it. */
   private static Listed list(RunContext run, Modes modes, Held cache) throws JobFailure {
+    if (modes.delta().isPresent()) return lookedUp(run, modes.delta().get(), cache);
     MigrationConfig config = run.config();
     JavaSparkContext jsc = run.jsc();
     Listing.Paging paging = Listing.Paging.of(config, jsc);
@@ -132,6 +134,31 @@ final class Planning {
     int partitions = (int) Math.max(jsc.defaultParallelism(), Math.min(100_000, listed / OBJECTS_PER_PARTITION + 1));
     return new Listed(source, listed, existing, partitions, new Planned.Notes(sourceCounts.counts(), existingCounts.counts(),
         sources.description(), Optional.empty()), sources.missing(), missingCount, cache);
+  }
+
+  /**
+   * A delta pass's LIST: the keys its events name looked up on both sides, neither listed; what the destination holds of
+   * a key the source no longer has is extraneous, as a listing would find it.
+   */
+  private static Listed lookedUp(RunContext run, EventDelta delta, Held cache) throws JobFailure {
+    MigrationConfig config = run.config();
+    JavaSparkContext jsc = run.jsc();
+    List<String> keys = delta.read(run).keys();
+    Listing.Counters sourceCounts = new Listing.Counters(jsc, "source");
+    Listing.Counters existingCounts = new Listing.Counters(jsc, "destination");
+    jsc.setJobGroup("LIST", "LIST: " + keys.size() + " changed keys, looked up on both sides", true);
+    int slices = Math.max(1, Math.min(keys.size(), Math.max(jsc.defaultParallelism(), keys.size() / 2_000)));
+    JavaRDD<LookupFunction.Found> found = cache.persist(jsc.parallelize(keys, slices)
+        .mapPartitions(new LookupFunction(run.settings(), sourceCounts, existingCounts)));
+    Actions.run(found::count, "cannot look up the changed keys at " + config.source().describe() + " and "
+        + config.destination().describe(), Listing.hint("source", config.source().store()));
+    JavaRDD<StoreObject> source = found.filter(f -> f.source() != null).map(LookupFunction.Found::source);
+    JavaRDD<StoreObject> existing = found.filter(f -> f.destination() != null).map(LookupFunction.Found::destination);
+    run.stages().lap("list");
+    long listed = sourceCounts.selected.value();
+    int partitions = (int) Math.max(jsc.defaultParallelism(), Math.min(100_000, listed / OBJECTS_PER_PARTITION + 1));
+    return new Listed(source, listed, new Existing(existing, List.of()), partitions, new Planned.Notes(sourceCounts.counts(),
+        existingCounts.counts(), keys.size() + " changed keys looked up", Optional.empty()), jsc.emptyRDD(), 0, cache);
   }
 
   /** PLAN: each key decided, what the modes make of the decisions, and the objects to copy planned into tasks. */

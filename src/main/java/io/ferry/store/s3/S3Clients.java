@@ -169,7 +169,7 @@ public final class S3Clients {
     return lazyTls(e.endpoint());
   }
 
-  private static AwsCredentialsProvider credentials(S3EndpointConfig e) {
+  static AwsCredentialsProvider credentials(S3EndpointConfig e) {
     return switch (e.credentials().type()) {
       case STATIC -> StaticCredentialsProvider.create(e.credentials().sessionToken().reveal().isEmpty()
           ? AwsBasicCredentials.create(e.credentials().accessKeyId(), e.credentials().secretAccessKey().reveal())

@@ -1,0 +1,255 @@
+package io.ferry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ferry.config.MigrationConfig;
+import io.ferry.ledger.Ledger;
+import io.ferry.report.RunSummary;
+import io.ferry.spark.JobFailure;
+import io.ferry.spark.run.MigrationJob;
+import io.ferry.support.ElasticMqProcess;
+import io.ferry.support.FaultProxy;
+import io.ferry.support.Jobs;
+import io.ferry.support.LocalSpark;
+import io.ferry.support.S3Backend;
+import io.ferry.support.SeedData;
+import io.ferry.support.Trees;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/**
+ * Delta passes from S3 event notifications ({@code source.changes = events}): a bulk copy, then writers change the
+ * source and their events reach an SQS queue (ElasticMQ in a child JVM) or a JSON-lines file; the pass looks up only the
+ * keys the events name (no LIST of either side), copies what changed, deletes what was removed under the cut-over's rules,
+ * and deletes its messages only once that is committed. Duplicated, late and foreign events change nothing; a change
+ * without an event is left for a full pass, which repairs it.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DeltaIT {
+  @TempDir static Path work;
+  private S3Backend s3;
+  private ElasticMqProcess queues;
+  private FaultProxy counter;
+  private SparkSession spark;
+  private final AtomicLong sequencer = new AtomicLong(0x0055AED6DCD90281L);
+
+  @BeforeAll
+  void start() throws Exception {
+    s3 = S3Backend.start(work.resolve("s3"));
+    queues = ElasticMqProcess.start(work.resolve("queues"));
+    counter = FaultProxy.before(s3.endpoint()); // counts what reaches the source
+    spark = LocalSpark.start("DeltaIT");
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    if (spark != null) spark.stop();
+    for (AutoCloseable c : new AutoCloseable[] {counter, queues, s3}) if (c != null) c.close();
+  }
+
+  private void seed(String bucket) {
+    SeedData.upload(s3.client(), bucket, List.of(new SeedData.Spec("a.txt", 1_000, 1), new SeedData.Spec("docs/b.bin", 300_000, 2),
+        new SeedData.Spec("docs/c.txt", 5, 3), new SeedData.Spec("lost.txt", 70, 4), new SeedData.Spec("tmp/skip.txt", 9, 5),
+        new SeedData.Spec("docs/d e+f.txt", 11, 6)));
+  }
+
+  private String job(String name, String bucket, String extra) {
+    return Jobs.hocon(counter.endpoint(), s3.identity(), bucket, work.resolve(name + "-files"), work.resolve("reports"), """
+        ferry.job.name = %s
+        ferry.spark.master = "local[2]"
+        ferry.source.excludes = ["tmp/**"]
+        ferry.destination { delete-extraneous = true, max-delete = 10 }
+        %s
+        """.formatted(name, extra));
+  }
+
+  private RunSummary run(String hocon, ByteArrayOutputStream out) throws Exception {
+    MigrationConfig config = io.ferry.config.ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString(hocon),
+        Map.of("ferry.source.credentials.secret-access-key", s3.secret()));
+    return MigrationJob.run(config, JavaSparkContext.fromSparkContext(spark.sparkContext()), new PrintStream(out, true,
+        StandardCharsets.UTF_8));
+  }
+
+  /** A record as AWS writes it: the key form-encoded, a sequencer that grows with each event. */
+  private String record(String bucket, String name, String key, long size, String etag) {
+    String object = "\"key\": \"" + URLEncoder.encode(key, StandardCharsets.UTF_8) + "\""
+        + (size >= 0 ? ", \"size\": " + size + ", \"eTag\": \"" + etag + "\"" : "")
+        + ", \"sequencer\": \"" + Long.toHexString(sequencer.incrementAndGet()).toUpperCase() + "\"";
+    return """
+        {"eventVersion": "2.1", "eventSource": "aws:s3", "awsRegion": "us-east-1", "eventName": "%s",
+         "s3": {"s3SchemaVersion": "1.0", "bucket": {"name": "%s"}, "object": {%s}}}""".formatted(name, bucket, object)
+        .replace("\n", "");
+  }
+
+  private static String body(String... records) {
+    return "{\"Records\": [" + String.join(",", records) + "]}";
+  }
+
+  /** Writes a key at the source: its event. */
+  private String put(String bucket, String key, String text) {
+    String etag = s3.client().putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString(text)).eTag().replace("\"", "");
+    return record(bucket, "ObjectCreated:Put", key, text.getBytes(StandardCharsets.UTF_8).length, etag);
+  }
+
+  /** Removes a key at the source: its event. */
+  private String remove(String bucket, String key) {
+    s3.client().deleteObject(b -> b.bucket(bucket).key(key));
+    return record(bucket, "ObjectRemoved:Delete", key, -1, "");
+  }
+
+  private static Map<String, String> sourceDigests(S3Client client, String bucket) {
+    Map<String, String> all = new TreeMap<>(io.ferry.support.Buckets.digests(client, bucket, ""));
+    all.keySet().removeIf(k -> k.startsWith("tmp/"));
+    return all;
+  }
+
+  private static long waiting(SqsClient sqs, String url) {
+    Map<QueueAttributeName, String> a = sqs.getQueueAttributes(r -> r.queueUrl(url).attributeNames(
+        QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE)).attributes();
+    return Long.parseLong(a.get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
+        + Long.parseLong(a.get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE));
+  }
+
+  @Test
+  void aPassFromAQueueCopiesWhatChangedDeletesWhatWasRemovedAndListsNothing() throws Exception {
+    seed("live");
+    Path files = work.resolve("queue-files");
+    String url = queues.createQueue("live-changes", Duration.ofSeconds(30));
+    String listing = job("queue", "live", "");
+    assertThat(run(listing, new ByteArrayOutputStream()).objects().failed()).isZero(); // the bulk copy
+    assertThat(Trees.digests(files)).isEqualTo(sourceDigests(s3.client(), "live"));
+
+    List<String> bodies = new ArrayList<>();
+    String overwrite = put("live", "a.txt", "a, written again");
+    bodies.add(body(overwrite, put("live", "docs/new one.txt", "new")));
+    bodies.add(body(remove("live", "docs/c.txt")));
+    bodies.add(body(overwrite)); // delivered twice
+    bodies.add(body(put("live", "tmp/skip.txt", "excluded by the job's globs")));
+    bodies.add(body(record("another-bucket", "ObjectCreated:Put", "a.txt", 1, "x")));
+    bodies.add("{\"Service\": \"Amazon S3\", \"Event\": \"s3:TestEvent\", \"Bucket\": \"live\"}");
+    bodies.add("not an event");
+    s3.client().putObject(b -> b.bucket("live").key("lost.txt"), RequestBody.fromString("changed, its event lost"));
+    try (SqsClient sqs = queues.client()) {
+      for (String b : bodies) sqs.sendMessage(r -> r.queueUrl(url).messageBody(b));
+
+      String delta = job("queue", "live", "ferry.source { changes = events, events.queue = \"" + url + "\" }");
+      int lists = counter.seen(FaultProxy.Kind.LIST_OBJECTS);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      RunSummary summary = run(delta, out);
+      String console = out.toString(StandardCharsets.UTF_8);
+      assertThat(console).contains("EVENTS 7 messages, 6 changes: 3 keys to look up (1 last removed), 1 superseded by a later change"
+          + " of their key, 2 outside the job's selection; 1 not S3 event notifications, left where they are (first: message ")
+          .contains("EVENTS: deleted the 6 messages read, what they name committed");
+      assertThat(counter.seen(FaultProxy.Kind.LIST_OBJECTS)).as("a delta pass lists neither side").isEqualTo(lists);
+      assertThat(summary.objects().copied()).isEqualTo(2);
+      assertThat(summary.objects().deleted()).isEqualTo(1);
+      Map<String, String> expected = sourceDigests(s3.client(), "live");
+      expected.put("lost.txt", SeedData.sha256(work.resolve("queue-files").resolve("lost.txt"))); // no event: not looked at
+      assertThat(expected.get("lost.txt")).isNotEqualTo(sourceDigests(s3.client(), "live").get("lost.txt"));
+      assertThat(Trees.digests(files)).isEqualTo(expected).doesNotContainKey("docs/c.txt").containsKey("docs/new one.txt");
+      assertThat(waiting(sqs, url)).as("only the message that is no event is left").isEqualTo(1);
+
+      // the same events again, late: each key looked up again, nothing copied or deleted
+      for (String b : bodies.subList(0, 3)) sqs.sendMessage(r -> r.queueUrl(url).messageBody(b));
+      RunSummary again = run(delta, new ByteArrayOutputStream());
+      assertThat(again.objects().copied()).isZero();
+      assertThat(again.objects().deleted()).isZero();
+      assertThat(again.objects().skippedUnchanged()).isEqualTo(2);
+      assertThat(Trees.digests(files)).isEqualTo(expected);
+    }
+    // a full pass finds the change whose event was lost
+    assertThat(run(listing, new ByteArrayOutputStream()).objects().copied()).isEqualTo(1);
+    assertThat(Trees.digests(files)).isEqualTo(sourceDigests(s3.client(), "live"));
+  }
+
+  @Test
+  void aPassWhoseCutOverIsRefusedHandsItsMessagesBackAndARerunReleasesWhatACrashHeld() throws Exception {
+    seed("held");
+    String url = queues.createQueue("held-changes", Duration.ofSeconds(30));
+    assertThat(run(job("held", "held", ""), new ByteArrayOutputStream()).objects().failed()).isZero();
+    try (SqsClient sqs = queues.client()) {
+      sqs.sendMessage(r -> r.queueUrl(url).messageBody(body(remove("held", "a.txt"), remove("held", "docs/c.txt"))));
+      String refused = job("held", "held", "ferry.source { changes = events, events.queue = \"" + url + "\" }\n"
+          + "ferry.destination.max-delete = 1");
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      run(refused, out);
+      assertThat(out.toString(StandardCharsets.UTF_8)).contains("DELETE refused: it would delete 2 of the 2 objects")
+          .contains("EVENTS: handed the 1 messages read back to the queue, for the next pass: the cut-over did not run");
+      assertThat(Files.exists(work.resolve("held-files/a.txt"))).isTrue();
+
+      // a run killed after receiving: its messages are held, their receipts in the ledger; the next run releases them first
+      List<Message> held = sqs.receiveMessage(r -> r.queueUrl(url).visibilityTimeout(3600).maxNumberOfMessages(10)).messages();
+      assertThat(held).hasSize(1);
+      Ledger ledger = new Ledger(Ledger.directory(work.resolve("reports").toString(), "held", new Configuration()), new Configuration());
+      ledger.events(new Ledger.Events(held.stream().map(Message::receiptHandle).toList(), 0));
+      ByteArrayOutputStream rerun = new ByteArrayOutputStream();
+      RunSummary summary = run(job("held", "held", "ferry.source { changes = events, events.queue = \"" + url + "\" }"), rerun);
+      assertThat(rerun.toString(StandardCharsets.UTF_8)).contains("EVENTS: released the 1 messages an earlier run of the job held")
+          .contains("EVENTS 1 messages, 2 changes: 2 keys to look up (2 last removed)");
+      assertThat(summary.objects().deleted()).isEqualTo(2);
+      assertThat(Trees.digests(work.resolve("held-files"))).isEqualTo(sourceDigests(s3.client(), "held"));
+      assertThat(waiting(sqs, url)).isZero();
+      assertThat(ledger.events().held()).isEmpty();
+      assertThat(ledger.events().drainedMillis()).isPositive();
+    }
+  }
+
+  @Test
+  void aPassFromJsonLinesIntoABucket() throws Exception {
+    seed("lines");
+    String into = """
+        ferry.destination { type = s3, endpoint = "%s", bucket = lines-copy, prefix = "copy/"
+          credentials { access-key-id = "%s", secret-access-key = "%s" } }
+        """.formatted(s3.endpoint(), s3.identity(), s3.secret());
+    s3.client().createBucket(b -> b.bucket("lines-copy"));
+    assertThat(run(job("lines", "lines", into), new ByteArrayOutputStream()).objects().failed()).isZero();
+    Path events = work.resolve("events.jsonl");
+    Files.writeString(events, String.join("\n", body(put("lines", "docs/d e+f.txt", "changed")), "",
+        body(remove("lines", "docs/b.bin")), "{\"Records\": [") + "\n");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    RunSummary summary = run(job("lines", "lines", into + "ferry.source { changes = events, events.files = [\"" + events + "\"] }"), out);
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("EVENTS 3 lines, 2 changes: 2 keys to look up (1 last removed); 1 not S3"
+        + " event notifications, left where they are (first: " + events + " line 4: not JSON");
+    assertThat(summary.objects().copied()).isEqualTo(1);
+    assertThat(summary.objects().deleted()).isEqualTo(1);
+    Map<String, String> copy = new TreeMap<>();
+    copy.putAll(io.ferry.support.Buckets.digests(s3.client(), "lines-copy", "copy/"));
+    assertThat(copy).isEqualTo(sourceDigests(s3.client(), "lines"));
+  }
+
+  @Test
+  void aQueueThatCannotBeReadEndsTheRunWithOneLine() throws Exception {
+    seed("nowhere");
+    String missing = queues.endpoint() + "/000000000000/no-such-queue";
+    assertThatThrownBy(() -> run(job("nowhere", "nowhere", "ferry.source { changes = events, events.queue = \"" + missing + "\" }"),
+        new ByteArrayOutputStream()))
+        .isInstanceOf(JobFailure.class)
+        .hasMessageStartingWith("cannot read the queue " + missing + ": ")
+        .hasMessageContaining("(check ferry.source.events.queue")
+        .message().doesNotContain("\n");
+  }
+}
