@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ferry.config.MigrationConfig;
+import io.ferry.ledger.DeltaState;
 import io.ferry.ledger.Ledger;
 import io.ferry.report.RunSummary;
 import io.ferry.spark.JobFailure;
@@ -134,6 +135,11 @@ class DeltaIT {
         + Long.parseLong(a.get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE));
   }
 
+  private static long visible(SqsClient sqs, String url) {
+    return Long.parseLong(sqs.getQueueAttributes(r -> r.queueUrl(url).attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
+        .attributes().get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES));
+  }
+
   @Test
   void aPassFromAQueueCopiesWhatChangedDeletesWhatWasRemovedAndListsNothing() throws Exception {
     seed("live");
@@ -163,7 +169,7 @@ class DeltaIT {
       String console = out.toString(StandardCharsets.UTF_8);
       assertThat(console).contains("EVENTS 7 messages, 6 changes: 3 keys to look up (1 last removed), 1 superseded by a later change"
           + " of their key, 2 outside the job's selection; 1 not S3 event notifications, left where they are (first: message ")
-          .contains("EVENTS: deleted the 6 messages read, what they name committed");
+          .contains("EVENTS: deleted 6 messages, what they name settled; handed 1 back to the queue for the next pass\n");
       assertThat(counter.seen(FaultProxy.Kind.LIST_OBJECTS)).as("a delta pass lists neither side").isEqualTo(lists);
       assertThat(summary.objects().copied()).isEqualTo(2);
       assertThat(summary.objects().deleted()).isEqualTo(1);
@@ -171,7 +177,8 @@ class DeltaIT {
       expected.put("lost.txt", SeedData.sha256(work.resolve("queue-files").resolve("lost.txt"))); // no event: not looked at
       assertThat(expected.get("lost.txt")).isNotEqualTo(sourceDigests(s3.client(), "live").get("lost.txt"));
       assertThat(Trees.digests(files)).isEqualTo(expected).doesNotContainKey("docs/c.txt").containsKey("docs/new one.txt");
-      assertThat(waiting(sqs, url)).as("only the message that is no event is left").isEqualTo(1);
+      assertThat(waiting(sqs, url)).as("only the message that is no event is left, visible again").isEqualTo(1);
+      assertThat(visible(sqs, url)).isEqualTo(1);
 
       // the same events again, late: each key looked up again, nothing copied or deleted
       for (String b : bodies.subList(0, 3)) sqs.sendMessage(r -> r.queueUrl(url).messageBody(b));
@@ -198,14 +205,15 @@ class DeltaIT {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       run(refused, out);
       assertThat(out.toString(StandardCharsets.UTF_8)).contains("DELETE refused: it would delete 2 of the 2 objects")
-          .contains("EVENTS: handed the 1 messages read back to the queue, for the next pass: the cut-over did not run");
+          .contains("EVENTS: deleted 0 messages, what they name settled; handed 1 back to the queue for the next pass (2 keys failed,"
+              + " archived or not deleted; 0 written keys the source does not show yet)");
       assertThat(Files.exists(work.resolve("held-files/a.txt"))).isTrue();
 
       // a run killed after receiving: its messages are held, their receipts in the ledger; the next run releases them first
       List<Message> held = sqs.receiveMessage(r -> r.queueUrl(url).visibilityTimeout(3600).maxNumberOfMessages(10)).messages();
       assertThat(held).hasSize(1);
       Ledger ledger = new Ledger(Ledger.directory(work.resolve("reports").toString(), "held", new Configuration()), new Configuration());
-      ledger.events(new Ledger.Events(held.stream().map(Message::receiptHandle).toList(), 0));
+      new DeltaState(held.stream().map(Message::receiptHandle).toList(), 0).write(ledger);
       ByteArrayOutputStream rerun = new ByteArrayOutputStream();
       RunSummary summary = run(job("held", "held", "ferry.source { changes = events, events.queue = \"" + url + "\" }"), rerun);
       assertThat(rerun.toString(StandardCharsets.UTF_8)).contains("EVENTS: released the 1 messages an earlier run of the job held")
@@ -213,8 +221,47 @@ class DeltaIT {
       assertThat(summary.objects().deleted()).isEqualTo(2);
       assertThat(Trees.digests(work.resolve("held-files"))).isEqualTo(sourceDigests(s3.client(), "held"));
       assertThat(waiting(sqs, url)).isZero();
-      assertThat(ledger.events().held()).isEmpty();
-      assertThat(ledger.events().drainedMillis()).isPositive();
+      assertThat(DeltaState.read(ledger).held()).isEmpty();
+      assertThat(DeltaState.read(ledger).drainedMillis()).isPositive();
+
+      // receipts whose messages are gone (deleted, or their hold ended long ago) do not stop the next run
+      new DeltaState(held.stream().map(Message::receiptHandle).toList(), DeltaState.read(ledger).drainedMillis()).write(ledger);
+      ByteArrayOutputStream stale = new ByteArrayOutputStream();
+      assertThat(run(job("held", "held", "ferry.source { changes = events, events.queue = \"" + url + "\" }"), stale).objects()
+          .failed()).isZero();
+      assertThat(stale.toString(StandardCharsets.UTF_8)).contains("EVENTS 0 messages, 0 changes");
+      assertThat(DeltaState.read(ledger).held()).isEmpty();
+    }
+  }
+
+  @Test
+  void eachMessageIsSettledOnItsOwnAndADryRunHandsEveryMessageBack() throws Exception {
+    seed("each");
+    String url = queues.createQueue("each-changes", Duration.ofSeconds(30));
+    assertThat(run(job("each", "each", ""), new ByteArrayOutputStream()).objects().failed()).isZero();
+    String delta = job("each", "each", "ferry.source { changes = events, events.queue = \"" + url + "\" }");
+    try (SqsClient sqs = queues.client()) {
+      sqs.sendMessage(r -> r.queueUrl(url).messageBody(body(put("each", "docs/b.bin", "b, written again"))));
+      sqs.sendMessage(r -> r.queueUrl(url).messageBody(body(put("each", "a.txt", "a, written again"))));
+      MigrationConfig config = io.ferry.config.ConfigLoader.fromConfig(com.typesafe.config.ConfigFactory.parseString(delta),
+          Map.of("ferry.source.credentials.secret-access-key", s3.secret()));
+      ByteArrayOutputStream plan = new ByteArrayOutputStream();
+      io.ferry.spark.run.Commands.plan(config, io.ferry.spark.SparkStart.begin(), new PrintStream(plan, true, StandardCharsets.UTF_8));
+      assertThat(plan.toString(StandardCharsets.UTF_8)).contains("EVENTS 2 messages, 2 changes: 2 keys to look up");
+      assertThat(visible(sqs, url)).as("a dry run hands every message back").isEqualTo(2);
+
+      counter.inject(FaultProxy.Kind.GET_OBJECT, "docs/b.bin", new FaultProxy.Fault.Status(403, "AccessDenied"), 100);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      RunSummary failing = run(delta, out);
+      counter.clear();
+      assertThat(failing.objects().failed()).isEqualTo(1);
+      assertThat(out.toString(StandardCharsets.UTF_8)).contains("EVENTS: deleted 1 messages, what they name settled; handed 1 back to"
+          + " the queue for the next pass (1 keys failed");
+      assertThat(visible(sqs, url)).as("the message whose key failed, for the next pass").isEqualTo(1);
+      RunSummary next = run(delta, new ByteArrayOutputStream());
+      assertThat(next.objects().copied()).isEqualTo(1);
+      assertThat(waiting(sqs, url)).isZero();
+      assertThat(Trees.digests(work.resolve("each-files"))).isEqualTo(sourceDigests(s3.client(), "each"));
     }
   }
 

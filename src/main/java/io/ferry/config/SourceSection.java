@@ -70,6 +70,10 @@ final class SourceSection {
     if (!(store instanceof BucketConfig b)) {
       h.problem("source.changes", from, "reads a bucket's event notifications: set source.type = s3, or changes = listing");
       ok = false;
+    } else if (h.string("source.symlinks").equals("copy")) {
+      h.problem("source.changes", from, "looks keys up one by one, and links kept as name.rclonelink are made links again only by a"
+          + " listing: set source.symlinks = report, or changes = listing");
+      ok = false;
     } else if (b.versions()) {
       h.problem("source.changes", from, "looks up each key's current version, and source.versions = all replays histories: set"
           + " versions = current, or changes = listing");
@@ -81,8 +85,9 @@ final class SourceSection {
     }
     List<String> paths = eventFiles(h, queue, files);
     ok &= paths != null;
-    if (wait != null && (wait.isNegative() || wait.toSeconds() > 20)) {
-      h.problem("source.events.wait", wait, "must be between 0s and 20s (SQS waits 20 seconds at most)");
+    if (wait != null && (wait.toSeconds() < 1 || wait.toSeconds() > 20)) {
+      h.problem("source.events.wait", wait, "must be between 1s and 20s (SQS waits in whole seconds, 20 at most; 0 would sample only"
+          + " some of its servers)");
       ok = false;
     }
     if (hold != null && (hold.toSeconds() < 30 || hold.toHours() > 12)) {
@@ -128,7 +133,7 @@ final class SourceSection {
       }
       return null;
     }
-    if (!queue.isEmpty() && !queue.matches("(?i)https?://[^/]+/.+")) {
+    if (!queue.isEmpty() && !queue.matches("(?i)https?://[^/@]+/.+")) {
       h.problem("source.events.queue", queue, "must be a queue URL such as https://sqs.us-east-1.amazonaws.com/123456789012/changes");
       return null;
     }

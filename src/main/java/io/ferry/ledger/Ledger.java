@@ -121,7 +121,7 @@ public final class Ledger {
     return directory;
   }
 
-  private FileSystem fs() throws IOException {
+  FileSystem fs() throws IOException {
     return LocalFiles.of(URI.create(directory), conf);
   }
 
@@ -193,51 +193,6 @@ public final class Ledger {
     public synchronized void close() throws IOException {
       if (out != null) out.close();
     }
-  }
-
-  /**
-   * What a job's delta passes keep between runs ({@code events.json}).
-   *
-   * @param held receipts of messages a pass received and did not settle: the next run releases them at once
-   * @param drainedMillis when the last pass that drained its queue began receiving; 0 for none yet
-   */
-  public record Events(List<String> held, long drainedMillis) {
-    public static final Events NONE = new Events(List.of(), 0);
-
-    public Events {
-      held = List.copyOf(held);
-    }
-  }
-
-  private static final String EVENTS = "events.json";
-
-  /** The delta passes' state; {@link Events#NONE} before the first. */
-  public Events events() throws IOException {
-    FileSystem fs = fs();
-    Path file = new Path(directory + "/" + EVENTS);
-    if (!fs.exists(file)) return Events.NONE;
-    try (var in = fs.open(file)) {
-      JsonNode root = JSON.readTree(in);
-      List<String> held = new ArrayList<>();
-      root.path("held").forEach(n -> held.add(n.asText()));
-      return new Events(held, root.path("drained").asLong(0));
-    }
-  }
-
-  /** Replaces the delta passes' state: written beside it, then renamed over it. */
-  public void events(Events events) throws IOException {
-    FileSystem fs = fs();
-    fs.mkdirs(new Path(directory));
-    Path file = new Path(directory + "/" + EVENTS);
-    Path next = new Path(directory + "/" + EVENTS + ".next");
-    ObjectNode root = JSON.createObjectNode();
-    events.held().forEach(root.putArray("held")::add);
-    root.put("drained", events.drainedMillis());
-    try (FSDataOutputStream out = fs.create(next, true)) {
-      out.write(JSON.writeValueAsBytes(root));
-    }
-    fs.delete(file, false);
-    if (!fs.rename(next, file)) throw new IOException("cannot rename " + next + " to " + file);
   }
 
   /** Every entry of every file (a line cut short by a killed writer is skipped); later entries win. */

@@ -1,5 +1,6 @@
 package io.ferry.spark;
 
+import io.ferry.config.BucketConfig;
 import io.ferry.copy.Concurrently;
 import io.ferry.store.Destination;
 import io.ferry.store.Lister;
@@ -21,8 +22,8 @@ import org.apache.spark.api.java.function.FlatMapFunction;
 public final class LookupFunction implements FlatMapFunction<Iterator<String>, LookupFunction.Found> {
   private static final long serialVersionUID = 1L;
 
-  /** One key's two sides; either may be null. */
-  public record Found(StoreObject source, StoreObject destination) implements Serializable {}
+  /** One key (relative to the source's prefix) and its two sides; either may be null. */
+  public record Found(String key, StoreObject source, StoreObject destination) implements Serializable {}
 
   private final CopySettings settings;
   private final Listing.Counters sourceCounts;
@@ -42,13 +43,17 @@ public final class LookupFunction implements FlatMapFunction<Iterator<String>, L
     Destination destination = ExecutorContext.destination(settings);
     Lister existing = destination.existing();
     ObjectFilter filter = new ObjectFilter(settings.source().selection());
+    String prefix = ((BucketConfig) settings.source().store()).prefix();
     List<Object> found;
     try {
       found = Concurrently.map(in, settings.copy().streamsPerTask(), "ferry-lookup", key -> {
         try {
           StoreObject s = source.find(key);
-          StoreObject d = existing.find(key);
-          return new Found(s != null && !s.isLink() && filter.selects(s) ? s : null, d != null && !destination.isStaging(d) ? d : null);
+          // a key the destination cannot hold (an unsafe path) is not looked for there: the plan rejects it
+          boolean writable = destination.rejection(s != null ? s : new StoreObject(prefix + key, key, 0, "", 0)) == null;
+          StoreObject d = writable ? existing.find(key) : null;
+          return new Found(key, s != null && !s.isLink() && filter.selects(s) ? s : null,
+              d != null && !destination.isStaging(d) ? d : null);
         } catch (IOException | RuntimeException e) {
           return e; // after the retry policy: the pass fails as a listing does
         }

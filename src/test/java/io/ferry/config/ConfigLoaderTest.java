@@ -262,6 +262,12 @@ class ConfigLoaderTest {
         .singleElement().asString().startsWith("ferry.source.events.files = ").contains("readable files");
     assertThat(problems(MINIMAL + "ferry.source { changes = events, events { queue = \"" + queue + "\", wait = 30s, hold = 1s"
         + ", max-messages = 0 } }")).hasSize(3);
+    assertThat(problems(MINIMAL + "ferry.source { changes = events, events { queue = \"" + queue + "\", wait = 0s } }"))
+        .singleElement().asString().startsWith("ferry.source.events.wait = 0s").contains("between 1s and 20s");
+    assertThat(problems(MINIMAL + "ferry.source { changes = events, events.queue = \"https://user:pass@sqs.example/1/q\" }"))
+        .singleElement().asString().startsWith("ferry.source.events.queue = ").contains("must be a queue URL");
+    assertThat(problems(MINIMAL + "ferry.source { changes = events, events.queue = \"" + queue + "\", symlinks = copy }"))
+        .singleElement().asString().startsWith("ferry.source.changes = events").contains("source.symlinks = report");
     assertThat(problems(MINIMAL + "ferry.source { changes = events, events.queue = \"" + queue + "\", manifest = \"s3://b/k\" }"))
         .singleElement().asString().startsWith("ferry.source.changes = events").contains("source.manifest");
     assertThat(problems(MINIMAL + "ferry.source { changes = events, events.queue = \"" + queue + "\", versions = all }"))

@@ -45,9 +45,12 @@ public final class Commands {
     JavaSparkContext jsc = MigrationJob.started(spark.context("ferry plan " + config.jobName(), config.sparkMaster()));
     // read only: as the run would plan, the objects left open keep their parts and a replay knows what it wrote
     Modes modes = Modes.dry(config);
-    try (RunContext run = RunContext.of(config, settings(config), jsc, RunContext.Lock.NONE, new StageTimes(), Instant.now(), out);
-        Planned planned = Planning.plan(run, modes)) {
-      DryRunConsole.print(run, planned, modes);
+    try (RunContext run = RunContext.of(config, settings(config), jsc, RunContext.Lock.NONE, new StageTimes(), Instant.now(), out)) {
+      try (Planned planned = Planning.plan(run, modes)) {
+        DryRunConsole.print(run, planned, modes);
+      } finally {
+        modes.ended(run); // a delta's messages handed back
+      }
     }
   }
 

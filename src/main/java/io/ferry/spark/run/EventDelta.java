@@ -1,9 +1,12 @@
 package io.ferry.spark.run;
 
+import io.ferry.changes.ChangeEvents;
 import io.ferry.changes.ChangeSet;
 import io.ferry.changes.EventFeed;
+import io.ferry.commit.ObjectResult;
 import io.ferry.config.SourceConfig;
-import io.ferry.ledger.Ledger;
+import io.ferry.ledger.DeltaState;
+import io.ferry.plan.Decision;
 import io.ferry.report.RunSummary;
 import io.ferry.report.Units;
 import io.ferry.spark.ExecutorContext;
@@ -12,18 +15,25 @@ import io.ferry.store.MessageQueue;
 import io.ferry.store.retry.Failures;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A delta pass ({@code source.changes = events}): its events read on the driver before LIST, which then looks up only
- * the keys they name; the queue's messages deleted once the pass committed everything and its cut-over (if any) ran,
- * released for the next pass otherwise. What one run held and did not settle (it was killed) the next releases first,
- * from the ledger.
+ * the keys they name. After COMMIT and the cut-over each message is settled on its own: deleted when every key it names
+ * ended as the job wants it (copied, unchanged, deleted, or left by the job's settings), handed back for the next pass
+ * otherwise. What one run held and did not settle (it was killed) the next releases first, from the ledger.
  */
 final class EventDelta implements Mode {
+  /** A key written by its event that the source does not show is taken as written and then removed after this many receipts. */
+  static final int RECEIPTS_BEFORE_ABSENT_IS_GONE = 3;
+
   private final boolean writes;
   private MessageQueue queue;
   private EventFeed.Read read;
+  private Set<String> absent = Set.of();
   private long startedMillis;
   private boolean settled;
 
@@ -50,18 +60,20 @@ final class EventDelta implements Mode {
     return read.changes();
   }
 
+  /** The keys looked up that the source does not hold. */
+  void absentAtSource(List<String> keys) {
+    absent = Set.copyOf(keys);
+  }
+
   private EventFeed.Read fromQueue(RunContext run, SourceConfig source) throws JobFailure {
     String url = source.changes().queue();
     try {
       queue = ExecutorContext.queue(source);
-      Ledger.Events before = run.ledger().events();
-      if (writes && !before.held().isEmpty()) {
-        queue.release(before.held());
-        run.out().printf("EVENTS: released the %d messages an earlier run of the job held and did not settle%n", before.held().size());
-      }
+      DeltaState before = DeltaState.read(run.ledger());
+      if (writes && !before.held().isEmpty()) releaseHeld(run, before);
       Duration retention = queue.retention();
       EventFeed.Read got = EventFeed.queue(queue, source);
-      if (writes) run.ledger().events(new Ledger.Events(got.receipts(), before.drainedMillis()));
+      if (writes) new DeltaState(got.receipts(), before.drainedMillis()).write(run.ledger());
       warnOfLoss(run, before.drainedMillis(), retention);
       return got;
     } catch (IOException | RuntimeException e) {
@@ -70,6 +82,18 @@ final class EventDelta implements Mode {
       throw new JobFailure("cannot read the queue " + url + ": " + Failures.describe(e)
           + " (check ferry.source.events.queue, and that the source's credentials may receive and delete its messages)");
     }
+  }
+
+  /** What an earlier run held and did not settle, visible again; the ledger forgets it whether or not the queue still held it. */
+  private void releaseHeld(RunContext run, DeltaState before) throws IOException {
+    try {
+      queue.release(before.held());
+      run.out().printf("EVENTS: released the %d messages an earlier run of the job held and did not settle%n", before.held().size());
+    } catch (IOException e) {
+      run.out().printf("EVENTS: the %d messages an earlier run held could not be released (%s): they return when their hold ends%n",
+          before.held().size(), Failures.describe(e));
+    }
+    new DeltaState(List.of(), before.drainedMillis()).write(run.ledger());
   }
 
   /** Events older than the queue keeps may be gone: past the first pass, when the last drain began longer ago than that. */
@@ -86,34 +110,57 @@ final class EventDelta implements Mode {
   }
 
   /**
-   * After COMMIT and the cut-over: a pass that failed no object and whose cut-over (where the job has one) was not held
-   * back deletes its messages; any other hands them back for the next pass.
+   * The keys of this pass that did not end as the job wants them: failed, archived (failing, or still restoring), and,
+   * where the cut-over did not delete cleanly, the extraneous ones. A rejected key, or one the job's settings leave,
+   * never will: it is settled, and reported as the run reports it.
    */
-  void settle(RunContext run, long failed, RunSummary.Deletions deletions) throws IOException {
+  static Set<String> unsettled(Planned planned, Mode.Committed committed, RunSummary.Deletions deletions) {
+    Set<String> keys = new HashSet<>(committed.objects().filter(r -> r.status() == ObjectResult.Status.FAILED)
+        .map(r -> r.object().relativeKey()).collect());
+    keys.addAll(planned.setAside().decisions().filter(d -> d.kind() == Decision.Kind.ARCHIVED || d.kind() == Decision.Kind.RESTORE)
+        .map(d -> d.object().relativeKey()).collect());
+    keys.addAll(planned.setAside().restoring().map(r -> r.object().relativeKey()).collect());
+    boolean cleanCutOver = deletions == null || deletions.outcome().equals("ran") && deletions.failed() == 0 && deletions.kept() == 0;
+    if (!cleanCutOver) keys.addAll(planned.setAside().of(Decision.Kind.EXTRANEOUS).map(d -> d.object().relativeKey()).collect());
+    return keys;
+  }
+
+  /** After COMMIT and the cut-over: each message deleted or handed back ({@link #unsettled}). */
+  void settle(RunContext run, Planned planned, Mode.Committed committed, RunSummary.Deletions deletions) throws IOException {
     if (queue == null || read == null) return;
-    boolean done = failed == 0 && (deletions == null || deletions.outcome().equals("ran") || deletions.outcome().equals("none"));
-    List<String> receipts = read.receipts();
-    if (done) {
-      queue.delete(receipts);
-      run.out().printf("EVENTS: deleted the %d messages read, what they name committed%n", receipts.size());
-    } else {
-      queue.release(receipts);
-      run.out().printf("EVENTS: handed the %d messages read back to the queue, for the next pass: %s%n", receipts.size(),
-          failed > 0 ? failed + " objects failed" : "the cut-over did not run");
+    Set<String> pending = unsettled(planned, committed, deletions);
+    Set<String> unseen = new HashSet<>();
+    read.changes().changes().forEach((key, change) -> {
+      if (change.kind() == ChangeEvents.Kind.WRITTEN && absent.contains(key)) unseen.add(key);
+    });
+    List<String> delete = new ArrayList<>();
+    List<String> back = new ArrayList<>(read.unreadableReceipts());
+    for (EventFeed.Received m : read.readable()) {
+      boolean waits = m.keys().stream().anyMatch(k -> pending.contains(k)
+          || unseen.contains(k) && m.receiveCount() < RECEIPTS_BEFORE_ABSENT_IS_GONE);
+      (waits ? back : delete).add(m.receipt());
     }
-    long drained = done && read.drained() ? startedMillis : run.ledger().events().drainedMillis();
-    run.ledger().events(new Ledger.Events(List.of(), drained));
+    queue.delete(delete);
+    queue.release(back);
+    run.out().printf("EVENTS: deleted %d messages, what they name settled; handed %d back to the queue for the next pass%s%n",
+        delete.size(), back.size(), back.size() == read.unreadableReceipts().size() ? "" : " (" + pending.size() + " keys failed,"
+            + " archived or not deleted; " + unseen.size() + " written keys the source does not show yet)");
+    long drained = read.drained() ? startedMillis : DeltaState.read(run.ledger()).drainedMillis();
+    new DeltaState(List.of(), drained).write(run.ledger());
     settled = true;
   }
 
   @Override
-  public void ended(RunContext run) throws IOException {
+  public void ended(RunContext run) {
     if (queue == null) return;
     try {
       if (!settled && read != null) {
         queue.release(read.receipts()); // a failed run, or a dry run: the next pass reads them again
-        if (writes) run.ledger().events(new Ledger.Events(List.of(), run.ledger().events().drainedMillis()));
+        if (writes) new DeltaState(List.of(), DeltaState.read(run.ledger()).drainedMillis()).write(run.ledger());
       }
+    } catch (IOException | RuntimeException e) {
+      run.out().printf("EVENTS: the messages this run read could not be handed back (%s): they return when their hold ends%n",
+          Failures.describe(e));
     } finally {
       queue.close();
     }

@@ -126,7 +126,7 @@ public final class MigrationJob {
       CommitStage.keepOpenOnly(run, failed.inParts(), stillOpen);
       run.stages().lap("commit");
       RunSummary.Deletions deletions = CutOverStage.run(run, planned, failed.count());
-      if (modes.delta().isPresent()) modes.delta().get().settle(run, failed.count(), deletions);
+      if (modes.delta().isPresent()) modes.delta().get().settle(run, planned, committed, deletions);
       RunSummary summary = ReportStage.run(run, planned, committed, deletions);
       Console.printSummary(summary, run.out());
       return summary;

@@ -86,7 +86,7 @@ final class Planning {
   private static Planned plan(RunContext run, Modes modes, Held cache) throws JobFailure, IOException {
     if (modes.replay().isPresent()) checkKeepsVersions(run.config(), run.destination());
     boolean folds = foldsCase(run);
-    Listed both = list(run, modes, cache);
+    Listed both = list(run, modes, cache, folds);
     if (modes.replay().isPresent()) return replayed(run, modes.replay().get(), both);
     return triaged(run, modes, both, folds);
   }
@@ -102,8 +102,8 @@ final class Planning {
   }
 
   /** LIST: the source (with its progress line), then the destination where the job needs it. */
-  private static Listed list(RunContext run, Modes modes, Held cache) throws JobFailure {
-    if (modes.delta().isPresent()) return lookedUp(run, modes.delta().get(), cache);
+  private static Listed list(RunContext run, Modes modes, Held cache, boolean folds) throws JobFailure {
+    if (modes.delta().isPresent()) return lookedUp(run, modes.delta().get(), cache, folds);
     MigrationConfig config = run.config();
     JavaSparkContext jsc = run.jsc();
     Listing.Paging paging = Listing.Paging.of(config, jsc);
@@ -140,18 +140,25 @@ final class Planning {
    * A delta pass's LIST: the keys its events name looked up on both sides, neither listed; what the destination holds of
    * a key the source no longer has is extraneous, as a listing would find it.
    */
-  private static Listed lookedUp(RunContext run, EventDelta delta, Held cache) throws JobFailure {
+  private static Listed lookedUp(RunContext run, EventDelta delta, Held cache, boolean folds) throws JobFailure {
     MigrationConfig config = run.config();
+    if (folds) {
+      // a lookup of "Foo.txt" there finds "foo.txt": only a listing tells keys that differ in case apart
+      throw new JobFailure("the destination " + config.destination().describe() + " folds case, and a delta pass looks keys up one"
+          + " by one, which cannot tell keys that differ only in case apart: run full passes (source.changes = listing)");
+    }
     JavaSparkContext jsc = run.jsc();
     List<String> keys = delta.read(run).keys();
+    run.stages().lap("events");
     Listing.Counters sourceCounts = new Listing.Counters(jsc, "source");
     Listing.Counters existingCounts = new Listing.Counters(jsc, "destination");
     jsc.setJobGroup("LIST", "LIST: " + keys.size() + " changed keys, looked up on both sides", true);
     int slices = Math.max(1, Math.min(keys.size(), Math.max(jsc.defaultParallelism(), keys.size() / 2_000)));
     JavaRDD<LookupFunction.Found> found = cache.persist(jsc.parallelize(keys, slices)
         .mapPartitions(new LookupFunction(run.settings(), sourceCounts, existingCounts)));
-    Actions.run(found::count, "cannot look up the changed keys at " + config.source().describe() + " and "
-        + config.destination().describe(), Listing.hint("source", config.source().store()));
+    delta.absentAtSource(Actions.run(() -> found.filter(f -> f.source() == null).map(LookupFunction.Found::key).collect(),
+        "cannot look up the changed keys at " + config.source().describe() + " and " + config.destination().describe(),
+        Listing.hint("source", config.source().store())));
     JavaRDD<StoreObject> source = found.filter(f -> f.source() != null).map(LookupFunction.Found::source);
     JavaRDD<StoreObject> existing = found.filter(f -> f.destination() != null).map(LookupFunction.Found::destination);
     run.stages().lap("list");

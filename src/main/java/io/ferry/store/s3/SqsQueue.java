@@ -40,7 +40,7 @@ public final class SqsQueue implements MessageQueue {
         .region(Region.of(source.region()))
         .credentialsProvider(S3Clients.credentials(source))
         .endpointOverride(URI.create(u.getScheme() + "://" + u.getAuthority()))
-        .httpClient(ApacheHttpClient.builder().connectionTimeout(Duration.ofSeconds(10)).socketTimeout(Duration.ofSeconds(60)).build())
+        .httpClientBuilder(ApacheHttpClient.builder().connectionTimeout(Duration.ofSeconds(10)).socketTimeout(Duration.ofSeconds(60)))
         .build();
     return new SqsQueue(sqs, url);
   }
@@ -92,13 +92,18 @@ public final class SqsQueue implements MessageQueue {
     for (int from = 0; from < receipts.size(); from += BATCH) {
       List<E> entries = new ArrayList<>();
       for (int i = from; i < Math.min(receipts.size(), from + BATCH); i++) entries.add(entry.apply(Integer.toString(i), receipts.get(i)));
-      List<BatchResultErrorEntry> failed = call(() -> send.apply(entries));
+      List<BatchResultErrorEntry> failed = call(() -> send.apply(entries)).stream().filter(f -> !gone(f.code())).toList();
       if (!failed.isEmpty()) {
         BatchResultErrorEntry f = failed.get(0);
         throw new IOException("the queue refused to " + what + " " + failed.size() + " of " + entries.size() + " messages: " + f.code()
             + " " + f.message());
       }
     }
+  }
+
+  /** A receipt that no longer holds its message (deleted, or its hold ended): nothing left to delete or release. */
+  private static boolean gone(String code) {
+    return code != null && (code.contains("ReceiptHandleIsInvalid") || code.contains("MessageNotInflight"));
   }
 
   private static long number(String text) {
