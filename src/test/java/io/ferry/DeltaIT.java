@@ -288,6 +288,45 @@ class DeltaIT {
     assertThat(copy).isEqualTo(sourceDigests(s3.client(), "lines"));
   }
 
+  /** An S3 Inventory report (CSV, keys URL-encoded) of the bucket as it is now, plus rows of its own: its manifest.json. */
+  private Path inventory(String bucket, String name, String... extraRows) throws Exception {
+    Path report = Files.createDirectories(work.resolve("inventories/" + bucket + "/" + name));
+    StringBuilder rows = new StringBuilder();
+    s3.client().listObjectsV2Paginator(b -> b.bucket(bucket)).contents().forEach(o -> rows.append(String.format(
+        "\"%s\",\"%s\",\"%d\",\"%s\",\"%s\"%n", bucket, URLEncoder.encode(o.key(), StandardCharsets.UTF_8), o.size(),
+        o.lastModified(), o.eTag().replace("\"", ""))));
+    for (String row : extraRows) rows.append(row).append('\n');
+    Files.writeString(report.resolve(name + ".csv"), rows);
+    return Files.writeString(report.resolve("manifest.json"), """
+        {"sourceBucket": "%s", "destinationBucket": "arn:aws:s3:::inventory", "version": "2016-11-30", "fileFormat": "CSV",
+         "fileSchema": "Bucket, Key, Size, LastModifiedDate, ETag", "files": [{"key": "%s/%s/%s.csv", "size": 1, "MD5checksum": "0"}]}
+        """.formatted(bucket, bucket, name, name));
+  }
+
+  @Test
+  void aPassFromTwoInventoriesLooksUpOnlyTheKeysTheyDifferIn() throws Exception {
+    seed("inv");
+    String listing = job("inv", "inv", "");
+    assertThat(run(listing, new ByteArrayOutputStream()).objects().failed()).isZero();
+    Path older = inventory("inv", "older");
+    put("inv", "a.txt", "a, written again");
+    remove("inv", "docs/c.txt");
+    put("inv", "docs/new.txt", "new");
+    put("inv", "tmp/skip.txt", "excluded by the job's globs");
+    s3.client().putObject(b -> b.bucket("inv").key("lost.txt"), RequestBody.fromString("changed after the newer report"));
+    Path newer = inventory("inv", "newer");
+    s3.client().putObject(b -> b.bucket("inv").key("lost.txt"), RequestBody.fromString("changed after the newer report, again"));
+    int lists = counter.seen(FaultProxy.Kind.LIST_OBJECTS);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    RunSummary summary = run(job("inv", "inv", "ferry.source { changes = inventory-diff, inventory-diff { older = \"" + older
+        + "\", newer = \"" + newer + "\" } }"), out);
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("INVENTORIES 4 keys differ between " + older + " and " + newer);
+    assertThat(counter.seen(FaultProxy.Kind.LIST_OBJECTS)).as("neither side listed").isEqualTo(lists);
+    assertThat(summary.objects().copied()).as("a.txt, docs/new.txt and lost.txt, as the source holds them now").isEqualTo(3);
+    assertThat(summary.objects().deleted()).isEqualTo(1);
+    assertThat(Trees.digests(work.resolve("inv-files"))).isEqualTo(sourceDigests(s3.client(), "inv"));
+  }
+
   @Test
   void aQueueThatCannotBeReadEndsTheRunWithOneLine() throws Exception {
     seed("nowhere");

@@ -60,16 +60,16 @@ public final class DeltaBench {
     Path data = work.resolve("data-" + objects);
     Path destination = work.resolve("copy-" + objects);
     seed(data.resolve(BUCKET), destination, objects);
-    Path roundFile = work.resolve("round-" + objects);
-    int round = Files.exists(roundFile) ? Integer.parseInt(Files.readString(roundFile).trim()) : 0;
-    if ((round + 2L) * changes > objects) throw new IllegalStateException("every key changed once: seed again (rm -r " + work + ")");
-    Files.writeString(roundFile, Integer.toString(round + 2));
+    Path usedFile = work.resolve("changed-" + objects); // how many keys earlier invocations changed: each key changes once
+    int used = Files.exists(usedFile) ? Integer.parseInt(Files.readString(usedFile).trim()) : 0;
+    if (used + 2L * changes > objects) throw new IllegalStateException("every key changed once: seed again (rm -r " + work + ")");
+    Files.writeString(usedFile, Integer.toString(used + 2 * changes));
     String secret = "bench-secret";
     try (S3ProxyProcess s3 = S3ProxyProcess.start(data, "bench", secret);
         FaultProxy counter = FaultProxy.before(s3.endpoint());
         ElasticMqProcess queues = ElasticMqProcess.start(work.resolve("queue"))) {
       S3Client client = TestS3.client(S3EndpointConfig.withKeys(s3.endpoint(), "us-east-1", "bench", secret));
-      String url = queues.createQueue("delta-" + round, Duration.ofMinutes(10));
+      String url = queues.createQueue("delta-" + used, Duration.ofMinutes(10));
       SparkContext sc = new SparkContext(new SparkConf().setMaster("local[2]").setAppName("DeltaBench").set("spark.ui.enabled", "false")
           .set("spark.driver.host", "127.0.0.1").set("spark.driver.bindAddress", "127.0.0.1"));
       try {
@@ -79,7 +79,7 @@ public final class DeltaBench {
           Files.writeString(csv, "when,pass,objects,changed,seconds,list_pages,heads,gets,destination_entries_read,heap_peak_mib,copied,"
               + "deleted,stage_seconds\n");
         }
-        List<String> records = change(client, objects, changes, round);
+        List<String> records = change(client, objects, changes, used);
         try (SqsClient sqs = queues.client()) {
           for (int i = 0; i < records.size(); i += 10) {
             List<SendMessageBatchRequestEntry> batch = new ArrayList<>();
@@ -92,7 +92,7 @@ public final class DeltaBench {
         String base = job(counter.endpoint(), destination, work);
         String delta = base + "ferry.source { changes = events, events.queue = \"" + url + "\" }\n";
         measure("events", delta, secret, jsc, counter, objects, changes, csv, changes * 9 / 10, changes / 10);
-        change(client, objects, changes, round + 1); // no events: only a listing finds these
+        change(client, objects, changes, used + changes); // no events: only a listing finds these
         measure("listing", base, secret, jsc, counter, objects, changes, csv, changes * 9 / 10, changes / 10);
       } finally {
         sc.stop();
@@ -158,20 +158,20 @@ public final class DeltaBench {
   }
 
   /**
-   * Batch {@code batch}'s keys changed at the source, each a key no other batch changes (a stride coprime with the
-   * count): nine in ten overwritten, one in ten removed. Returns each change's event, as AWS would send it.
+   * {@code changes} keys changed at the source from the {@code from}-th on, each a key no other batch changes (a stride
+   * coprime with the count): nine in ten overwritten, one in ten removed. Returns each change's event, as AWS would send it.
    */
-  private static List<String> change(S3Client s3, int objects, int changes, int batch) {
+  private static List<String> change(S3Client s3, int objects, int changes, int from) {
     List<String> events = new ArrayList<>();
     for (int i = 0; i < changes; i++) {
-      String key = key((int) (((long) batch * changes + i) * 999_983L % objects));
+      String key = key((int) (((long) from + i) * 999_983L % objects));
       String name;
       String object = "\"key\": \"" + URLEncoder.encode(key, StandardCharsets.UTF_8) + "\"";
       if (i % 10 == 9) {
         s3.deleteObject(b -> b.bucket(BUCKET).key(key));
         name = "ObjectRemoved:Delete";
       } else {
-        String text = "changed in batch " + batch + ": " + key;
+        String text = "changed as the " + (from + i) + "th change: " + key;
         String etag = s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString(text)).eTag().replace("\"", "");
         object += ", \"size\": " + text.length() + ", \"eTag\": \"" + etag + "\"";
         name = "ObjectCreated:Put";

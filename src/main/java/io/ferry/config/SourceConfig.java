@@ -43,7 +43,7 @@ public record SourceConfig(StoreConfig store, Selection selection, String manife
 
   public String describe() {
     String where = store.describe() + (prefixes().isEmpty() ? "" : " " + prefixes());
-    if (changes.events()) return where + " (" + changes.describe() + ")";
+    if (changes.delta()) return where + " (" + changes.describe() + ")";
     return where + (manifest.isEmpty() ? "" : " (from the manifest " + manifest + ")");
   }
 }

@@ -46,7 +46,7 @@ final class SourceSection {
         h.bool("source.manifest-check"), manifestComplete, archived, changes);
   }
 
-  /** {@code source.changes} and {@code source.events}, or null after a problem. */
+  /** {@code source.changes}, {@code source.events} and {@code source.inventory-diff}, or null after a problem. */
   private static ChangesConfig changes(Hocon h, StoreConfig store, String manifest) {
     String from = h.string("source.changes");
     List<String> files = h.stringList("source.events.files");
@@ -54,34 +54,31 @@ final class SourceSection {
     Duration wait = h.duration("source.events.wait");
     Duration hold = h.duration("source.events.hold");
     int max = h.integer("source.events.max-messages");
-    if (from.equals("listing")) {
-      if (!queue.isEmpty() || !files.isEmpty()) {
-        h.problem("source.changes", from, "lists both sides, and source.events names events to read: set source.changes = events to"
-            + " run a delta pass from them, or remove source.events");
-      }
-      return ChangesConfig.LISTING;
-    }
-    if (!from.equals("events")) {
-      h.problem("source.changes", from, "must be listing (both sides listed in full) or events (a delta pass: the keys that S3 event"
-          + " notifications name, looked up on both sides)");
+    String older = h.string("source.inventory-diff.older");
+    String newer = h.string("source.inventory-diff.newer");
+    if (!List.of("listing", "events", "inventory-diff").contains(from)) {
+      h.problem("source.changes", from, "must be listing (both sides listed in full), events (a delta pass: the keys that S3 event"
+          + " notifications name, looked up on both sides) or inventory-diff (the keys two S3 Inventory reports differ in)");
       return null;
     }
-    boolean ok = true;
-    if (!(store instanceof BucketConfig b)) {
-      h.problem("source.changes", from, "reads a bucket's event notifications: set source.type = s3, or changes = listing");
-      ok = false;
-    } else if (h.string("source.symlinks").equals("copy")) {
-      h.problem("source.changes", from, "looks keys up one by one, and links kept as name.rclonelink are made links again only by a"
-          + " listing: set source.symlinks = report, or changes = listing");
-      ok = false;
-    } else if (b.versions()) {
-      h.problem("source.changes", from, "looks up each key's current version, and source.versions = all replays histories: set"
-          + " versions = current, or changes = listing");
-      ok = false;
+    if (!from.equals("events") && (!queue.isEmpty() || !files.isEmpty())) {
+      h.problem("source.changes", from, "does not read events, and source.events names events to read: set source.changes = events to"
+          + " run a delta pass from them, or remove source.events");
+      return null;
     }
-    if (!manifest.isEmpty()) {
-      h.problem("source.changes", from, "takes its keys from events, and source.manifest names keys too: remove one of them");
-      ok = false;
+    if (!from.equals("inventory-diff") && (!older.isEmpty() || !newer.isEmpty())) {
+      h.problem("source.changes", from, "does not compare inventories, and source.inventory-diff names two: set source.changes ="
+          + " inventory-diff, or remove source.inventory-diff");
+      return null;
+    }
+    if (from.equals("listing")) return ChangesConfig.LISTING;
+    boolean ok = deltaSource(h, from, store, manifest);
+    if (from.equals("inventory-diff")) {
+      older = inventory(h, "source.inventory-diff.older", older);
+      newer = inventory(h, "source.inventory-diff.newer", newer);
+      if (!ok || older == null || newer == null) return null;
+      return new ChangesConfig(ChangesConfig.From.INVENTORY_DIFF, "", List.of(), Duration.ofSeconds(1), Duration.ofHours(1), max, older,
+          newer);
     }
     List<String> paths = eventFiles(h, queue, files);
     ok &= paths != null;
@@ -99,7 +96,39 @@ final class SourceSection {
       ok = false;
     }
     if (!ok || wait == null || hold == null) return null;
-    return new ChangesConfig(ChangesConfig.From.EVENTS, queue, paths, wait, hold, max);
+    return new ChangesConfig(ChangesConfig.From.EVENTS, queue, paths, wait, hold, max, "", "");
+  }
+
+  /** Whether the source can be copied by a delta pass, which looks its keys up one by one; each reason why not, a problem. */
+  private static boolean deltaSource(Hocon h, String from, StoreConfig store, String manifest) {
+    boolean ok = true;
+    if (!(store instanceof BucketConfig b)) {
+      h.problem("source.changes", from, "finds a bucket's changed keys: set source.type = s3, or changes = listing");
+      ok = false;
+    } else if (h.string("source.symlinks").equals("copy")) {
+      h.problem("source.changes", from, "looks keys up one by one, and links kept as name.rclonelink are made links again only by a"
+          + " listing: set source.symlinks = report, or changes = listing");
+      ok = false;
+    } else if (b.versions()) {
+      h.problem("source.changes", from, "looks up each key's current version, and source.versions = all replays histories: set"
+          + " versions = current, or changes = listing");
+      ok = false;
+    }
+    if (!manifest.isEmpty()) {
+      h.problem("source.changes", from, "takes its keys from the changes, and source.manifest names keys too: remove one of them");
+      ok = false;
+    }
+    return ok;
+  }
+
+  /** An inventory's manifest.json: s3://, or a readable local file as its absolute path; null after a problem. */
+  private static String inventory(Hocon h, String key, String location) {
+    if (location.startsWith("s3://")) return location;
+    if (location.isEmpty() || !Files.isReadable(Path.of(location)) || Files.isDirectory(Path.of(location))) {
+      h.problem(key, location, "must name an S3 Inventory report's manifest.json, as s3://bucket/key or a readable file");
+      return null;
+    }
+    return Path.of(location).toAbsolutePath().normalize().toString();
   }
 
   /** {@code source.manifest}: "" for none; a file's, its absolute path. */

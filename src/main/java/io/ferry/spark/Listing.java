@@ -1,5 +1,6 @@
 package io.ferry.spark;
 
+import io.ferry.changes.InventoryDiff;
 import io.ferry.config.BucketConfig;
 import io.ferry.config.MigrationConfig;
 import io.ferry.config.SourceConfig;
@@ -16,11 +17,14 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.util.LongAccumulator;
+import scala.Tuple2;
 
 /**
  * LIST on the executors: a store's key space split into shards on the driver (a few requests), each shard listed by
@@ -164,13 +168,45 @@ public final class Listing {
 
   /** The manifest's pieces, found on the driver (a key list's size; an inventory's manifest.json). */
   public static List<ManifestPart> manifestParts(CopySettings settings) throws JobFailure {
-    String manifest = settings.source().manifest();
+    return manifestParts(settings, settings.source().manifest(), "ferry.source.manifest");
+  }
+
+  private static List<ManifestPart> manifestParts(CopySettings settings, String manifest, String key) throws JobFailure {
     try {
       return Manifests.parts(manifest, ExecutorContext.manifestFiles(settings));
     } catch (IOException e) {
       throw new JobFailure("cannot read the manifest " + manifest + ": " + Failures.describe(e)
-          + " (check ferry.source.manifest, and that the source's credentials may read it)");
+          + " (check " + key + ", and that the source's credentials may read it)");
     }
+  }
+
+  /**
+   * The keys (relative to the source's prefix, selected by its folders and globs) that two S3 Inventory reports of the
+   * source differ in ({@link InventoryDiff}), each once: both read by the executors and joined by key.
+   */
+  public static JavaRDD<String> inventoryDiff(JavaSparkContext jsc, CopySettings settings, String older, String newer)
+      throws JobFailure {
+    Counters counters = new Counters(jsc, "inventory");
+    JavaPairRDD<String, StoreObject> before = rows(jsc, settings, manifestParts(settings, older, "ferry.source.inventory-diff.older"),
+        counters);
+    JavaPairRDD<String, StoreObject> after = rows(jsc, settings, manifestParts(settings, newer, "ferry.source.inventory-diff.newer"),
+        counters);
+    return before.cogroup(after).filter(t -> differ(t._2()._1(), t._2()._2())).keys();
+  }
+
+  private static JavaPairRDD<String, StoreObject> rows(JavaSparkContext jsc, CopySettings settings, List<ManifestPart> parts,
+      Counters counters) {
+    return jsc.parallelize(parts, Math.max(1, parts.size())).mapPartitions(new ManifestFunction(settings, counters))
+        .mapToPair(c -> new Tuple2<>(c.object().relativeKey(), c.object()));
+  }
+
+  /** A key's rows in two reports differ; a key with several rows in one report is looked up all the same. */
+  private static boolean differ(Iterable<StoreObject> older, Iterable<StoreObject> newer) {
+    Iterator<StoreObject> a = older.iterator();
+    Iterator<StoreObject> b = newer.iterator();
+    StoreObject first = a.hasNext() ? a.next() : null;
+    StoreObject second = b.hasNext() ? b.next() : null;
+    return a.hasNext() || b.hasNext() || InventoryDiff.changed(first, second);
   }
 
   /**

@@ -76,7 +76,7 @@ final class CutOverStage {
         return null;
       }
       case SKIPPED, REFUSED -> {
-        String reason = decision.reason() + (decision.outcome() == CutOverPlan.Outcome.REFUSED && run.config().source().changes().events()
+        String reason = decision.reason() + (decision.outcome() == CutOverPlan.Outcome.REFUSED && run.config().source().changes().delta()
             && cutOver.maxPercent() >= 0 ? "; a delta pass weighs a percentage against only the keys its events name: give delta passes"
             + " a count (destination.max-delete = 1000)" : "");
         out.printf("DELETE %s: %s%n", decision.outcome().word(), reason);

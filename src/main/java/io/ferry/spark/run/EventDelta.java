@@ -9,8 +9,11 @@ import io.ferry.ledger.DeltaState;
 import io.ferry.plan.Decision;
 import io.ferry.report.RunSummary;
 import io.ferry.report.Units;
+import io.ferry.spark.Actions;
 import io.ferry.spark.ExecutorContext;
+import io.ferry.spark.Held;
 import io.ferry.spark.JobFailure;
+import io.ferry.spark.LookupFunction;
 import io.ferry.store.MessageQueue;
 import io.ferry.store.retry.Failures;
 import java.io.IOException;
@@ -19,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.spark.api.java.JavaRDD;
 
 /**
  * A delta pass ({@code source.changes = events}): its events read on the driver before LIST, which then looks up only
@@ -26,7 +30,7 @@ import java.util.Set;
  * ended as the job wants it (copied, unchanged, deleted, or left by the job's settings), handed back for the next pass
  * otherwise. What one run held and did not settle (it was killed) the next releases first, from the ledger.
  */
-final class EventDelta implements Mode {
+final class EventDelta implements Delta {
   /** A key written by its event that the source does not show is taken as written and then removed after this many receipts. */
   static final int RECEIPTS_BEFORE_ABSENT_IS_GONE = 3;
 
@@ -60,9 +64,18 @@ final class EventDelta implements Mode {
     return read.changes();
   }
 
-  /** The keys looked up that the source does not hold. */
-  void absentAtSource(List<String> keys) {
-    absent = Set.copyOf(keys);
+  @Override
+  public JavaRDD<String> keys(RunContext run, Held cache) throws JobFailure {
+    List<String> keys = read(run).keys();
+    run.stages().lap("events");
+    return run.jsc().parallelize(keys, Delta.slices(run.jsc(), keys.size()));
+  }
+
+  /** The keys looked up that the source does not hold: a key written by its event and not there yet waits. */
+  @Override
+  public void lookedUp(JavaRDD<LookupFunction.Found> found) throws JobFailure {
+    absent = Set.copyOf(Actions.run(() -> found.filter(f -> f.source() == null).map(LookupFunction.Found::key).collect(),
+        "cannot look up the changed keys", ""));
   }
 
   private EventFeed.Read fromQueue(RunContext run, SourceConfig source) throws JobFailure {
@@ -126,7 +139,8 @@ final class EventDelta implements Mode {
   }
 
   /** After COMMIT and the cut-over: each message deleted or handed back ({@link #unsettled}). */
-  void settle(RunContext run, Planned planned, Mode.Committed committed, RunSummary.Deletions deletions) throws IOException {
+  @Override
+  public void settle(RunContext run, Planned planned, Mode.Committed committed, RunSummary.Deletions deletions) throws IOException {
     if (queue == null || read == null) return;
     Set<String> pending = unsettled(planned, committed, deletions);
     Set<String> unseen = new HashSet<>();

@@ -17,9 +17,9 @@ import org.apache.spark.api.java.JavaRDD;
  * The modes a run has, chosen once from its job, in the order their hooks run.
  *
  * @param replay a replay of versions ({@code source.versions = all} into a bucket): PLAN takes another path for it
- * @param delta a delta pass from change events ({@code source.changes = events}): LIST looks up only the keys they name
+ * @param delta a delta pass ({@code source.changes} events or inventory-diff): LIST looks up only the keys its changes name
  */
-record Modes(Optional<VersionReplay> replay, Optional<EventDelta> delta, List<Mode> all) {
+record Modes(Optional<VersionReplay> replay, Optional<Delta> delta, List<Mode> all) {
 
   /** A run's modes. */
   static Modes of(RunContext run) {
@@ -40,9 +40,9 @@ record Modes(Optional<VersionReplay> replay, Optional<EventDelta> delta, List<Mo
       replay = Optional.of(new VersionReplay(writes));
       all.add(replay.get());
     }
-    Optional<EventDelta> delta = Optional.empty();
-    if (config.source().changes().events()) {
-      delta = Optional.of(new EventDelta(writes));
+    Optional<Delta> delta = Optional.empty();
+    if (config.source().changes().delta()) {
+      delta = Optional.of(config.source().changes().events() ? new EventDelta(writes) : new InventoryDelta());
       all.add(delta.get());
     }
     if (config.source().store() instanceof DirectoryConfig d && d.hardLinks()) all.add(new HardLinking());

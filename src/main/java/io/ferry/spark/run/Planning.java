@@ -140,7 +140,7 @@ final class Planning {
    * A delta pass's LIST: the keys its events name looked up on both sides, neither listed; what the destination holds of
    * a key the source no longer has is extraneous, as a listing would find it.
    */
-  private static Listed lookedUp(RunContext run, EventDelta delta, Held cache, boolean folds) throws JobFailure {
+  private static Listed lookedUp(RunContext run, Delta delta, Held cache, boolean folds) throws JobFailure {
     MigrationConfig config = run.config();
     if (folds) {
       // a lookup of "Foo.txt" there finds "foo.txt": only a listing tells keys that differ in case apart
@@ -148,24 +148,22 @@ final class Planning {
           + " by one, which cannot tell keys that differ only in case apart: run full passes (source.changes = listing)");
     }
     JavaSparkContext jsc = run.jsc();
-    List<String> keys = delta.read(run).keys();
-    run.stages().lap("events");
+    JavaRDD<String> keys = delta.keys(run, cache);
     Listing.Counters sourceCounts = new Listing.Counters(jsc, "source");
     Listing.Counters existingCounts = new Listing.Counters(jsc, "destination");
-    jsc.setJobGroup("LIST", "LIST: " + keys.size() + " changed keys, looked up on both sides", true);
-    int slices = Math.max(1, Math.min(keys.size(), Math.max(jsc.defaultParallelism(), keys.size() / 2_000)));
-    JavaRDD<LookupFunction.Found> found = cache.persist(jsc.parallelize(keys, slices)
-        .mapPartitions(new LookupFunction(run.settings(), sourceCounts, existingCounts)));
-    delta.absentAtSource(Actions.run(() -> found.filter(f -> f.source() == null).map(LookupFunction.Found::key).collect(),
-        "cannot look up the changed keys at " + config.source().describe() + " and " + config.destination().describe(),
-        Listing.hint("source", config.source().store())));
+    jsc.setJobGroup("LIST", "LIST: the changed keys, looked up on both sides", true);
+    JavaRDD<LookupFunction.Found> found = cache.persist(keys.mapPartitions(new LookupFunction(run.settings(), sourceCounts,
+        existingCounts)));
+    long looked = Actions.run(found::count, "cannot look up the changed keys at " + config.source().describe() + " and "
+        + config.destination().describe(), Listing.hint("source", config.source().store()));
+    delta.lookedUp(found);
     JavaRDD<StoreObject> source = found.filter(f -> f.source() != null).map(LookupFunction.Found::source);
     JavaRDD<StoreObject> existing = found.filter(f -> f.destination() != null).map(LookupFunction.Found::destination);
     run.stages().lap("list");
     long listed = sourceCounts.selected.value();
     int partitions = (int) Math.max(jsc.defaultParallelism(), Math.min(100_000, listed / OBJECTS_PER_PARTITION + 1));
     return new Listed(source, listed, new Existing(existing, List.of()), partitions, new Planned.Notes(sourceCounts.counts(),
-        existingCounts.counts(), keys.size() + " changed keys looked up", Optional.empty()), jsc.emptyRDD(), 0, cache);
+        existingCounts.counts(), looked + " changed keys looked up", Optional.empty()), jsc.emptyRDD(), 0, cache);
   }
 
   /** PLAN: each key decided, what the modes make of the decisions, and the objects to copy planned into tasks. */
