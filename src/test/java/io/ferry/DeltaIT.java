@@ -171,6 +171,9 @@ class DeltaIT {
           + " of their key, 2 outside the job's selection; 1 not S3 event notifications, left where they are (first: message ")
           .contains("EVENTS: deleted 6 messages, what they name settled; handed 1 back to the queue for the next pass\n");
       assertThat(counter.seen(FaultProxy.Kind.LIST_OBJECTS)).as("a delta pass lists neither side").isEqualTo(lists);
+      assertThat(console).contains("  convergence  3 keys changed; this pass: ").contains("the rate of change is known from the second"
+          + " pass on");
+      assertThat(summary.convergence().from()).isEqualTo("events");
       assertThat(summary.objects().copied()).isEqualTo(2);
       assertThat(summary.objects().deleted()).isEqualTo(1);
       Map<String, String> expected = sourceDigests(s3.client(), "live");
@@ -182,14 +185,19 @@ class DeltaIT {
 
       // the same events again, late: each key looked up again, nothing copied or deleted
       for (String b : bodies.subList(0, 3)) sqs.sendMessage(r -> r.queueUrl(url).messageBody(b));
-      RunSummary again = run(delta, new ByteArrayOutputStream());
+      ByteArrayOutputStream lateOut = new ByteArrayOutputStream();
+      RunSummary again = run(delta, lateOut);
+      assertThat(again.convergence().changesPerHour()).as("the second pass knows the rate of change").isPositive();
+      assertThat(lateOut.toString(StandardCharsets.UTF_8)).containsPattern("convergence  3 keys changed in \\d+ s \\(\\d+ an hour\\)");
       assertThat(again.objects().copied()).isZero();
       assertThat(again.objects().deleted()).isZero();
       assertThat(again.objects().skippedUnchanged()).isEqualTo(2);
       assertThat(Trees.digests(files)).isEqualTo(expected);
     }
     // a full pass finds the change whose event was lost
-    assertThat(run(listing, new ByteArrayOutputStream()).objects().copied()).isEqualTo(1);
+    RunSummary full = run(listing, new ByteArrayOutputStream());
+    assertThat(full.objects().copied()).isEqualTo(1);
+    assertThat(full.convergence()).as("a full pass is no delta").isNull();
     assertThat(Trees.digests(files)).isEqualTo(sourceDigests(s3.client(), "live"));
   }
 

@@ -71,6 +71,6 @@ public final class ReportScale {
         "2026-12-04T01:00:00Z", 3_600, new RunSummary.Objects(ranges, ranges, ranges, 0, 0, 0, 0, 0, 0, 0, 0),
         new RunSummary.Bytes(0, 0, 0), new RunSummary.Ranges(ranges, ranges, 0, ranges / 100, 0),
         new RunSummary.Throughput(0, 3_600, 0, 0, 0, 0, 0, 0), Map.of(), Map.of(), Map.of("copy", 3_600.0), List.of(), List.of(), "/r",
-        null, null, List.of());
+        null, null, List.of(), null);
   }
 }

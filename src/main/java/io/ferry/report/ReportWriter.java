@@ -86,6 +86,7 @@ public final class ReportWriter {
             s.rateQuantile(0.5), s.rateQuantile(0.9), s.rateQuantile(0.99), s.maxMbps, s.firstByteQuantile(0.5),
             info.copyStartMillis()),
         requests, s.verifiedBy.counts(), info.stages().laps(), stragglers, failures, folder.directory(), info.deletions(),
-        Verdict.of(s.evidence(wall, info.stages().laps(), copySeconds, info.limitMBps())), s.tunedStreams());
+        Verdict.of(s.evidence(wall, info.stages().laps(), copySeconds, info.limitMBps())), s.tunedStreams(), info.delta() == null ? null
+            : Convergence.of(info.delta().from(), info.delta().keys(), info.delta().hoursSinceLast(), info.stages().laps()));
   }
 }

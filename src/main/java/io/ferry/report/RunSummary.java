@@ -8,7 +8,8 @@ import java.util.Map;
 /**
  * The versioned summary of a run ({@code summary.json}, name "ferry-run-summary", version 1): what was asked, what
  * happened, how fast, and why that fast ({@code verdict}: null in summaries older than it). A public format: fields
- * are only added, never renamed, within a version.
+ * are only added, never renamed, within a version. {@code convergence}: a delta pass's (null for a full pass, and in
+ * summaries older than it).
  */
 public record RunSummary(
     String name,
@@ -32,7 +33,8 @@ public record RunSummary(
     String reportPath,
     Deletions deletions,
     Verdict verdict,
-    List<Streams> streams) {
+    List<Streams> streams,
+    Convergence convergence) {
 
   public static final String NAME = "ferry-run-summary";
   public static final int VERSION = 1;

@@ -101,7 +101,7 @@ class RunStatsTest {
     RunSummary summary = new RunSummary(RunSummary.NAME, RunSummary.VERSION, "j", "r", "s", "d", "", "", 1,
         new RunSummary.Objects(30, 0, 0, 0, 0, 0, 0, 30, 0, 0, 0), new RunSummary.Bytes(0, 0, 0), new RunSummary.Ranges(0, 0, 0, 0, 0),
         new RunSummary.Throughput(0, 0, 0, 0, 0, 0, 0, 0), java.util.Map.of(), java.util.Map.of(), java.util.Map.of(), List.of(), List.of(),
-        "", null, null, List.of());
+        "", null, null, List.of(), null);
     String page = HtmlReport.render(summary, merged, List.of());
     assertThat(page).contains("<h2>Objects not copied</h2><p>Left by the job's settings (30 in all;")
         .contains("<td class=l>link-07</td><td>0 B</td><td class=l>a symbolic link to t-7</td>").doesNotContain("link-20");

@@ -160,6 +160,7 @@ final class Console {
         .append(String.format(Locale.ROOT, "%s %.1f s", stage, seconds)));
     out.format("  stages       %s%n", stages);
     if (s.verdict() != null) out.format("  verdict      %s%n", s.verdict().line());
+    if (s.convergence() != null) out.format("  convergence  %s%n", s.convergence().line());
     out.format("  report       %s/report.html (datasets: ranges, objects, partitions as Parquet and CSV; summary.json)%n",
         s.reportPath());
     if (!s.failures().isEmpty()) {

@@ -1,10 +1,12 @@
 package io.ferry.spark.run;
 
+import io.ferry.report.RunInfo;
 import io.ferry.report.RunSummary;
 import io.ferry.spark.Held;
 import io.ferry.spark.JobFailure;
 import io.ferry.spark.LookupFunction;
 import java.io.IOException;
+import java.util.Locale;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -24,6 +26,17 @@ interface Delta extends Mode {
 
   /** After COMMIT and the cut-over. */
   default void settle(RunContext run, Planned planned, Mode.Committed committed, RunSummary.Deletions deletions) throws IOException {}
+
+  /** Hours since the last pass that read every change began; 0 where unknown. */
+  default double hoursSinceLast() {
+    return 0;
+  }
+
+  /** What the report says of this pass's changes ({@code keys} looked up). */
+  default RunInfo.Delta delta(RunContext run, long keys) {
+    return new RunInfo.Delta(run.config().source().changes().from().name().toLowerCase(Locale.ROOT).replace('_', '-'), keys,
+        hoursSinceLast());
+  }
 
   /** The partitions {@code keys} keys are looked up in: the cluster's cores at least. */
   static int slices(JavaSparkContext jsc, long keys) {

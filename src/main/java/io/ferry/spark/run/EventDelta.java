@@ -39,6 +39,7 @@ final class EventDelta implements Delta {
   private EventFeed.Read read;
   private Set<String> absent = Set.of();
   private long startedMillis;
+  private long lastDrainedMillis;
   private boolean settled;
 
   /** @param writes false for a dry run: it reads the queue as a run would, then hands every message back */
@@ -71,6 +72,11 @@ final class EventDelta implements Delta {
     return run.jsc().parallelize(keys, Delta.slices(run.jsc(), keys.size()));
   }
 
+  @Override
+  public double hoursSinceLast() {
+    return lastDrainedMillis == 0 ? 0 : (startedMillis - lastDrainedMillis) / 3_600_000.0;
+  }
+
   /** The keys looked up that the source does not hold: a key written by its event and not there yet waits. */
   @Override
   public void lookedUp(JavaRDD<LookupFunction.Found> found) throws JobFailure {
@@ -83,6 +89,7 @@ final class EventDelta implements Delta {
     try {
       queue = ExecutorContext.queue(source);
       DeltaState before = DeltaState.read(run.ledger());
+      lastDrainedMillis = before.drainedMillis();
       if (writes && !before.held().isEmpty()) releaseHeld(run, before);
       Duration retention = queue.retention();
       EventFeed.Read got = EventFeed.queue(queue, source);

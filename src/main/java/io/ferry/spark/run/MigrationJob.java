@@ -127,7 +127,8 @@ public final class MigrationJob {
       run.stages().lap("commit");
       RunSummary.Deletions deletions = CutOverStage.run(run, planned, failed.count());
       if (modes.delta().isPresent()) modes.delta().get().settle(run, planned, committed, deletions);
-      RunSummary summary = ReportStage.run(run, planned, committed, deletions);
+      RunSummary summary = ReportStage.run(run, planned, committed, deletions, modes.delta().map(d -> d.delta(run,
+          planned.notes().listing().listed())).orElse(null));
       Console.printSummary(summary, run.out());
       return summary;
     } finally {

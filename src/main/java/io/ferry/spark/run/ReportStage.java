@@ -12,7 +12,8 @@ import org.apache.spark.api.java.JavaRDD;
 final class ReportStage {
   private ReportStage() {}
 
-  static RunSummary run(RunContext run, Planned planned, Mode.Committed committed, RunSummary.Deletions deletions)
+  /** @param delta a delta pass's changes, or null for a full pass */
+  static RunSummary run(RunContext run, Planned planned, Mode.Committed committed, RunSummary.Deletions deletions, RunInfo.Delta delta)
       throws IOException {
     var config = run.config();
     PlanTotals plan = planned.totals();
@@ -25,7 +26,7 @@ final class ReportStage {
     RunInfo info = new RunInfo(config.jobName(), run.settings().runId(), config.source().describe(), config.destination().describe(),
         run.started(), planned.notes().listing().selected() - plan.filtered(), plan.unchanged(), plan.splitObjects(),
         planned.notes().listing().pages(), committed.copied().startMillis(), committed.copied().endMillis(), run.stages(), deletions,
-        config.limits().bytesPerSecond() / 1e6);
+        config.limits().bytesPerSecond() / 1e6, delta);
     return Reports.write(run.jsc(), config.report(), info, committed.copied().ranges(),
         committed.objects().union(planned.setAside().restoring()).union(setAside).union(missing));
   }

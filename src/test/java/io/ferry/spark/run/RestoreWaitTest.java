@@ -18,7 +18,7 @@ class RestoreWaitTest {
   private static RunSummary restoring(long n) {
     return new RunSummary(RunSummary.NAME, RunSummary.VERSION, "j", "r", "s", "d", "", "", 0,
         new RunSummary.Objects(n, n, 0, 0, 0, 0, 0, 0, n, n, 0), null, null, null, Map.of(), Map.of(), Map.of(), List.of(), List.of(), "",
-        null, null, List.of());
+        null, null, List.of(), null);
   }
 
   private static ArchivedConfig waiting(Duration wait, Duration poll) {

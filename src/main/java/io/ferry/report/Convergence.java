@@ -1,0 +1,61 @@
+package io.ferry.report;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * How fast delta passes converge on a source that writers keep changing, from one pass's keys and stage times: its
+ * seconds split into those that grow with its keys and those that do not ({@code a} + {@code b} a key), and the rate at
+ * which keys changed since the last pass ({@code r}). Passes run back to back settle where a pass's changes are those
+ * made while the one before ran, T = a + b r T, so T = a / (1 - b r): that is the cut-over's last pass once writers stop.
+ * Where b r is 1 or more, each pass takes longer than the time in which as many keys change: they never converge.
+ *
+ * @param from where the pass's keys came from: "events" or "inventory-diff"
+ * @param keys the changed keys it looked up
+ * @param hoursSinceLast hours since the last pass that read every change began; 0 where unknown (a first pass)
+ * @param changesPerHour keys changed an hour since then; 0 where unknown
+ * @param fixedSeconds the pass's seconds that do not grow with its keys
+ * @param secondsPerKey the rest, per key
+ * @param settleSeconds what passes run back to back settle at; 0 where the rate is unknown, -1 where they never do
+ */
+public record Convergence(String from, long keys, double hoursSinceLast, double changesPerHour, double fixedSeconds,
+    double secondsPerKey, double settleSeconds) {
+  /** Stages whose time grows with a pass's keys: the events read, the lookups, the copy and its commit, the deletions. */
+  static final Set<String> PER_KEY = Set.of("events", "list", "open", "copy", "commit", "delete");
+
+  /** What a pass of {@code keys} keys that took {@code stages} (name to seconds) says. */
+  public static Convergence of(String from, long keys, double hoursSinceLast, Map<String, Double> stages) {
+    double fixed = 0, growing = 0;
+    for (Map.Entry<String, Double> s : stages.entrySet()) {
+      if (PER_KEY.contains(s.getKey())) growing += s.getValue();
+      else fixed += s.getValue();
+    }
+    double perKey = keys > 0 ? growing / keys : 0;
+    double rate = hoursSinceLast > 0 ? keys / hoursSinceLast : 0;
+    return new Convergence(from, keys, hoursSinceLast, rate, fixed, perKey, rate == 0 ? 0 : settle(fixed, perKey, rate / 3600));
+  }
+
+  /** a / (1 - b r) for r keys a second, or -1 where b r is 1 or more. */
+  static double settle(double fixedSeconds, double secondsPerKey, double keysPerSecond) {
+    double load = secondsPerKey * keysPerSecond;
+    return load >= 1 ? -1 : fixedSeconds / (1 - load);
+  }
+
+  /** For the console. */
+  public String line() {
+    String pass = String.format(Locale.ROOT, "this pass: %s that do not grow with its keys, %.1f ms a key", Units.duration(fixedSeconds),
+        secondsPerKey * 1000);
+    if (changesPerHour == 0) {
+      return String.format(Locale.ROOT, "%d keys changed; %s; the rate of change is known from the second pass on", keys, pass);
+    }
+    String rate = String.format(Locale.ROOT, "%d keys changed in %s (%.0f an hour); %s", keys, Units.duration(hoursSinceLast * 3600),
+        changesPerHour, pass);
+    if (settleSeconds < 0) {
+      return rate + "; passes cannot keep up with the writers (each takes longer than the time in which as many keys change): add"
+          + " executors, or stop the writers and run one pass";
+    }
+    return rate + "; passes run back to back settle at " + Units.duration(settleSeconds) + ", the cut-over's last pass once writers"
+        + " stop";
+  }
+}
