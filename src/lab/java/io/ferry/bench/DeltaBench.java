@@ -79,6 +79,9 @@ public final class DeltaBench {
           Files.writeString(csv, "when,pass,objects,changed,seconds,list_pages,heads,gets,destination_entries_read,heap_peak_mib,copied,"
               + "deleted,stage_seconds\n");
         }
+        Path unsettled = work.resolve("unsettled-" + objects); // an invocation that did not finish left changes no pass copied
+        if (Files.exists(unsettled)) settle(job(counter.endpoint(), destination, work), secret, jsc);
+        Files.writeString(unsettled, Instant.now().toString());
         List<String> records = change(client, objects, changes, used);
         try (SqsClient sqs = queues.client()) {
           for (int i = 0; i < records.size(); i += 10) {
@@ -90,9 +93,6 @@ public final class DeltaBench {
           }
         }
         String base = job(counter.endpoint(), destination, work);
-        Path unsettled = work.resolve("unsettled-" + objects); // an invocation that did not finish left changes no pass copied
-        if (Files.exists(unsettled)) settle(base, secret, jsc);
-        Files.writeString(unsettled, Instant.now().toString());
         String delta = base + "ferry.source { changes = events, events.queue = \"" + url + "\" }\n";
         measure("events", delta, secret, jsc, counter, objects, changes, csv, changes * 9 / 10, changes / 10);
         change(client, objects, changes, used + changes); // no events: only a listing finds these

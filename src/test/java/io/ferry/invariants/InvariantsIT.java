@@ -62,6 +62,7 @@ class InvariantsIT {
   private SparkSession spark;
   private final AtomicInteger ran = new AtomicInteger();
   private final AtomicInteger runs = new AtomicInteger();
+  private final AtomicInteger deltas = new AtomicInteger();
   private final List<String> found = new ArrayList<>();
 
   @BeforeAll
@@ -87,7 +88,7 @@ class InvariantsIT {
 
   @AfterAll
   void stop() throws Exception {
-    String summary = "InvariantsIT: " + ran.get() + " scenarios, " + runs.get() + " runs, "
+    String summary = "InvariantsIT: " + ran.get() + " scenarios, " + runs.get() + " runs (" + deltas.get() + " delta passes from events), "
         + found.size() + " failed" + (found.isEmpty() ? "" : ": seeds " + found);
     System.out.println(summary);
     Path record = Path.of(System.getProperty("ferry.invariants.record", "target/invariants.txt"));
@@ -129,7 +130,7 @@ class InvariantsIT {
       oracle = new Oracle(scenario, stage.folds());
       for (int n = 0; n < scenario.runs().size() && violations.isEmpty(); n++) {
         Run run = scenario.runs().get(n);
-        stage.change(run);
+        stage.change(run, n);
         Job job = stage.job();
         Map<String, String> destinationBefore = stage.destination();
         Map<String, String> outsideBefore = stage.outside();
@@ -143,12 +144,13 @@ class InvariantsIT {
           stage.disarm();
         }
         runs.incrementAndGet();
+        if (stage.promised() != null) deltas.incrementAndGet();
         Observed o = new Observed(destinationBefore, stage.destination(), outsideBefore, stage.outside(), sourceBefore, stage.source(),
             stage.versions(), stage.unstable(), outcome.exit(), outcome.console(), stage.histories(true), stage.histories(false));
         log.append("---- run ").append(n + 1).append(run.killAfterMillis() > 0 ? " (killed after " + run.killAfterMillis() + " ms)" : "")
             .append(": exit ").append(outcome.exit()).append('\n').append(outcome.console());
         String at = "run " + (n + 1) + ": ";
-        oracle.check(job, o).forEach(v -> violations.add(at + v));
+        oracle.check(job, o, stage.promised()).forEach(v -> violations.add(at + v));
         if (!run.faulty()) oracle.checkComplete(expected, o).forEach(v -> violations.add(at + v));
         if (run.cleanupAfter()) {
           Stage.Outcome cleanup = stage.inProcess("cleanup");

@@ -18,7 +18,17 @@ import java.util.function.Predicate;
  */
 record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKind, String sourcePrefix, String destinationPrefix,
     List<Item> source, List<Item> outside, List<Item> existing, Links links, Job job, List<Run> runs, SourceLinks sourceLinks,
-    Archived archived, Paths paths, Histories histories) {
+    Archived archived, Paths paths, Histories histories, Deltas deltas) {
+
+  /**
+   * Delta passes from events (issue 48): before each run but the first and the last, writers change the source (keys
+   * overwritten, removed, added) and the run reads their events from a JSON-lines file as they were delivered:
+   * duplicated, reordered, one lost, and events of keys outside the selection. The last run is a full pass, which
+   * repairs what a lost event left; a delta run's exit 0 promises only the keys its events name.
+   */
+  record Deltas(boolean on, long seed) {
+    static final Deltas NONE = new Deltas(false, 0);
+  }
 
   /**
    * A versioned source replayed into a versioned bucket ({@code source.versions = all}, on S3Mock): each key's earlier
@@ -416,8 +426,13 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
     if (destinationKind == DestinationKind.DIRECTORY && new SplittableRandom(seed ^ 0x47L).nextBoolean()) job = job.withDirectIo(true);
     // and another: a job in four turns the job-wide rate per prefix off (it is on by default)
     if (new SplittableRandom(seed ^ 0x48L).nextInt(4) == 0) job = job.withPrefixRates(false);
+    // and another: delta passes from events, where a bucket source's keys can be looked up one by one
+    SplittableRandom d = new SplittableRandom(seed ^ 0x4AL);
+    boolean deltaSource = sourceKind == SourceKind.BUCKET && !histories.on() && job.manifest() == null && !job.copyLinks()
+        && !paths.foldingDir() && runs.size() > 2;
+    Deltas deltas = deltaSource && d.nextInt(2) == 0 ? new Deltas(true, d.nextLong()) : Deltas.NONE;
     return new Scenario(seed, sourceKind, destinationKind, sourcePrefix, destinationPrefix, source, outside, existing, links, job, runs,
-        sourceLinks, archived, paths, histories);
+        sourceLinks, archived, paths, histories, deltas);
   }
 
   private static Fault fault(SplittableRandom r, SourceKind sourceKind, DestinationKind destinationKind, List<Item> source) {
@@ -505,6 +520,8 @@ record Scenario(long seed, SourceKind sourceKind, DestinationKind destinationKin
     if (!archived.keys().isEmpty()) s.append("\n  archived: ").append(archived);
     if (!paths.equals(Paths.PLAIN)) s.append("\n  paths: ").append(paths);
     if (histories.on()) s.append("\n  histories (earlier versions, 0 a delete marker): ").append(histories.earlier());
+    if (deltas.on()) s.append("\n  delta passes from events between the first run and the last (their seed ").append(deltas.seed())
+        .append(')');
     for (int n = 0; n < runs.size(); n++) s.append("\n  run ").append(n + 1).append(": ").append(runs.get(n));
     return s.toString();
   }

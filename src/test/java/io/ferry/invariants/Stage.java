@@ -71,6 +71,12 @@ final class Stage {
   private final List<Thread> background = new ArrayList<>();
   private final AtomicBoolean running = new AtomicBoolean();
   private Job job;
+  /** The current run's events, where it is a delta pass; null for a full pass. */
+  private Delta delta;
+  private long sequencer = 0x0055AED6DCD90000L;
+
+  /** A delta pass's events file, and the keys its delivered events name (relative to the source's prefix). */
+  record Delta(Path file, Set<String> named) {}
   /** The source's archive tier, where the scenario archives objects (on the source's proxy until {@link #close}). */
   private ArchiveTier tier;
 
@@ -567,9 +573,65 @@ final class Stage {
 
   // ---- the job file and the runs ----
 
-  void change(Scenario.Run run) {
+  /** Before run {@code n}: the job's changes, and where the run is a delta pass, the writers' changes and their events. */
+  void change(Scenario.Run run, int n) {
     if (run.partSize() > 0) job = job.withPartSize(run.partSize());
     if (run.streams() > 0) job = job.withStreams(run.streams());
+    delta = scenario.deltas().on() && n > 0 && n < scenario.runs().size() - 1 ? write(n) : null;
+  }
+
+  /** The keys a run's exit 0 promises, where it is a delta pass; null for a full pass (every selected key). */
+  Set<String> promised() {
+    return delta == null ? null : delta.named();
+  }
+
+  /** Writers' changes at the source before delta pass {@code n}, and their events as delivered ({@link Scenario.Deltas}). */
+  private Delta write(int n) {
+    SplittableRandom w = new SplittableRandom(scenario.deltas().seed() + n);
+    String prefix = new Oracle(scenario).fullPrefix();
+    S3Client s3 = sourceClient();
+    List<String> keys = new ArrayList<>(current(s3, sourceBucket, prefix).keySet());
+    keys.removeAll(scenario.archived().keys()); // the suite's archive tier holds a key archived whatever is written to it
+    java.util.Collections.sort(keys);
+    List<String[]> changes = new ArrayList<>(); // key relative to the prefix, event name
+    for (int i = 0; i < 2 && !keys.isEmpty(); i++) changes.add(new String[] {keys.remove(w.nextInt(keys.size())), "ObjectCreated:Put"});
+    if (keys.size() > 1) changes.add(new String[] {keys.remove(w.nextInt(keys.size())), "ObjectRemoved:Delete"});
+    changes.add(new String[] {"delta/" + n + ".bin", "ObjectCreated:Put"});
+    List<String> events = new ArrayList<>();
+    Set<String> named = new java.util.HashSet<>();
+    for (String[] c : changes) {
+      String full = prefix + c[0];
+      if (c[1].startsWith("ObjectRemoved")) {
+        s3.deleteObject(b -> b.bucket(sourceBucket).key(full));
+      } else {
+        Item item = new Item(c[0], 1 + w.nextInt(70_000), w.nextLong(), 0, false);
+        versions.computeIfAbsent(c[0], k -> ConcurrentHashMap.newKeySet()).add(digest(item.size(), item.seed()));
+        put(s3, sourceBucket, full, item);
+      }
+      events.add(event(sourceBucket, full, c[1]));
+      named.add(c[0]);
+    }
+    if (w.nextBoolean()) events.add(events.get(w.nextInt(events.size()))); // delivered twice
+    if (w.nextBoolean()) java.util.Collections.reverse(events); // out of order
+    if (w.nextInt(3) == 0) { // one lost: the last run, a full pass, repairs what it changed
+      String lost = events.remove(w.nextInt(events.size()));
+      if (events.stream().noneMatch(lost::equals)) named.removeIf(k -> lost.contains("\"key\": \"" + URLEncoder.encode(prefix + k,
+          StandardCharsets.UTF_8) + "\""));
+    }
+    if (w.nextBoolean()) events.add(event(sourceBucket, "outside-the-prefix/" + n + ".bin", "ObjectCreated:Put"));
+    if (w.nextBoolean()) events.add(event("another-bucket", prefix + "a.bin", "ObjectCreated:Put"));
+    try {
+      return new Delta(Files.write(root.resolve("events-" + n + ".jsonl"), events), named);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** An event as AWS writes it: the key form-encoded, a sequencer that grows with each event. */
+  private String event(String bucket, String key, String name) {
+    return "{\"Records\": [{\"eventVersion\": \"2.1\", \"eventSource\": \"aws:s3\", \"eventName\": \"" + name + "\", \"s3\":"
+        + " {\"bucket\": {\"name\": \"" + bucket + "\"}, \"object\": {\"key\": \"" + URLEncoder.encode(key, StandardCharsets.UTF_8)
+        + "\", \"sequencer\": \"" + Long.toHexString(++sequencer).toUpperCase(java.util.Locale.ROOT) + "\"}}}]}";
   }
 
   private Path jobFile() throws IOException {
@@ -613,6 +675,7 @@ final class Stage {
       h.append(" }\n");
     }
     if (!job.prefixRates()) h.append("  limits.prefix-rates = false\n");
+    if (delta != null) h.append("  source { changes = events, events.files = [\"").append(delta.file()).append("\"] }\n");
     h.append("  destination { delete-extraneous = ").append(job.deleteExtraneous()).append(", max-delete = \"").append(job.maxDelete())
         .append("\" }\n");
     h.append("  source { includes = [\"").append(Scenario.INCLUDES.get(job.include())).append("\"]");
