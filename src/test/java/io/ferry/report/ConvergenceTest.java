@@ -30,12 +30,12 @@ class ConvergenceTest {
     Map<String, Double> stages = Map.of("preflight", 0.1, "spark", 0.4, "events", 2.0, "list", 4.0, "plan", 1.0, "copy", 3.0,
         "commit", 0.5, "delete", 0.5, "report", 1.5);
     Convergence c = Convergence.of("events", 1000, 2.0, stages);
-    assertThat(c.fixedSeconds()).isCloseTo(3.0, within(1e-9));
-    assertThat(c.secondsPerKey()).isCloseTo(0.010, within(1e-9));
+    assertThat(c.fixedSeconds()).isCloseTo(5.0, within(1e-9));
+    assertThat(c.secondsPerKey()).isCloseTo(0.008, within(1e-9));
     assertThat(c.changesPerHour()).isCloseTo(500, within(1e-9));
-    assertThat(c.settleSeconds()).isCloseTo(3.0 / (1 - 0.010 * 500 / 3600), within(1e-9));
-    assertThat(c.line()).startsWith("1000 keys changed in 2.0 h (500 an hour); this pass: 3 s that do not grow with its keys, 10.0 ms"
-        + " a key; passes run back to back settle at 3 s");
+    assertThat(c.settleSeconds()).isCloseTo(5.0 / (1 - 0.008 * 500 / 3600), within(1e-9));
+    assertThat(c.line()).startsWith("1000 keys changed in 2.0 h (500 an hour); this pass: 5 s that do not grow with its keys, 8.0 ms"
+        + " a key; passes run back to back settle at 5 s");
     assertThat(Convergence.of("events", 1000, 0, stages).line()).endsWith("the rate of change is known from the second pass on");
     assertThat(Convergence.of("events", 1000, 0.001, stages).line()).contains("passes cannot keep up with the writers");
     assertThat(Convergence.of("events", 0, 1, stages).settleSeconds()).isZero();
