@@ -274,6 +274,26 @@ class DeltaIT {
   }
 
   @Test
+  void aKeyOverwrittenOutOfTheSizeRangeIsLeftAsAListingLeavesItAndItsMessageSettled() throws Exception {
+    seed("small");
+    String url = queues.createQueue("small-changes", Duration.ofSeconds(30));
+    String listing = job("small", "small", "ferry.source.min-size = 8");
+    assertThat(run(listing, new ByteArrayOutputStream()).objects().failed()).isZero();
+    String before = SeedData.sha256(work.resolve("small-files/a.txt"));
+    try (SqsClient sqs = queues.client()) {
+      sqs.sendMessage(r -> r.queueUrl(url).messageBody(body(put("small", "a.txt", "tiny"))));
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      RunSummary summary = run(job("small", "small", "ferry.source { min-size = 8, changes = events, events.queue = \"" + url
+          + "\" }"), out);
+      assertThat(summary.objects().failed()).isZero();
+      assertThat(summary.objects().deleted()).as("a key the size range leaves is no extraneous one").isZero();
+      assertThat(out.toString(StandardCharsets.UTF_8)).contains("EVENTS: deleted 1 messages, what they name settled; handed 0 back");
+      assertThat(SeedData.sha256(work.resolve("small-files/a.txt"))).isEqualTo(before);
+      assertThat(waiting(sqs, url)).isZero();
+    }
+  }
+
+  @Test
   void aPassFromJsonLinesIntoABucket() throws Exception {
     seed("lines");
     String into = """

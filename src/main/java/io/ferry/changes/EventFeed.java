@@ -28,8 +28,9 @@ public final class EventFeed {
    * @param keys the keys it names that the job selects, relative to the source's prefix (none: it is the job's to
    *     delete, naming nothing the job copies)
    * @param receiveCount how many times the queue has handed it out, this time included
+   * @param sentMillis when the queue took it (0 where it does not say): it drops the message a retention after that
    */
-  public record Received(String receipt, Set<String> keys, int receiveCount) {
+  public record Received(String receipt, Set<String> keys, int receiveCount, long sentMillis) {
     public Received {
       keys = Set.copyOf(keys);
     }
@@ -109,7 +110,8 @@ public final class EventFeed {
     ChangeSet set = select(all, source);
     List<Received> received = new ArrayList<>();
     for (int i = 0; i < readable.size(); i++) {
-      received.add(new Received(readable.get(i).receipt(), keys(named.get(i), set, source), readable.get(i).receiveCount()));
+      MessageQueue.Message m = readable.get(i);
+      received.add(new Received(m.receipt(), keys(named.get(i), set, source), m.receiveCount(), m.sentMillis()));
     }
     return new Read(set, "messages", messages, received, unreadable, unreadable.size(), first, drained, oldest);
   }

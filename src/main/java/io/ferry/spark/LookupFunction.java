@@ -16,8 +16,9 @@ import org.apache.spark.api.java.function.FlatMapFunction;
 
 /**
  * A delta pass's LIST, on the executors: each changed key (relative to the source's prefix) looked up on both sides,
- * {@code streams-per-task} at a time, instead of listing either. The source's object where the selection takes it
- * (its size and time in range), and the destination's where it holds one that is no staging.
+ * {@code streams-per-task} at a time, instead of listing either. The source's object where the folders and globs take
+ * it (its size and time are the triage's, as for a listed one), and the destination's where it holds one that is no
+ * staging.
  */
 public final class LookupFunction implements FlatMapFunction<Iterator<String>, LookupFunction.Found> {
   private static final long serialVersionUID = 1L;
@@ -52,7 +53,7 @@ public final class LookupFunction implements FlatMapFunction<Iterator<String>, L
           // a key the destination cannot hold (an unsafe path) is not looked for there: the plan rejects it
           boolean writable = destination.rejection(s != null ? s : new StoreObject(prefix + key, key, 0, "", 0)) == null;
           StoreObject d = writable ? existing.find(key) : null;
-          return new Found(key, s != null && !s.isLink() && filter.selects(s) ? s : null,
+          return new Found(key, s != null && !s.isLink() && filter.selectsKey(s) ? s : null,
               d != null && !destination.isStaging(d) ? d : null);
         } catch (IOException | RuntimeException e) {
           return e; // after the retry policy: the pass fails as a listing does

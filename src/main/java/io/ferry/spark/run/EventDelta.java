@@ -40,6 +40,7 @@ final class EventDelta implements Delta {
   private Set<String> absent = Set.of();
   private long startedMillis;
   private long lastDrainedMillis;
+  private Duration retention = Duration.ZERO;
   private boolean settled;
 
   /** @param writes false for a dry run: it reads the queue as a run would, then hands every message back */
@@ -91,10 +92,10 @@ final class EventDelta implements Delta {
       DeltaState before = DeltaState.read(run.ledger());
       lastDrainedMillis = before.drainedMillis();
       if (writes && !before.held().isEmpty()) releaseHeld(run, before);
-      Duration retention = queue.retention();
+      retention = queue.retention();
       EventFeed.Read got = EventFeed.queue(queue, source);
       if (writes) new DeltaState(got.receipts(), before.drainedMillis()).write(run.ledger());
-      warnOfLoss(run, before.drainedMillis(), retention);
+      warnOfLoss(run, before.drainedMillis());
       return got;
     } catch (IOException | RuntimeException e) {
       if (queue != null) queue.close();
@@ -117,7 +118,7 @@ final class EventDelta implements Delta {
   }
 
   /** Events older than the queue keeps may be gone: past the first pass, when the last drain began longer ago than that. */
-  private void warnOfLoss(RunContext run, long drainedMillis, Duration retention) {
+  private void warnOfLoss(RunContext run, long drainedMillis) {
     if (drainedMillis == 0) {
       run.out().printf("EVENTS: the job's first delta pass: changes made before the queue received events%s are not in it; a full"
           + " pass (source.changes = listing) after the queue was set up covers them%n",
@@ -137,8 +138,8 @@ final class EventDelta implements Delta {
   static Set<String> unsettled(Planned planned, Mode.Committed committed, RunSummary.Deletions deletions) {
     Set<String> keys = new HashSet<>(committed.objects().filter(r -> r.status() == ObjectResult.Status.FAILED)
         .map(r -> r.object().relativeKey()).collect());
-    keys.addAll(planned.setAside().decisions().filter(d -> d.kind() == Decision.Kind.ARCHIVED || d.kind() == Decision.Kind.RESTORE)
-        .map(d -> d.object().relativeKey()).collect());
+    keys.addAll(planned.setAside().decisions().filter(d -> d.kind() == Decision.Kind.ARCHIVED).map(d -> d.object().relativeKey())
+        .collect()); // a restore is pending while its row is among the restoring: one restored and copied in this run is settled
     keys.addAll(planned.setAside().restoring().map(r -> r.object().relativeKey()).collect());
     boolean cleanCutOver = deletions == null || deletions.outcome().equals("ran") && deletions.failed() == 0 && deletions.kept() == 0;
     if (!cleanCutOver) keys.addAll(planned.setAside().of(Decision.Kind.EXTRANEOUS).map(d -> d.object().relativeKey()).collect());
@@ -156,16 +157,27 @@ final class EventDelta implements Delta {
     });
     List<String> delete = new ArrayList<>();
     List<String> back = new ArrayList<>(read.unreadableReceipts());
+    List<String> aging = new ArrayList<>();
+    long now = System.currentTimeMillis();
     for (EventFeed.Received m : read.readable()) {
       boolean waits = m.keys().stream().anyMatch(k -> pending.contains(k)
           || unseen.contains(k) && m.receiveCount() < RECEIPTS_BEFORE_ABSENT_IS_GONE);
       (waits ? back : delete).add(m.receipt());
+      if (waits && m.sentMillis() > 0 && !retention.isZero() && now - m.sentMillis() > retention.toMillis() / 2) {
+        aging.addAll(m.keys());
+      }
     }
     queue.delete(delete);
     queue.release(back);
     run.out().printf("EVENTS: deleted %d messages, what they name settled; handed %d back to the queue for the next pass%s%n",
         delete.size(), back.size(), back.size() == read.unreadableReceipts().size() ? "" : " (" + pending.size() + " keys failed,"
             + " archived or not deleted; " + unseen.size() + " written keys the source does not show yet)");
+    if (!aging.isEmpty()) {
+      // the queue drops a message a retention after it was sent, however often it was handed back
+      run.out().printf("EVENTS: messages handed back were sent more than half the queue's retention (%s) ago, their keys still not"
+          + " settled (%d, first %s): settle them, or run a full pass (source.changes = listing) once the queue has dropped them%n",
+          Units.duration(retention.toSeconds()), aging.size(), aging.stream().sorted().findFirst().orElse(""));
+    }
     long drained = read.drained() ? startedMillis : DeltaState.read(run.ledger()).drainedMillis();
     new DeltaState(List.of(), drained).write(run.ledger());
     settled = true;
