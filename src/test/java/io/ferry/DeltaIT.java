@@ -57,6 +57,7 @@ class DeltaIT {
   private FaultProxy counter;
   private SparkSession spark;
   private final AtomicLong sequencer = new AtomicLong(0x0055AED6DCD90281L);
+  private final AtomicLong inventories = new AtomicLong();
 
   @BeforeAll
   void start() throws Exception {
@@ -327,8 +328,9 @@ class DeltaIT {
     Files.writeString(report.resolve(name + ".csv"), rows);
     return Files.writeString(report.resolve("manifest.json"), """
         {"sourceBucket": "%s", "destinationBucket": "arn:aws:s3:::inventory", "version": "2016-11-30", "fileFormat": "CSV",
-         "fileSchema": "Bucket, Key, Size, LastModifiedDate, ETag", "files": [{"key": "%s/%s/%s.csv", "size": 1, "MD5checksum": "0"}]}
-        """.formatted(bucket, bucket, name, name));
+         "creationTimestamp": "%d", "fileSchema": "Bucket, Key, Size, LastModifiedDate, ETag",
+         "files": [{"key": "%s/%s/%s.csv", "size": 1, "MD5checksum": "0"}]}
+        """.formatted(bucket, System.currentTimeMillis() + inventories.incrementAndGet(), bucket, name, name));
   }
 
   @Test
@@ -344,6 +346,15 @@ class DeltaIT {
     s3.client().putObject(b -> b.bucket("inv").key("lost.txt"), RequestBody.fromString("changed after the newer report"));
     Path newer = inventory("inv", "newer");
     s3.client().putObject(b -> b.bucket("inv").key("lost.txt"), RequestBody.fromString("changed after the newer report, again"));
+    // two reports the wrong way round, or another bucket's, end the run with one line before anything is read
+    assertThatThrownBy(() -> run(job("inv", "inv", "ferry.source { changes = inventory-diff, inventory-diff { older = \"" + newer
+        + "\", newer = \"" + older + "\" } }"), new ByteArrayOutputStream())).isInstanceOf(JobFailure.class)
+        .hasMessageStartingWith("the inventory " + newer + " was made after " + older);
+    Path foreign = Files.writeString(work.resolve("inventories/foreign.json"), Files.readString(newer).replace("\"sourceBucket\":"
+        + " \"inv\"", "\"sourceBucket\": \"other\""));
+    assertThatThrownBy(() -> run(job("inv", "inv", "ferry.source { changes = inventory-diff, inventory-diff { older = \"" + older
+        + "\", newer = \"" + foreign + "\" } }"), new ByteArrayOutputStream())).isInstanceOf(JobFailure.class)
+        .hasMessage("the inventory " + foreign + " lists the bucket other, and the source is inv (check ferry.source.inventory-diff)");
     int lists = counter.seen(FaultProxy.Kind.LIST_OBJECTS);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     RunSummary summary = run(job("inv", "inv", "ferry.source { changes = inventory-diff, inventory-diff { older = \"" + older

@@ -62,13 +62,39 @@ public final class Manifests {
     return parts;
   }
 
-  private static List<ManifestPart> inventory(String location, ManifestFiles files) throws IOException {
-    JsonNode manifest;
+  /**
+   * What an S3 Inventory report's manifest.json says of it.
+   *
+   * @param sourceBucket the bucket it lists ("" where it does not say)
+   * @param createdMillis when S3 made it (0 where it does not say)
+   * @param fileSchema its data files' columns, as written
+   */
+  public record Report(String sourceBucket, long createdMillis, String fileSchema) {
+    /** Whether its rows tell an overwrite of the same size: an ETag or a modification time. */
+    public boolean showsOverwrites() {
+      String columns = fileSchema.toLowerCase(Locale.ROOT);
+      return columns.contains("etag") || columns.contains("e_tag") || columns.contains("lastmodifieddate")
+          || columns.contains("last_modified_date");
+    }
+  }
+
+  /** The report a manifest.json describes. */
+  public static Report report(String location, ManifestFiles files) throws IOException {
+    JsonNode manifest = manifestJson(location, files);
+    return new Report(manifest.path("sourceBucket").asText(""), manifest.path("creationTimestamp").asLong(0),
+        manifest.path("fileSchema").asText(""));
+  }
+
+  private static JsonNode manifestJson(String location, ManifestFiles files) throws IOException {
     try (InputStream in = files.open(location, 0)) {
-      manifest = new ObjectMapper().readTree(in);
+      return new ObjectMapper().readTree(in);
     } catch (JsonProcessingException e) {
       throw new IOException(location + " is not an S3 Inventory manifest.json: " + e.getOriginalMessage());
     }
+  }
+
+  private static List<ManifestPart> inventory(String location, ManifestFiles files) throws IOException {
+    JsonNode manifest = manifestJson(location, files);
     String format = manifest.path("fileFormat").asText("").toUpperCase(Locale.ROOT);
     if (!manifest.path("files").isArray() || format.isEmpty()) {
       throw new IOException(location + " is not an S3 Inventory manifest.json (it has no fileFormat and files)");

@@ -19,6 +19,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
@@ -187,11 +188,42 @@ public final class Listing {
   public static JavaRDD<String> inventoryDiff(JavaSparkContext jsc, CopySettings settings, String older, String newer)
       throws JobFailure {
     Counters counters = new Counters(jsc, "inventory");
+    checkReports(settings, older, newer);
     JavaPairRDD<String, StoreObject> before = rows(jsc, settings, manifestParts(settings, older, "ferry.source.inventory-diff.older"),
         counters);
     JavaPairRDD<String, StoreObject> after = rows(jsc, settings, manifestParts(settings, newer, "ferry.source.inventory-diff.newer"),
         counters);
     return before.cogroup(after).filter(t -> differ(t._2()._1(), t._2()._2())).keys();
+  }
+
+  /** Two reports of the source's bucket, the older made first, whose rows tell an overwrite of the same size. */
+  private static void checkReports(CopySettings settings, String older, String newer) throws JobFailure {
+    String bucket = ((BucketConfig) settings.source().store()).bucket();
+    Manifests.Report before = report(settings, older, "ferry.source.inventory-diff.older");
+    Manifests.Report after = report(settings, newer, "ferry.source.inventory-diff.newer");
+    for (var r : List.of(Map.entry(older, before), Map.entry(newer, after))) {
+      if (!r.getValue().sourceBucket().isEmpty() && !r.getValue().sourceBucket().equals(bucket)) {
+        throw new JobFailure("the inventory " + r.getKey() + " lists the bucket " + r.getValue().sourceBucket() + ", and the source is "
+            + bucket + " (check ferry.source.inventory-diff)");
+      }
+      if (!r.getValue().showsOverwrites()) {
+        throw new JobFailure("the inventory " + r.getKey() + " has neither ETag nor LastModifiedDate among its fields, so a diff"
+            + " cannot see a key overwritten at the same size: add them to the inventory's optional fields");
+      }
+    }
+    if (before.createdMillis() > 0 && after.createdMillis() > 0 && before.createdMillis() >= after.createdMillis()) {
+      throw new JobFailure("the inventory " + older + " was made after " + newer + ": ferry.source.inventory-diff.older names the"
+          + " earlier report, newer the later one");
+    }
+  }
+
+  private static Manifests.Report report(CopySettings settings, String manifest, String key) throws JobFailure {
+    try {
+      return Manifests.report(manifest, ExecutorContext.manifestFiles(settings));
+    } catch (IOException e) {
+      throw new JobFailure("cannot read the manifest " + manifest + ": " + Failures.describe(e)
+          + " (check " + key + ", and that the source's credentials may read it)");
+    }
   }
 
   private static JavaPairRDD<String, StoreObject> rows(JavaSparkContext jsc, CopySettings settings, List<ManifestPart> parts,

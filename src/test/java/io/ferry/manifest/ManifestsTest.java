@@ -38,6 +38,21 @@ class ManifestsTest {
   }
 
   @Test
+  void aReportSaysWhichBucketItListsWhenItWasMadeAndWhetherItsRowsShowAnOverwrite() throws Exception {
+    Path manifest = Files.writeString(dir.resolve("manifest.json"), """
+        {"sourceBucket": "media", "destinationBucket": "arn:aws:s3:::inventory", "fileFormat": "CSV",
+         "creationTimestamp": "1764979200000", "fileSchema": "Bucket, Key, Size", "files": []}
+        """);
+    Manifests.Report report = Manifests.report(manifest.toString(), LOCAL);
+    assertThat(report).isEqualTo(new Manifests.Report("media", 1_764_979_200_000L, "Bucket, Key, Size"));
+    assertThat(report.showsOverwrites()).as("a size alone misses an overwrite of the same size").isFalse();
+    assertThat(new Manifests.Report("", 0, "Bucket, Key, Size, ETag").showsOverwrites()).isTrue();
+    assertThat(new Manifests.Report("", 0, "Bucket, Key, LastModifiedDate").showsOverwrites()).isTrue();
+    assertThat(new Manifests.Report("", 0, "message s3.inventory { required binary key; optional binary e_tag; }").showsOverwrites())
+        .isTrue();
+  }
+
+  @Test
   void everyLineIsReadByExactlyOnePieceWhereverTheCutsFall() throws IOException {
     String text = "a\nbb\t\tetag-b\n\nccc\t12\td41d8cd98f00b204e9800998ecf8427e\r\n\u00e9t\u00e9/\uD83D\uDE00\t3\n"
         + "a key with spaces\t\t\"etag\"\nlast-without-newline";
