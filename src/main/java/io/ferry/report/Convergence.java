@@ -22,8 +22,9 @@ import java.util.Set;
 public record Convergence(String from, long keys, double hoursSinceLast, double changesPerHour, double fixedSeconds,
     double secondsPerKey, double settleSeconds) {
   /**
-   * Stages whose time grows with a pass's keys: the lookups, the copy and its commit, the deletions. Reading the events
-   * is counted fixed: its last receive's wait is most of it below ten thousand messages (measured, bench/results/delta.md).
+   * Stages whose time grows with a pass's keys: the lookups, the copy and its commit, the deletions. Reading the changes
+   * ("changes") is counted fixed: a queue's last receive's wait is most of it below ten thousand messages
+   * (bench/results/delta.md).
    */
   static final Set<String> PER_KEY = Set.of("list", "open", "copy", "commit", "delete");
 

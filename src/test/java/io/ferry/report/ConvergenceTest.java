@@ -27,7 +27,7 @@ class ConvergenceTest {
 
   @Test
   void aPassesSecondsSplitIntoThoseThatGrowWithItsKeysAndTheRest() {
-    Map<String, Double> stages = Map.of("preflight", 0.1, "spark", 0.4, "events", 2.0, "list", 4.0, "plan", 1.0, "copy", 3.0,
+    Map<String, Double> stages = Map.of("preflight", 0.1, "spark", 0.4, "changes", 2.0, "list", 4.0, "plan", 1.0, "copy", 3.0,
         "commit", 0.5, "delete", 0.5, "report", 1.5);
     Convergence c = Convergence.of("events", 1000, 2.0, stages);
     assertThat(c.fixedSeconds()).isCloseTo(5.0, within(1e-9));

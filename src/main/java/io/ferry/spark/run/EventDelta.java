@@ -49,7 +49,7 @@ final class EventDelta implements Delta {
   }
 
   /** The events, read: from the queue (after releasing what an earlier run left held) or the files. */
-  ChangeSet read(RunContext run) throws JobFailure {
+  private ChangeSet read(RunContext run) throws JobFailure {
     SourceConfig source = run.config().source();
     startedMillis = System.currentTimeMillis();
     if (source.changes().queue().isEmpty()) {
@@ -69,7 +69,7 @@ final class EventDelta implements Delta {
   @Override
   public JavaRDD<String> keys(RunContext run, Held cache) throws JobFailure {
     List<String> keys = read(run).keys();
-    run.stages().lap("events");
+    run.stages().lap("changes");
     return run.jsc().parallelize(keys, Delta.slices(run.jsc(), keys.size()));
   }
 

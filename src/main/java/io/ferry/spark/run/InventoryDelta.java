@@ -20,7 +20,7 @@ final class InventoryDelta implements Delta {
     long count = Actions.run(diff::count, "cannot compare the inventories " + changes.older() + " and " + changes.newer(),
         " (check ferry.source.inventory-diff, and that the source's credentials may read both)");
     run.out().printf("INVENTORIES %d keys differ between %s and %s%n", count, changes.older(), changes.newer());
-    run.stages().lap("events");
+    run.stages().lap("changes");
     return diff.repartition(Delta.slices(run.jsc(), count));
   }
 }
