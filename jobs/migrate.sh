@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs a Ferry command: jobs/migrate.sh [migrate|plan|verify|cleanup] <job.conf> [-Dferry.key=value ...] [--dry-run]
+# Runs a Ferry command: jobs/migrate.sh [migrate|plan|verify|cleanup] <job.conf> [-Dferry.key=value ...] [--dry-run] [--manifest]
 #                  or: jobs/migrate.sh report <run-folder>... [--out compare.html]
 # With SPARK_HOME set, submits to the cluster named by SPARK_MASTER (default: local[*]) with spark-submit;
 # otherwise runs in local mode on the Maven-built classpath.
@@ -7,7 +7,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 command=migrate
 case "${1:-}" in migrate|plan|verify|cleanup|report) command="$1"; shift ;; esac
-[ $# -ge 1 ] || { echo "usage: jobs/migrate.sh [migrate|plan|verify|cleanup] <job.conf> [-Dferry.key=value ...] [--dry-run]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: jobs/migrate.sh [migrate|plan|verify|cleanup] <job.conf> [-Dferry.key=value ...] [--dry-run] [--manifest]" >&2; exit 2; }
 # local mode only: the class-data archive, the JIT compilers the job wants and the Parallel collector (see ferry_java in
 # env.sh); spark-submit runs its own JVMs
 if [ -z "${SPARK_HOME:-}" ]; then

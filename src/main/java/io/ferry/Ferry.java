@@ -37,7 +37,9 @@ public final class Ferry {
                   resumes what an earlier run left (the uploads and temp files in its ledger, part by part)
         plan      list and plan only (a dry run): objects, ranges, bytes and requests, nothing copied
         verify    compare the destination with the source without copying (by MD5 ETags where both have them, else
-                  by reading both sides on the cluster); writes a report of every difference
+                  by reading both sides on the cluster); writes a report of every difference; --manifest writes a
+                  completion manifest (each object's checksum on both sides, its SHA-256 in summary.json) and
+                  exits 0 only when every source object is proven equal by a checksum
         cleanup   abort the uploads and remove the temp files the job's earlier runs left (never anything else);
                   --dry-run lists them only
       usage: ferry report <run-folder> [<run-folder> ...] [--out compare.html]
@@ -97,11 +99,14 @@ public final class Ferry {
     List<String> positional = new ArrayList<>();
     Map<String, String> overrides = new LinkedHashMap<>();
     boolean dryRun = false;
+    boolean manifest = false;
     for (String arg : args) {
       if (arg.startsWith("-D") && arg.contains("=")) {
         overrides.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
       } else if (arg.equals("--dry-run")) {
         dryRun = true;
+      } else if (arg.equals("--manifest")) {
+        manifest = true;
       } else if (arg.equals("-h") || arg.equals("--help")) {
         out.println(USAGE);
         return OK;
@@ -110,7 +115,7 @@ public final class Ferry {
       }
     }
     if (positional.size() != 2 || !List.of("migrate", "plan", "verify", "cleanup").contains(positional.get(0))
-        || dryRun && !positional.get(0).equals("cleanup")) {
+        || dryRun && !positional.get(0).equals("cleanup") || manifest && !positional.get(0).equals("verify")) {
       err.println(USAGE);
       return BAD_CONFIG;
     }
@@ -128,7 +133,10 @@ public final class Ferry {
         return OK;
       }
       if (positional.get(0).equals("cleanup")) return Commands.cleanup(config, dryRun, out) == 0 ? OK : SOME_FAILED;
-      if (positional.get(0).equals("verify")) return Commands.verify(config, spark, out).matches() ? OK : SOME_FAILED;
+      if (positional.get(0).equals("verify")) {
+        return Commands.verify(config, spark, manifest ? Commands.Verify.MANIFEST : Commands.Verify.DIFFERENCES, out).passed() ? OK
+            : SOME_FAILED;
+      }
       RunSummary summary = Commands.migrate(config, spark, out);
       return !summary.succeeded() ? SOME_FAILED : summary.pending() ? PENDING : OK;
     } catch (ConfigException e) {

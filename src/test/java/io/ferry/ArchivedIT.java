@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -149,7 +150,13 @@ class ArchivedIT {
       // verify compares archived sources by size: their bytes cannot be read, and are not asked for
       Run verify = job.command("verify");
       assertThat(verify.code()).as(verify.out()).isEqualTo(Ferry.OK);
-      assertThat(verify.out()).as("only the object not archived is read").contains("4 keys in all, 1 ranges to read");
+      assertThat(verify.out()).as("only the object not archived is read").contains("4 keys in all, 1 ranges to read")
+          .containsPattern("unproven +3");
+      // ... and so cannot prove them: a manifest's proof takes a checksum of each side
+      Run proof = job.command("verify", "--manifest");
+      assertThat(proof.code()).as(proof.out()).isEqualTo(Ferry.SOME_FAILED);
+      assertThat(proof.out()).contains("NOT PROVEN").contains("1 of 4 source objects proven")
+          .contains("UNPROVEN cold/b.bin the source is archived");
       for (String key : ARCHIVED) {
         assertThat(tier.restoreRequests(key)).as("restores of " + key).isEqualTo(1);
         assertThat(tier.refusedReads(key)).as("GETs of " + key + " while archived").isZero();
@@ -246,10 +253,12 @@ class ArchivedIT {
       return command("migrate");
     }
 
-    Run command(String command) throws Exception {
+    Run command(String command, String... more) throws Exception {
       List<Path> before = runFolders();
       ByteArrayOutputStream out = new ByteArrayOutputStream();
-      int code = Ferry.run(new String[] {command, file.toString(), "-Dferry.source.credentials.secret-access-key=any"},
+      List<String> args = new ArrayList<>(List.of(command, file.toString(), "-Dferry.source.credentials.secret-access-key=any"));
+      args.addAll(List.of(more));
+      int code = Ferry.run(args.toArray(String[]::new),
           new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8));
       // this run's report: run ids order by second only, and two runs of a test may start in one
       List<Path> made = runFolders().stream().filter(p -> !before.contains(p)).toList();

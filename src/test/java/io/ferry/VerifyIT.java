@@ -2,6 +2,9 @@ package io.ferry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ferry.store.checksums.Checksum;
 import io.ferry.support.SeedData;
 import io.ferry.support.Jobs;
 import io.ferry.support.LocalSpark;
@@ -13,12 +16,16 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import java.util.zip.CRC32C;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
@@ -56,15 +63,22 @@ class VerifyIT {
 
   private record Run(int code, String out) {}
 
-  private Run ferry(String command, Path conf) {
+  private Run ferry(String command, Path conf, String... more) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int code = Ferry.run(new String[] {command, conf.toString(), "-Dferry.source.credentials.secret-access-key=" + s3.secret()},
+    List<String> args = new ArrayList<>(List.of(command, conf.toString(), "-Dferry.source.credentials.secret-access-key=" + s3.secret()));
+    args.addAll(List.of(more));
+    int code = Ferry.run(args.toArray(String[]::new),
         new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8));
     return new Run(code, out.toString(StandardCharsets.UTF_8));
   }
 
   private Set<Path> verifyReports() throws IOException {
-    try (Stream<Path> runs = Files.list(work.resolve("reports/verify-files"))) {
+    return verifyReports("verify-files");
+  }
+
+  private Set<Path> verifyReports(String job) throws IOException {
+    if (!Files.isDirectory(work.resolve("reports").resolve(job))) return new HashSet<>();
+    try (Stream<Path> runs = Files.list(work.resolve("reports").resolve(job))) {
       return runs.filter(p -> p.getFileName().toString().startsWith("verify-")).collect(Collectors.toCollection(HashSet::new));
     }
   }
@@ -124,5 +138,70 @@ class VerifyIT {
     Run changed = ferry("verify", conf);
     assertThat(changed.code()).isEqualTo(Ferry.SOME_FAILED);
     assertThat(changed.out()).contains("CONTENT_DIFFERS c.txt source crc32c");
+  }
+
+  /** The verify run's folder {@code run} made: run ids of one second order by their random suffix, so it is the set difference. */
+  private Path made(String job, Set<Path> earlier) throws IOException {
+    Set<Path> reports = verifyReports(job);
+    reports.removeAll(earlier);
+    assertThat(reports).hasSize(1);
+    return reports.iterator().next();
+  }
+
+  @Test
+  void aManifestProvesEachObjectByAChecksumOfEachSideAndItsSha256ChecksItsOwnBytes() throws Exception {
+    Path destination = work.resolve("proof");
+    Path conf = Jobs.file(work.resolve("conf"), "proof.conf", Jobs.hocon(s3.endpoint(), s3.identity(), "src", destination,
+        work.resolve("reports"), "ferry.job.name = verify-proof"));
+    assertThat(ferry("migrate", conf).code()).isZero();
+    Set<Path> earlier = verifyReports("verify-proof");
+    Run proven = ferry("verify", conf, "--manifest");
+    assertThat(proven.code()).as(proven.out()).isZero();
+    assertThat(proven.out()).contains("PROVEN: every source object equal by a checksum of each side")
+        .contains("listed           5 objects").contains("each in one row").contains("5 of 5 source objects proven");
+    Path report = made("verify-proof", earlier);
+    Map<String, Row> rows = spark.read().parquet(report.resolve("manifest.parquet").toString()).collectAsList().stream()
+        .collect(Collectors.toMap(r -> r.getAs("key"), r -> r));
+    assertThat(rows).hasSize(5);
+    for (Row r : rows.values()) {
+      assertThat((String) r.getAs("status")).isEqualTo("MATCH");
+      assertThat((String) r.getAs("source_checksum")).startsWith("crc32c:").isEqualTo(r.getAs("destination_checksum"));
+      assertThat((String) r.getAs("method")).isEqualTo("read-crc32c");
+    }
+    CRC32C big = new CRC32C(); // the whole object's, combined from its three ranges read on the cluster
+    big.update(Files.readAllBytes(destination.resolve("big.bin")));
+    assertThat((String) rows.get("big.bin").getAs("source_checksum")).isEqualTo("crc32c:" + Checksum.encode(big.getValue(), 4));
+    assertThat(rows.get("big.bin").<Integer>getAs("ranges")).isEqualTo(3);
+    // the summary's SHA-256 is that of the CSV parts in name order, and the rows are in key order across them
+    JsonNode summary = new ObjectMapper().readTree(report.resolve("summary.json").toFile());
+    List<Path> parts;
+    try (Stream<Path> files = Files.list(report.resolve("manifest.csv"))) {
+      parts = files.filter(p -> p.getFileName().toString().matches("part-\\d+\\.csv")).sorted().toList();
+    }
+    ByteArrayOutputStream csv = new ByteArrayOutputStream();
+    for (Path part : parts) csv.write(Files.readAllBytes(part));
+    assertThat(summary.at("/manifest/sha256").asText())
+        .isEqualTo(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(csv.toByteArray())));
+    assertThat(summary.at("/manifest/proven").asLong()).isEqualTo(5);
+    assertThat(summary.at("/listed/sourceObjects").asLong()).isEqualTo(5);
+    List<String> keys = csv.toString(StandardCharsets.UTF_8).lines().filter(l -> !l.startsWith("job,")).map(l -> l.split(",")[2]).toList();
+    assertThat(keys).containsExactly("a.txt", "b.txt", "big.bin", "c.txt", "empty");
+
+    try (RandomAccessFile f = new RandomAccessFile(destination.resolve("big.bin").toFile(), "rw")) {
+      f.seek(20 * MIB); // in the last, short part
+      int b = f.read();
+      f.seek(20 * MIB);
+      f.write(~b);
+    }
+    Files.writeString(destination.resolve("extra.txt"), "only here");
+    earlier = verifyReports("verify-proof");
+    Run differs = ferry("verify", conf, "--manifest");
+    assertThat(differs.code()).as(differs.out()).isEqualTo(Ferry.SOME_FAILED);
+    assertThat(differs.out()).contains("NOT PROVEN").contains("4 of 5 source objects proven")
+        .contains("CONTENT_DIFFERS big.bin part 3 of 3");
+    Row changed = spark.read().parquet(made("verify-proof", earlier).resolve("manifest.parquet").toString()).collectAsList().stream()
+        .filter(r -> r.getAs("key").equals("big.bin")).findFirst().orElseThrow();
+    assertThat((String) changed.getAs("destination_checksum")).startsWith("crc32c:").isNotEqualTo(changed.getAs("source_checksum"));
+    assertThat(ferry("migrate", conf, "--manifest").code()).as("--manifest is verify's").isEqualTo(Ferry.BAD_CONFIG);
   }
 }

@@ -5,19 +5,26 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ferry.ledger.LocalFiles;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.example.data.Group;
@@ -165,6 +172,29 @@ public final class DatasetFiles {
       }
     }
     return count;
+  }
+
+  /**
+   * The SHA-256 of a table's CSV parts concatenated in the order of their names (hex), what {@code cat
+   * <name>.csv/part-*.csv | sha256sum} prints: a manifest's bytes, checkable without Ferry.
+   */
+  public static String sha256(Datasets.Table<?> table, String runDirectory, Configuration conf) throws IOException {
+    FileSystem fs = LocalFiles.of(URI.create(runDirectory), conf);
+    MessageDigest digest;
+    try {
+      digest = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
+    FileStatus[] parts = fs.globStatus(new Path(new Path(runDirectory, table.name() + ".csv"), "part-*.csv"));
+    Arrays.sort(parts, Comparator.comparing(f -> f.getPath().getName()));
+    byte[] buffer = new byte[1 << 16];
+    for (FileStatus part : parts) {
+      try (InputStream in = fs.open(part.getPath())) {
+        for (int n; (n = in.read(buffer)) > 0;) digest.update(buffer, 0, n);
+      }
+    }
+    return HexFormat.of().formatHex(digest.digest());
   }
 
   /** Marks both directories of a table complete, as Spark does, once every part is in place. */

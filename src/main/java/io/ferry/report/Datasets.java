@@ -117,7 +117,19 @@ public final class Datasets {
 
   /** {@code ferry verify}'s one row per object: how the destination compares with the source. */
   public static Table<Comparison.Result> verify(String job, String run) {
-    return new Table<>("verify", List.of(
+    return comparisons("verify", job, run);
+  }
+
+  /**
+   * {@code ferry verify --manifest}'s completion manifest: the rows of {@link #verify}, in key order, one per key of
+   * either listing.
+   */
+  public static Table<Comparison.Result> manifest(String job, String run) {
+    return comparisons("manifest", job, run);
+  }
+
+  private static Table<Comparison.Result> comparisons(String name, String job, String run) {
+    return new Table<>(name, List.of(
         col("job", Type.STRING, r -> job),
         col("run", Type.STRING, r -> run),
         col("key", Type.STRING, Comparison.Result::key),
@@ -127,6 +139,14 @@ public final class Datasets {
         col("method", Type.STRING, Comparison.Result::method),
         col("detail", Type.STRING, Comparison.Result::detail),
         col("ranges", Type.INT, Comparison.Result::parts),
-        col("bytes_read", Type.LONG, Comparison.Result::bytesRead)));
+        col("bytes_read", Type.LONG, Comparison.Result::bytesRead),
+        col("source_checksum", Type.STRING, Comparison.Result::sourceChecksum),
+        col("destination_checksum", Type.STRING, Comparison.Result::destinationChecksum),
+        col("source_etag", Type.STRING, r -> r.source() == null ? "" : r.source().etag()),
+        col("destination_etag", Type.STRING, r -> r.destination() == null ? "" : r.destination().etag()),
+        col("source_version", Type.STRING, r -> r.source() == null ? "" : r.source().versionId()),
+        new Column<>("source_modified", Type.TIMESTAMP, true, r -> r.source() == null ? null : r.source().lastModifiedMillis()),
+        new Column<>("destination_modified", Type.TIMESTAMP, true, r -> r.destination() == null ? null
+            : r.destination().lastModifiedMillis())));
   }
 }

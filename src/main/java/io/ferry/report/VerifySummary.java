@@ -3,24 +3,63 @@ package io.ferry.report;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The versioned summary of a {@code ferry verify} run ({@code summary.json}, name "ferry-verify-summary", version 1):
- * how many objects compare how, the bytes read to compare them, the first differences. Fields are only added within
- * a version.
+ * how many objects compare how, the bytes read to compare them, the first differences, what both listings held and
+ * what the rows hold, and with {@code --manifest} the completion manifest. Fields are only added within a version.
+ *
+ * @param listed what the listings of both sides found
+ * @param compared what the rows hold of each side: equal to {@code listed} when every listed object has its row
+ * @param manifest the completion manifest, null when not asked for
  */
 public record VerifySummary(String name, int version, String job, String run, String source, String destination,
-    String startedAt, double wallSeconds, Map<String, Long> objects, long bytesRead, List<Difference> differences, String reportPath) {
+    String startedAt, double wallSeconds, Map<String, Long> objects, long bytesRead, List<Difference> differences, String reportPath,
+    Sides listed, Sides compared, Manifest manifest) {
   public static final String NAME = "ferry-verify-summary";
   public static final int VERSION = 1;
   /** The differences the summary lists; the dataset holds them all. */
   public static final int DIFFERENCES = 100;
+  /** What a comparison may find without a difference: extra objects are allowed, and an archived source is compared by size. */
+  private static final Set<String> AGREEING = Set.of("MATCH", "EXTRA", "UNPROVEN");
 
   /** An object that does not match, and why. */
   public record Difference(String key, String status, String detail) implements Serializable {}
 
-  /** True when every object of the source is at the destination with the same bytes (extra objects are allowed). */
+  /** Objects and bytes on each side. */
+  public record Sides(long sourceObjects, long sourceBytes, long destinationObjects, long destinationBytes) implements Serializable {
+    public static final Sides NONE = new Sides(0, 0, 0, 0);
+
+    public Sides plus(Sides o) {
+      return new Sides(sourceObjects + o.sourceObjects, sourceBytes + o.sourceBytes, destinationObjects + o.destinationObjects,
+          destinationBytes + o.destinationBytes);
+    }
+  }
+
+  /**
+   * The completion manifest: {@code rows} rows ({@code path}, Parquet and CSV), {@code proven} of them source objects
+   * proven equal by a checksum of each side, and the SHA-256 of its CSV parts concatenated in name order.
+   */
+  public record Manifest(String path, long rows, long proven, String sha256) {}
+
+  /** Every listed object of both sides has its row, and no row stands for an object the listings did not find. */
+  public boolean reconciled() {
+    return listed.equals(compared);
+  }
+
+  /** True when every source object is at the destination with the same bytes as far as verify can tell (extra objects are allowed). */
   public boolean matches() {
-    return objects.entrySet().stream().noneMatch(e -> !e.getKey().equals("MATCH") && !e.getKey().equals("EXTRA") && e.getValue() > 0);
+    return objects.entrySet().stream().noneMatch(e -> !AGREEING.contains(e.getKey()) && e.getValue() > 0);
+  }
+
+  /** True when the manifest proves every selected source object equal by a checksum of each side, and reconciles with the listings. */
+  public boolean proven() {
+    return manifest != null && reconciled() && manifest.proven() == listed.sourceObjects();
+  }
+
+  /** What the command's exit code says: proven with {@code --manifest}, else matches. */
+  public boolean passed() {
+    return manifest != null ? proven() : matches();
   }
 }

@@ -9,7 +9,7 @@ import java.util.List;
 import org.apache.spark.api.java.function.FlatMapFunction;
 
 /** VERIFY, on the executors: the partition's ranges read on both sides and compared, {@code streams-per-task} at a time. */
-public final class VerifyFunction implements FlatMapFunction<Iterator<Comparison.Check>, Comparison.Result> {
+public final class VerifyFunction implements FlatMapFunction<Iterator<Comparison.Check>, Comparison.Range> {
   private static final long serialVersionUID = 1L;
   private final CopySettings settings;
 
@@ -18,7 +18,7 @@ public final class VerifyFunction implements FlatMapFunction<Iterator<Comparison
   }
 
   @Override
-  public Iterator<Comparison.Result> call(Iterator<Comparison.Check> checks) throws InterruptedException {
+  public Iterator<Comparison.Range> call(Iterator<Comparison.Check> checks) throws InterruptedException {
     List<Comparison.Check> list = new ArrayList<>();
     checks.forEachRemaining(list::add);
     Store destination = ExecutorContext.store(settings.destination().store(), settings);

@@ -6,6 +6,7 @@ import io.ferry.invariants.Oracle.Expected;
 import io.ferry.invariants.Oracle.Observed;
 import io.ferry.invariants.Scenario.Job;
 import io.ferry.invariants.Scenario.Run;
+import io.ferry.Ferry;
 import io.ferry.support.FaultProxy;
 import io.ferry.support.LocalSpark;
 import io.ferry.support.S3Backend;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -37,7 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the destination touched, nor anything under the source, I2 nothing the source holds deleted, I3 every object whole
  * (its previous content or a version of the source's) and every history the start of the source's, I4 exit 0 only
  * when everything selected is byte-identical, I5 the run without faults completes the job, I6 no temp file and no
- * upload left; and no report cell or page runs a key as a formula or as HTML.
+ * upload left, I7 a completion manifest ({@code verify --manifest}) proves only what is so, and what an exit 0 promised;
+ * and no report cell or page runs a key as a formula or as HTML.
  *
  * <p>{@code -Dferry.invariants.seeds=1,2,3} runs those seeds (the default: a fixed list, so CI is repeatable);
  * {@code -Dferry.invariants.minutes=30} runs fresh seeds for that long ({@code bench/soak.sh}). A failure prints its
@@ -63,6 +66,7 @@ class InvariantsIT {
   private final AtomicInteger ran = new AtomicInteger();
   private final AtomicInteger runs = new AtomicInteger();
   private final AtomicInteger deltas = new AtomicInteger();
+  private final AtomicInteger proofs = new AtomicInteger();
   private final List<String> found = new ArrayList<>();
 
   @BeforeAll
@@ -89,6 +93,7 @@ class InvariantsIT {
   @AfterAll
   void stop() throws Exception {
     String summary = "InvariantsIT: " + ran.get() + " scenarios, " + runs.get() + " runs (" + deltas.get() + " delta passes from events), "
+        + proofs.get() + " completion manifests, "
         + found.size() + " failed" + (found.isEmpty() ? "" : ": seeds " + found);
     System.out.println(summary);
     Path record = Path.of(System.getProperty("ferry.invariants.record", "target/invariants.txt"));
@@ -168,6 +173,9 @@ class InvariantsIT {
         }
         stage.archiveViolations().forEach(v -> violations.add(at + v));
         if (n == scenario.runs().size() - 1) stage.reportViolations().forEach(v -> violations.add(at + "reports: " + v));
+        if (n == scenario.runs().size() - 1 && violations.isEmpty()) {
+          proof(seed, stage, oracle, job, outcome, log).forEach(v -> violations.add("verify --manifest: " + v));
+        }
       }
     } catch (Exception | AssertionError e) {
       violations.add("the scenario could not be run: " + e);
@@ -182,6 +190,44 @@ class InvariantsIT {
       }
     }
     assertThat(violations).as("%s%n%nreplay: bench/soak.sh --seed %d%n%s", scenario.describe(), seed, log).isEmpty();
+  }
+
+  /**
+   * I7, in 2 scenarios of 3 (a stream of their own): after the run without faults, {@code verify --manifest} touches
+   * nothing (I1, I2, I3), proves nothing that is not so (I4 with its exit code: in half of them a copied object's bytes
+   * are changed first, its size kept), and proves what the run's exit 0 promised.
+   */
+  private List<String> proof(long seed, Stage stage, Oracle oracle, Job job, Stage.Outcome last, StringBuilder log) throws IOException {
+    SplittableRandom r = new SplittableRandom(seed ^ 0x7EL);
+    int kind = r.nextInt(3); // 0: none, 1: as the run left it, 2: one object tampered with
+    if (kind == 0 || stage.replaysHistories() || oracle.refusedConfig(job)) return List.of();
+    Oracle.Source source = stage.source();
+    Map<String, String> copiedBefore = stage.destination();
+    Expected expected = oracle.expect(job, source, copiedBefore);
+    String tampered = null;
+    if (kind == 2) {
+      List<String> copied = expected.selected().stream().filter(k -> !expected.rejected().contains(k) && !expected.unreachable()
+          .contains(k) && source.digests().get(k) != null && source.digests().get(k).equals(copiedBefore.get(k))).sorted().toList();
+      for (int i = 0, start = copied.isEmpty() ? 0 : r.nextInt(copied.size()); i < copied.size() && tampered == null; i++) {
+        String key = copied.get((start + i) % copied.size());
+        if (stage.tamper(key)) tampered = key;
+      }
+    }
+    Map<String, String> destination = tampered == null ? copiedBefore : stage.destination();
+    Map<String, String> outside = stage.outside();
+    Stage.Outcome verify = stage.inProcess("verify", "--manifest");
+    proofs.incrementAndGet();
+    log.append("---- verify --manifest").append(tampered == null ? "" : " after " + tampered + " was changed at the destination")
+        .append(": exit ").append(verify.exit()).append('\n').append(verify.console());
+    Observed o = new Observed(destination, stage.destination(), outside, stage.outside(), source, stage.source(), stage.versions(),
+        stage.unstable(), verify.exit(), verify.console(), Map.of(), Map.of());
+    List<String> violations = new ArrayList<>(oracle.check(job, o, null));
+    if (tampered != null && verify.exit() != Ferry.SOME_FAILED) violations.add("I7: " + tampered + " was changed, and verify exited "
+        + verify.exit());
+    if (tampered == null && last.exit() != null && last.exit() == 0 && verify.exit() != 0) {
+      violations.add("I7: the run exited 0, and its completion manifest does not prove it (exit " + verify.exit() + ")");
+    }
+    return violations;
   }
 
   static String read(Path p) throws IOException {

@@ -439,6 +439,32 @@ final class Stage {
     Files.setLastModifiedTime(file, FileTime.fromMillis(i.mtime()));
   }
 
+  /**
+   * Changes the bytes of the destination's {@code key} behind the job's back, its size kept (a byte flipped, as a disk
+   * or another writer might): a completion manifest must not prove it. False for an empty object, which has no byte.
+   */
+  boolean tamper(String key) throws IOException {
+    if (!toBucket()) {
+      Path file = destination.resolve(key);
+      if (Files.isSymbolicLink(file) || !Files.isRegularFile(file) || Files.size(file) == 0) return false;
+      byte[] bytes = Files.readAllBytes(file);
+      bytes[bytes.length / 2] ^= 1;
+      Files.write(file, bytes);
+      return true;
+    }
+    String full = scenario.destinationPrefix() + key;
+    byte[] bytes = destinationClient().getObjectAsBytes(b -> b.bucket(destinationBucket).key(full)).asByteArray();
+    if (bytes.length == 0) return false;
+    bytes[bytes.length / 2] ^= 1;
+    destinationClient().putObject(b -> b.bucket(destinationBucket).key(full), RequestBody.fromBytes(bytes));
+    return true;
+  }
+
+  /** The scenario replays histories into a versioned bucket (which {@code verify} does not compare: it compares current versions). */
+  boolean replaysHistories() {
+    return versioned();
+  }
+
   // ---- snapshots ----
 
   /** The source's objects under its prefix (relative key → item as far as the oracle needs: size, time) and digests. */

@@ -32,9 +32,13 @@ public final class Commands {
         System::currentTimeMillis, out);
   }
 
-  /** Compares the destination with the source without copying; the summary says whether they match. */
-  public static VerifySummary verify(MigrationConfig config, SparkStart spark, PrintStream out) throws JobFailure, IOException {
-    return VerifyJob.run(config, spark.context("ferry verify " + config.jobName(), config.sparkMaster()), out);
+  /** What {@code verify} is asked for: the differences, or a completion manifest ({@code --manifest}) that proves there are none. */
+  public enum Verify { DIFFERENCES, MANIFEST }
+
+  /** Compares the destination with the source without copying; the summary says whether they match, or are proven to. */
+  public static VerifySummary verify(MigrationConfig config, SparkStart spark, Verify asked, PrintStream out) throws JobFailure,
+      IOException {
+    return VerifyJob.run(config, spark.context("ferry verify " + config.jobName(), config.sparkMaster()), asked, out);
   }
 
   /**

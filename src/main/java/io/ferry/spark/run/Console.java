@@ -243,15 +243,35 @@ final class Console {
   /** What {@code ferry verify} found: whether the destination matches, the count of each outcome, the differences. */
   static void printVerified(VerifySummary summary, PrintStream out) {
     StringBuilder text = new StringBuilder();
-    text.append(String.format(Locale.ROOT, "%nFerry verify %s (job %s): %s in %.1f s%n", summary.run(), summary.job(),
-        summary.matches() ? "the destination matches the source" : "DIFFERENCES FOUND", summary.wallSeconds()));
+    VerifySummary.Manifest manifest = summary.manifest();
+    String verdict = manifest != null ? summary.proven() ? "PROVEN: every source object equal by a checksum of each side" : "NOT PROVEN"
+        : summary.matches() ? "the destination matches the source" : "DIFFERENCES FOUND";
+    text.append(String.format(Locale.ROOT, "%nFerry verify %s (job %s): %s in %.1f s%n", summary.run(), summary.job(), verdict,
+        summary.wallSeconds()));
     summary.objects().forEach((status, count) -> text.append(String.format(Locale.ROOT, "  %-16s %d%n", status.toLowerCase(Locale.ROOT),
         count)));
     text.append(String.format(Locale.ROOT, "  read             %s on both sides%n", Units.bytes(summary.bytesRead())));
+    VerifySummary.Sides listed = summary.listed();
+    text.append(String.format(Locale.ROOT, "  listed           %d objects (%s) at the source, %d (%s) at the destination%s%n",
+        listed.sourceObjects(), Units.bytes(listed.sourceBytes()), listed.destinationObjects(), Units.bytes(listed.destinationBytes()),
+        summary.reconciled() ? ", each in one row" : unreconciled(listed, summary.compared())));
     for (VerifySummary.Difference d : summary.differences()) {
       text.append(String.format("  %s %s %s%n", d.status(), d.key(), d.detail()));
     }
-    text.append(String.format("  report           %s (datasets: verify.parquet, verify.csv, summary.json)%n", summary.reportPath()));
+    if (manifest != null) {
+      text.append(String.format(Locale.ROOT, "  manifest         %s: %d rows, %d of %d source objects proven%n", manifest.path(),
+          manifest.rows(), manifest.proven(), listed.sourceObjects()));
+      text.append(String.format("  sha256           %s (of manifest.csv/part-*.csv concatenated)%n", manifest.sha256()));
+    }
+    String datasets = manifest != null ? "manifest.parquet, manifest.csv" : "verify.parquet, verify.csv";
+    text.append(String.format("  report           %s (datasets: %s, summary.json)%n", summary.reportPath(), datasets));
     out.print(text);
+  }
+
+  /** What the rows miss of the listings: objects of one side under one relative key, all but one left without a row. */
+  private static String unreconciled(VerifySummary.Sides listed, VerifySummary.Sides rows) {
+    return String.format(Locale.ROOT, "; NOT RECONCILED: %d source and %d destination objects share their key with another of their"
+        + " side and have no row of their own", listed.sourceObjects() - rows.sourceObjects(),
+        listed.destinationObjects() - rows.destinationObjects());
   }
 }

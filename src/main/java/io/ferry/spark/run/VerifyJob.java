@@ -28,7 +28,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Future;
+import java.util.stream.StreamSupport;
 import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -47,7 +49,8 @@ import scala.Tuple2;
 final class VerifyJob {
   private VerifyJob() {}
 
-  static VerifySummary run(MigrationConfig config, Future<JavaSparkContext> spark, PrintStream out) throws JobFailure, IOException {
+  static VerifySummary run(MigrationConfig config, Future<JavaSparkContext> spark, Commands.Verify asked, PrintStream out)
+      throws JobFailure, IOException {
     if (config.source().store() instanceof BucketConfig b && b.versions()) {
       throw new JobFailure("verify compares each key's current version, and this job copies every version (source.versions = all):"
           + " run verify with -Dferry.source.versions=current; a rerun of the job writes any version the destination lacks");
@@ -55,9 +58,59 @@ final class VerifyJob {
     Instant started = Instant.now();
     String runId = MigrationJob.newRunId(started);
     CopySettings settings = new CopySettings(config.source(), config.destination(), config.jobName(), runId, config.copy());
-    out.printf("Ferry verify %s run %s: %s against %s%n", config.jobName(), runId, config.source().describe(),
-        config.destination().describe());
+    out.printf("Ferry verify %s run %s: %s against %s%s%n", config.jobName(), runId, config.source().describe(),
+        config.destination().describe(), asked == Commands.Verify.MANIFEST ? ", writing a completion manifest" : "");
     JavaSparkContext jsc = MigrationJob.started(spark);
+    Paired paired = pair(config, settings, jsc, out);
+    JavaPairRDD<String, Comparison.Range> ranges = paired.checks().repartition(paired.slices(config, jsc))
+        .mapPartitions(new VerifyFunction(settings)).mapToPair(r -> new Tuple2<>(r.check().key(), r));
+    JavaRDD<Comparison.Result> compared = ranges.groupByKey()
+        .map(e -> Comparison.whole(StreamSupport.stream(e._2().spliterator(), false).toList()));
+    JavaRDD<Comparison.Result> results = compared.union(paired.settled()).persist(StorageLevel.MEMORY_AND_DISK_SER());
+
+    RunFolder folder = new RunFolder(jsc.hadoopConfiguration(), config.reportPath(), config.jobName(), "verify-" + runId);
+    String job = config.jobName();
+    VerifySummary.Manifest manifest = null;
+    if (asked == Commands.Verify.MANIFEST) {
+      manifest = manifest(jsc, results, folder, job, runId);
+    } else {
+      write(jsc, results, asked, job, runId, folder);
+    }
+    Map<String, Long> byStatus = new TreeMap<>(results.map(r -> r.status().name()).countByValue());
+    long bytesRead = results.map(Comparison.Result::bytesRead).fold(0L, Long::sum);
+    VerifySummary.Sides rows = results.map(VerifyJob::sides).fold(VerifySummary.Sides.NONE, VerifySummary.Sides::plus);
+    List<VerifySummary.Difference> differences = results.filter(r -> r.status() != Comparison.Status.MATCH)
+        .map(r -> new VerifySummary.Difference(r.key(), r.status().name(), r.detail()))
+        .takeOrdered(VerifySummary.DIFFERENCES, new ByKey());
+    results.unpersist();
+    paired.release();
+    VerifySummary summary = new VerifySummary(VerifySummary.NAME, VerifySummary.VERSION, job, runId, config.source().describe(),
+        config.destination().describe(), started.toString(), (System.currentTimeMillis() - started.toEpochMilli()) / 1000.0, byStatus,
+        bytesRead, differences, folder.directory(), paired.listed(), rows, manifest);
+    folder.writeJson("summary.json", summary);
+    Console.printVerified(summary, out);
+    out.flush();
+    return summary;
+  }
+
+  /**
+   * Both sides listed and paired by relative key: the pairs the listings settle, the ranges of the others to read, and
+   * what each listing found.
+   */
+  private record Paired(JavaRDD<Keyed> pairs, JavaRDD<Comparison.Result> settled, JavaRDD<Comparison.Check> checks, long checkCount,
+      VerifySummary.Sides listed) {
+    int slices(MigrationConfig config, JavaSparkContext jsc) {
+      jsc.setJobGroup("VERIFY", "VERIFY: " + checkCount + " ranges read on both sides", true);
+      return Lanes.count(checkCount, config.copy().streamsPerTask(), jsc.defaultParallelism());
+    }
+
+    void release() {
+      checks.unpersist();
+      pairs.unpersist();
+    }
+  }
+
+  private static Paired pair(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, PrintStream out) throws JobFailure {
     Listing.Paging paging = Listing.Paging.of(config, jsc);
     Listing.Counters sourceCounts = new Listing.Counters(jsc, "source");
     Held listings = new Held();
@@ -67,61 +120,70 @@ final class VerifyJob {
     Listing.Counters existingCounts = new Listing.Counters(jsc, "destination");
     JavaRDD<StoreObject> existing = Listing.destination(jsc, settings, paging, existingCounts, listings)
         .mapPartitions(new ListedEntries(settings, ListedEntries.Which.DESTINATION_SELECTED));
-    long partitions = jsc.defaultParallelism();
-    JavaRDD<Keyed> pairs = source.mapToPair(o -> new Tuple2<>(o.relativeKey(), Keyed.source(o)))
-        .union(existing.mapToPair(o -> new Tuple2<>(o.relativeKey(), Keyed.existing(o))))
-        .reduceByKey(Keyed::merge, (int) partitions).values().persist(StorageLevel.MEMORY_AND_DISK_SER());
-    long listed = Actions.run(pairs::count, "cannot list " + config.source().describe() + " or " + config.destination().describe(), "");
-    listings.close(); // the pairs hold what was listed
+    JavaPairRDD<String, Keyed> sides = source.mapToPair(o -> new Tuple2<>(o.relativeKey(), Keyed.source(o)))
+        .union(existing.mapToPair(o -> new Tuple2<>(o.relativeKey(), Keyed.existing(o)))).persist(StorageLevel.MEMORY_AND_DISK_SER());
+    String cannot = "cannot list " + config.source().describe() + " or " + config.destination().describe();
+    VerifySummary.Sides listed = Actions.run(() -> sides.values().map(k -> sides(k.source(), k.existing()))
+        .fold(VerifySummary.Sides.NONE, VerifySummary.Sides::plus), cannot, "");
+    listings.close(); // what was listed is held by the sides
+    JavaRDD<Keyed> pairs = sides.reduceByKey(Keyed::merge, jsc.defaultParallelism()).values().persist(StorageLevel.MEMORY_AND_DISK_SER());
+    long keys = pairs.count();
+    sides.unpersist();
     JavaRDD<Comparison.Result> settled = pairs.map(k -> Comparison.withoutReading(k.source(), k.existing())).filter(r -> r != null);
     long partSize = config.plan().partSize();
     JavaRDD<Comparison.Check> checks = pairs.filter(k -> Comparison.withoutReading(k.source(), k.existing()) == null)
         .flatMap(k -> checks(k, partSize).iterator()).persist(StorageLevel.MEMORY_AND_DISK_SER());
     long checkCount = checks.count();
     out.printf("LIST  %d objects at the source, %d keys in all, %d ranges to read on both sides%n", sourceCounts.selected.value(),
-        listed, checkCount);
-
-    jsc.setJobGroup("VERIFY", "VERIFY: " + checkCount + " ranges read on both sides", true);
-    int slices = Lanes.count(checkCount, config.copy().streamsPerTask(), jsc.defaultParallelism());
-    JavaRDD<Comparison.Result> compared = checks.repartition(slices).mapPartitions(new VerifyFunction(settings))
-        .mapToPair(r -> new Tuple2<>(r.key(), r)).reduceByKey(Comparison.Result::merge).values();
-    JavaRDD<Comparison.Result> results = compared.union(settled).persist(StorageLevel.MEMORY_AND_DISK_SER());
-
-    RunFolder folder = new RunFolder(jsc.hadoopConfiguration(), config.reportPath(), config.jobName(), "verify-" + runId);
-    String job = config.jobName();
-    write(jsc, results, folder, job, runId);
-    Map<String, Long> byStatus = new TreeMap<>(results.map(r -> r.status().name()).countByValue());
-    long bytesRead = results.map(Comparison.Result::bytesRead).fold(0L, Long::sum);
-    List<VerifySummary.Difference> differences = results.filter(r -> r.status() != Comparison.Status.MATCH)
-        .map(r -> new VerifySummary.Difference(r.key(), r.status().name(), r.detail()))
-        .takeOrdered(VerifySummary.DIFFERENCES, new ByKey());
-    results.unpersist();
-    checks.unpersist();
-    pairs.unpersist();
-    VerifySummary summary = new VerifySummary(VerifySummary.NAME, VerifySummary.VERSION, job, runId, config.source().describe(),
-        config.destination().describe(), started.toString(), (System.currentTimeMillis() - started.toEpochMilli()) / 1000.0, byStatus,
-        bytesRead, differences, folder.directory());
-    folder.writeJson("summary.json", summary);
-    Console.printVerified(summary, out);
-    out.flush();
-    return summary;
+        keys, checkCount);
+    return new Paired(pairs, settled, checks, checkCount, listed);
   }
 
-  /** The verify dataset: a row per object, written on the executors into the verify run's folder. */
-  private static void write(JavaSparkContext jsc, JavaRDD<Comparison.Result> results, RunFolder folder, String job, String runId)
-      throws IOException {
+  private static VerifySummary.Sides sides(Comparison.Result r) {
+    return sides(r.source(), r.destination());
+  }
+
+  private static VerifySummary.Sides sides(StoreObject source, StoreObject destination) {
+    return new VerifySummary.Sides(source == null ? 0 : 1, source == null ? 0 : source.size(), destination == null ? 0 : 1,
+        destination == null ? 0 : destination.size());
+  }
+
+  /**
+   * The completion manifest: the rows in key order (the parts' names follow it), and the SHA-256 of their CSV
+   * concatenated.
+   */
+  private static VerifySummary.Manifest manifest(JavaSparkContext jsc, JavaRDD<Comparison.Result> results, RunFolder folder,
+      String job, String runId) throws IOException {
+    Datasets.Table<Comparison.Result> table = table(Commands.Verify.MANIFEST, job, runId);
+    JavaRDD<Comparison.Result> sorted = results.sortBy(Comparison.Result::key, true, Math.max(1, Math.min(results.getNumPartitions(),
+        16)));
+    write(jsc, sorted, Commands.Verify.MANIFEST, job, runId, folder);
+    long proven = results.filter(Comparison.Result::proven).count();
+    return new VerifySummary.Manifest(folder.directory() + "/" + table.name() + ".parquet", results.count(), proven,
+        DatasetFiles.sha256(table, folder.qualified(), folder.hadoop()));
+  }
+
+  /** A dataset of the rows, a part per partition (at most 16), written on the executors into the verify run's folder. */
+  private static void write(JavaSparkContext jsc, JavaRDD<Comparison.Result> rows, Commands.Verify asked, String job, String runId,
+      RunFolder folder) throws IOException {
     String directory = folder.qualified();
     Broadcast<SerializableConfiguration> hadoop = SerializableConfiguration.broadcast(jsc.sc());
+    JavaRDD<Comparison.Result> parts = rows.getNumPartitions() <= 16 ? rows : rows.coalesce(16);
     try {
-      results.coalesce(Math.max(1, Math.min(results.getNumPartitions(), 16))).foreachPartition(rows -> {
+      parts.foreachPartition(each -> {
         TaskContext task = TaskContext.get();
-        DatasetFiles.writePart(Datasets.verify(job, runId), rows, directory, task.partitionId(), String.valueOf(task.taskAttemptId()),
+        DatasetFiles.writePart(table(asked, job, runId), each, directory, task.partitionId(), String.valueOf(task.taskAttemptId()),
             hadoop.value().value(), r -> { });
       });
     } finally {
       hadoop.destroy();
     }
-    DatasetFiles.markDone(Datasets.verify(job, runId), directory, folder.hadoop());
+    DatasetFiles.markDone(table(asked, job, runId), directory, folder.hadoop());
+  }
+
+  /** The dataset's table, made where it is written (its columns' functions are not serializable). */
+  private static Datasets.Table<Comparison.Result> table(Commands.Verify asked, String job, String runId) {
+    return asked == Commands.Verify.MANIFEST ? Datasets.manifest(job, runId) : Datasets.verify(job, runId);
   }
 
   /** A pair the listings cannot settle, read in ranges of the part size on both sides. */

@@ -23,7 +23,8 @@ class VerifyJobTest {
         """), Map.of());
     PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
     // refused before Spark is asked for: no context is needed
-    assertThatThrownBy(() -> VerifyJob.run(config, CompletableFuture.failedFuture(new AssertionError("Spark was asked for")), out))
+    assertThatThrownBy(() -> VerifyJob.run(config, CompletableFuture.failedFuture(new AssertionError("Spark was asked for")),
+        Commands.Verify.DIFFERENCES, out))
         .isInstanceOf(JobFailure.class).hasMessageContaining("-Dferry.source.versions=current");
   }
 }
