@@ -175,6 +175,8 @@ class DeltaIT {
       assertThat(console).contains("  convergence  3 keys changed; this pass: ").contains("the rate of change is known from the second"
           + " pass on");
       assertThat(summary.convergence().from()).isEqualTo("events");
+      assertThat(Files.readString(Path.of(summary.reportPath(), "report.html"))).as("the report page says it too")
+          .contains("<p class=verdict id=convergence><b>Convergence</b>: 3 keys changed; this pass: ");
       assertThat(summary.objects().copied()).isEqualTo(2);
       assertThat(summary.objects().deleted()).isEqualTo(1);
       Map<String, String> expected = sourceDigests(s3.client(), "live");
@@ -256,7 +258,8 @@ class DeltaIT {
           Map.of("ferry.source.credentials.secret-access-key", s3.secret()));
       ByteArrayOutputStream plan = new ByteArrayOutputStream();
       io.ferry.spark.run.Commands.plan(config, io.ferry.spark.SparkStart.begin(), new PrintStream(plan, true, StandardCharsets.UTF_8));
-      assertThat(plan.toString(StandardCharsets.UTF_8)).contains("EVENTS 2 messages, 2 changes: 2 keys to look up");
+      assertThat(plan.toString(StandardCharsets.UTF_8)).contains("EVENTS 2 messages, 2 changes: 2 keys to look up")
+          .contains("  window    known once a delta pass of this job has run");
       assertThat(visible(sqs, url)).as("a dry run hands every message back").isEqualTo(2);
 
       counter.inject(FaultProxy.Kind.GET_OBJECT, "docs/b.bin", new FaultProxy.Fault.Status(403, "AccessDenied"), 100);
@@ -267,6 +270,13 @@ class DeltaIT {
       assertThat(out.toString(StandardCharsets.UTF_8)).contains("EVENTS: deleted 1 messages, what they name settled; handed 1 back to"
           + " the queue for the next pass (1 keys failed");
       assertThat(visible(sqs, url)).as("the message whose key failed, for the next pass").isEqualTo(1);
+      // the pass measured, plan projects the next and the window from it
+      ByteArrayOutputStream projected = new ByteArrayOutputStream();
+      io.ferry.spark.run.Commands.plan(config, io.ferry.spark.SparkStart.begin(), new PrintStream(projected, true,
+          StandardCharsets.UTF_8));
+      assertThat(projected.toString(StandardCharsets.UTF_8)).containsPattern("  window    the next pass about [0-9.]+ (ms|s) for its 1"
+          + " keys \\(as run \\d{8}T\\d{6}Z-[0-9a-f]{4} measured a pass\\); at \\d+ changes an hour passes settle at ");
+      assertThat(visible(sqs, url)).isEqualTo(1);
       RunSummary next = run(delta, new ByteArrayOutputStream());
       assertThat(next.objects().copied()).isEqualTo(1);
       assertThat(waiting(sqs, url)).isZero();

@@ -46,6 +46,34 @@ public record Convergence(String from, long keys, double hoursSinceLast, double 
     return load >= 1 ? -1 : fixedSeconds / (1 - load);
   }
 
+  /**
+   * What the next pass and the cut-over would take, as this pass measured them ({@code a} and {@code b}), for {@code
+   * keys} changed in {@code hoursSinceLast} hours (0: unknown, this pass's rate stands).
+   */
+  public Projection project(long keys, double hoursSinceLast) {
+    double rate = hoursSinceLast > 0 ? keys / hoursSinceLast : changesPerHour;
+    return new Projection(keys, fixedSeconds + secondsPerKey * keys, rate, rate == 0 ? 0 : settle(fixedSeconds, secondsPerKey,
+        rate / 3600));
+  }
+
+  /**
+   * A projection from a pass measured earlier: the next pass's seconds for its keys, the rate of change, and what passes
+   * settle at (0 where the rate is unknown, -1 where they never do): once writers stop, the last pass takes that long,
+   * which is the cut-over window before the proof.
+   */
+  public record Projection(long keys, double nextSeconds, double changesPerHour, double settleSeconds) {
+    /** For {@code plan}'s console, {@code run} naming the pass measured. */
+    public String line(String run) {
+      String next = String.format(Locale.ROOT, "the next pass about %s for its %d keys (as run %s measured a pass)",
+          Units.duration(nextSeconds), keys, run);
+      if (changesPerHour == 0) return next + "; the window is known once a second pass gives the rate of change";
+      String rate = String.format(Locale.ROOT, "; at %.0f changes an hour", changesPerHour);
+      if (settleSeconds < 0) return next + rate + " passes cannot keep up with the writers: stop them, then run one pass";
+      return next + rate + " passes settle at " + Units.duration(settleSeconds) + ": once writers stop, the last pass takes about that"
+          + " long (the cut-over window), then verify --manifest";
+    }
+  }
+
   /** For the console. */
   public String line() {
     String pass = String.format(Locale.ROOT, "this pass: %s that do not grow with its keys, %.1f ms a key", Units.duration(fixedSeconds),

@@ -24,6 +24,9 @@ public final class HtmlReport {
     h.append("<p class=verdict id=verdict><b>Limited by ").append(esc(verdict.limit())).append("</b>: ").append(esc(verdict.evidence()))
         .append(".<br>").append(esc(verdict.advice().substring(0, 1).toUpperCase(Locale.ROOT)
         + verdict.advice().substring(1))).append(".</p>");
+    if (s.convergence() != null) {
+      h.append("<p class=verdict id=convergence><b>Convergence</b>: ").append(esc(s.convergence().line())).append(".</p>");
+    }
     h.append("<table><tr><th class=l>objects copied</th><th>skipped (unchanged)</th><th>failed</th><th>bytes copied</th>"
         + "<th>aggregate MB/s</th><th>ranges</th><th>retries</th><th>range MB/s p50 / p90 / p99</th><th>first byte p50 ms</th></tr><tr>");
     h.append(td(s.objects().copied())).append(td(s.objects().skippedUnchanged()))

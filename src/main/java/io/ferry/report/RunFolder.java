@@ -56,11 +56,33 @@ public final class RunFolder {
   /** A run's aggregate copy rate, from its summary. */
   public record Rate(String run, double megabytesPerSecond) {}
 
-  /**
-   * The aggregate rate of the newest run of {@code job} that copied bytes, or null: run folders are named by their
-   * start time, so the newest is the last in name order.
-   */
+  /** The aggregate rate of the newest run of {@code job} that copied bytes, or null. */
   public static Rate lastRate(Configuration hadoop, String reportPath, String job) throws IOException {
+    return newest(hadoop, reportPath, job, (run, json) -> {
+      double rate = json.at("/throughput/aggregateMBps").asDouble();
+      return json.at("/bytes/copied").asLong() > 0 && rate > 0 ? new Rate(run, rate) : null;
+    });
+  }
+
+  /** A delta pass's convergence, and the run that measured it. */
+  public record Measured(String run, Convergence convergence) {}
+
+  /** The convergence of the newest delta pass of {@code job}, or null. */
+  public static Measured lastConvergence(Configuration hadoop, String reportPath, String job) throws IOException {
+    return newest(hadoop, reportPath, job, (run, json) -> json.path("convergence").isObject()
+        ? new Measured(run, JSON.treeToValue(json.get("convergence"), Convergence.class)) : null);
+  }
+
+  /** What a summary says, read from one of a run. */
+  private interface Reading<T> {
+    T read(String run, JsonNode summary) throws IOException;
+  }
+
+  /**
+   * What the newest run's summary of {@code job} says that says something (not null), or null: run folders are named by
+   * their start time, so the newest is the last in name order.
+   */
+  private static <T> T newest(Configuration hadoop, String reportPath, String job, Reading<T> reading) throws IOException {
     Path jobDir = new Path((reportPath.endsWith("/") ? reportPath.substring(0, reportPath.length() - 1) : reportPath) + "/" + job);
     FileSystem fs = LocalFiles.of(jobDir.toUri(), hadoop);
     if (!fs.exists(jobDir)) return null;
@@ -73,9 +95,8 @@ public final class RunFolder {
       Path summary = new Path(jobDir, run + "/summary.json");
       if (!fs.exists(summary)) continue;
       try (InputStream in = fs.open(summary)) {
-        JsonNode json = JSON.readTree(in);
-        double rate = json.at("/throughput/aggregateMBps").asDouble();
-        if (json.at("/bytes/copied").asLong() > 0 && rate > 0) return new Rate(run, rate);
+        T said = reading.read(run, JSON.readTree(in));
+        if (said != null) return said;
       }
     }
     return null;

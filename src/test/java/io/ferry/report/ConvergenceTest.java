@@ -40,4 +40,20 @@ class ConvergenceTest {
     assertThat(Convergence.of("events", 1000, 0.001, stages).line()).contains("passes cannot keep up with the writers");
     assertThat(Convergence.of("events", 0, 1, stages).settleSeconds()).isZero();
   }
+
+  @Test
+  void aMeasuredPassProjectsTheNextAndTheWindow() {
+    Convergence measured = new Convergence("events", 1000, 2.0, 500, 5.0, 0.008, 5.0 / (1 - 0.008 * 500 / 3600));
+    Convergence.Projection p = measured.project(2000, 1.0); // twice the keys, in half the time: four times the rate
+    assertThat(p.nextSeconds()).isCloseTo(5.0 + 0.008 * 2000, within(1e-9));
+    assertThat(p.changesPerHour()).isCloseTo(2000, within(1e-9));
+    assertThat(p.settleSeconds()).isCloseTo(5.0 / (1 - 0.008 * 2000 / 3600), within(1e-9));
+    assertThat(p.line("R")).isEqualTo("the next pass about 21 s for its 2000 keys (as run R measured a pass); at 2000 changes an hour"
+        + " passes settle at 5 s: once writers stop, the last pass takes about that long (the cut-over window), then verify --manifest");
+    assertThat(measured.project(10, 0).changesPerHour()).as("no time since the last: the measured rate stands").isEqualTo(500);
+    assertThat(measured.project(1_000_000, 1.0).line("R")).endsWith("passes cannot keep up with the writers: stop them, then run one"
+        + " pass");
+    assertThat(new Convergence("events", 3, 0, 0, 5.0, 0.008, 0).project(3, 0).line("R"))
+        .endsWith("the window is known once a second pass gives the rate of change");
+  }
 }

@@ -48,6 +48,7 @@ final class DryRunConsole {
     Console.autoStreams(config.copy()).ifPresent(line -> out.printf("  streams   %s%n", line));
     printEstimate(config, run.jsc(), method, plan, planned, out);
     out.printf("  listed    in %s%n", planned.notes().listedIn());
+    if (modes.delta().isPresent()) printWindow(run, planned.notes().listing().listed(), modes.delta().get().hoursSinceLast());
     List<Decision> rejected = planned.setAside().of(Decision.Kind.REJECTED).takeOrdered(SAMPLE, new ByKey());
     rejected.forEach(r -> out.printf("  rejected  %s: %s%n", r.object().key(), r.reason()));
     if (plan.rejected() > rejected.size()) out.printf("  rejected  ... and %d more%n", plan.rejected() - rejected.size());
@@ -123,6 +124,14 @@ final class DryRunConsole {
     } else {
       out.printf("  time      unknown until a run of this job has copied, or estimate.mb-per-s is set%n");
     }
+  }
+
+  /** A delta's projection of the next pass and of the cut-over window, from the newest pass of the job that measured one. */
+  private static void printWindow(RunContext run, long keys, double hoursSinceLast) throws IOException {
+    MigrationConfig config = run.config();
+    RunFolder.Measured last = RunFolder.lastConvergence(run.jsc().hadoopConfiguration(), config.reportPath(), config.jobName());
+    run.out().printf("  window    %s%n", last == null ? "known once a delta pass of this job has run"
+        : last.convergence().project(keys, hoursSinceLast).line(last.run()));
   }
 
   /** The archived objects, what {@code source.archived} does with them, and what restoring them costs and takes. */
