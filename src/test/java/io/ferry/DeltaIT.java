@@ -11,6 +11,7 @@ import io.ferry.spark.JobFailure;
 import io.ferry.spark.run.MigrationJob;
 import io.ferry.support.ElasticMqProcess;
 import io.ferry.support.FaultProxy;
+import io.ferry.support.FerryProcess;
 import io.ferry.support.Jobs;
 import io.ferry.support.LocalSpark;
 import io.ferry.support.S3Backend;
@@ -18,6 +19,7 @@ import io.ferry.support.SeedData;
 import io.ferry.support.Trees;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,7 +29,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -242,6 +247,57 @@ class DeltaIT {
           .failed()).isZero();
       assertThat(stale.toString(StandardCharsets.UTF_8)).contains("EVENTS 0 messages, 0 changes");
       assertThat(DeltaState.read(ledger).held()).isEmpty();
+    }
+  }
+
+  /**
+   * A pass killed (SIGKILL, its own JVM) as it sends the deletion of its messages, after its copy and its deletion were
+   * committed: the messages stay; the next pass releases them, finds their keys settled, and deletes them.
+   */
+  @Test
+  void aPassKilledBetweenItsCommitAndItsAcknowledgementIsRepeatedHarmlessly() throws Exception {
+    seed("killed");
+    Path files = work.resolve("killed-files");
+    assertThat(run(job("killed", "killed", ""), new ByteArrayOutputStream()).objects().failed()).isZero();
+    String direct = queues.createQueue("killed-changes", Duration.ofSeconds(30));
+    try (FaultProxy toQueue = FaultProxy.before(queues.endpoint()); SqsClient sqs = queues.client()) {
+      String url = toQueue.endpoint() + URI.create(direct).getPath();
+      String delta = job("killed", "killed", "ferry.source { changes = events, events.queue = \"" + url + "\" }");
+      sqs.sendMessage(r -> r.queueUrl(direct).messageBody(body(put("killed", "a.txt", "a, written again"),
+          remove("killed", "docs/c.txt"))));
+      Path conf = Files.writeString(work.resolve("killed.conf"), delta);
+      Path log = work.resolve("killed.log");
+      AtomicReference<Process> pass = new AtomicReference<>();
+      AtomicInteger acknowledgements = new AtomicInteger();
+      toQueue.decide((kind, target, headers) -> {
+        if (!headers.getOrDefault("x-amz-target", "").contains("DeleteMessage")) return null;
+        acknowledgements.incrementAndGet();
+        pass.get().destroyForcibly(); // before the queue hears of it
+        try {
+          pass.get().waitFor(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        return new FaultProxy.Fault.ResetBeforeForward();
+      });
+      pass.set(FerryProcess.start(conf, log, Map.of(), "migrate", "-Dferry.source.credentials.secret-access-key=" + s3.secret()));
+      assertThat(pass.get().waitFor(120, TimeUnit.SECONDS)).as(Files.readString(log)).isTrue();
+      toQueue.decide(null);
+      assertThat(acknowledgements.get()).as(Files.readString(log)).isEqualTo(1);
+      assertThat(Files.readString(log)).doesNotContain("EVENTS: deleted");
+      assertThat(Trees.digests(files)).as("committed before the kill").isEqualTo(sourceDigests(s3.client(), "killed"));
+      assertThat(waiting(sqs, direct)).as("the message, unacknowledged").isEqualTo(1);
+
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      RunSummary again = run(delta, out);
+      assertThat(out.toString(StandardCharsets.UTF_8)).contains("EVENTS 1 messages, 2 changes: 2 keys to look up")
+          .contains("EVENTS: deleted 1 messages, what they name settled");
+      assertThat(again.objects().copied()).isZero();
+      assertThat(again.objects().deleted()).isZero();
+      assertThat(again.objects().skippedUnchanged()).isEqualTo(1);
+      assertThat(waiting(sqs, direct)).isZero();
+      assertThat(Trees.digests(files)).isEqualTo(sourceDigests(s3.client(), "killed"));
+      assertThat(Trees.tempFiles(files)).isEmpty();
     }
   }
 
