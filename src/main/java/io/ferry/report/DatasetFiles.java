@@ -17,6 +17,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HexFormat;
@@ -186,8 +187,10 @@ public final class DatasetFiles {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JVM has SHA-256", e);
     }
-    FileStatus[] parts = fs.globStatus(new Path(new Path(runDirectory, table.name() + ".csv"), "part-*.csv"));
-    Arrays.sort(parts, Comparator.comparing(f -> f.getPath().getName()));
+    // listed, not globbed: the run's directory is a path, and a '{' or '[' in it is no pattern
+    List<FileStatus> parts = new ArrayList<>(Arrays.stream(fs.listStatus(new Path(runDirectory, table.name() + ".csv")))
+        .filter(f -> f.getPath().getName().matches("part-\\d+\\.csv")).toList());
+    parts.sort(Comparator.comparing(f -> f.getPath().getName()));
     byte[] buffer = new byte[1 << 16];
     for (FileStatus part : parts) {
       try (InputStream in = fs.open(part.getPath())) {

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The versioned summary of a {@code ferry verify} run ({@code summary.json}, name "ferry-verify-summary", version 1):
@@ -39,9 +40,19 @@ public record VerifySummary(String name, int version, String job, String run, St
 
   /**
    * The completion manifest: {@code rows} rows ({@code path}, Parquet and CSV), {@code proven} of them source objects
-   * proven equal by a checksum of each side, and the SHA-256 of its CSV parts concatenated in name order.
+   * proven equal by a checksum of each side, {@code duplicateKeys} rows whose key another row has, and the SHA-256 of
+   * its CSV parts concatenated in name order.
    */
-  public record Manifest(String path, long rows, long proven, String sha256) {}
+  public record Manifest(String path, long rows, long proven, long duplicateKeys, String sha256) {}
+
+  /** What the rows hold, counted as they were written: by status, proven, bytes read, each side, keys met twice. */
+  public record Tally(Map<String, Long> objects, long proven, long bytesRead, Sides rows, long duplicateKeys) implements Serializable {
+    public Tally plus(Tally o) {
+      Map<String, Long> both = new TreeMap<>(objects);
+      o.objects.forEach((k, v) -> both.merge(k, v, Long::sum));
+      return new Tally(both, proven + o.proven, bytesRead + o.bytesRead, rows.plus(o.rows), duplicateKeys + o.duplicateKeys);
+    }
+  }
 
   /** Every listed object of both sides has its row, and no row stands for an object the listings did not find. */
   public boolean reconciled() {
@@ -53,9 +64,13 @@ public record VerifySummary(String name, int version, String job, String run, St
     return objects.entrySet().stream().noneMatch(e -> !AGREEING.contains(e.getKey()) && e.getValue() > 0);
   }
 
-  /** True when the manifest proves every selected source object equal by a checksum of each side, and reconciles with the listings. */
+  /**
+   * True when the manifest proves every selected source object equal by a checksum of each side, and reconciles with
+   * the listings, one row a key; a source that lists nothing proves nothing (a prefix mistyped would look complete).
+   */
   public boolean proven() {
-    return manifest != null && reconciled() && manifest.proven() == listed.sourceObjects();
+    return manifest != null && reconciled() && manifest.duplicateKeys() == 0 && listed.sourceObjects() > 0
+        && manifest.proven() == listed.sourceObjects();
   }
 
   /** What the command's exit code says: proven with {@code --manifest}, else matches. */

@@ -133,8 +133,12 @@ public final class Comparison {
     if (ranges.isEmpty()) throw new IllegalArgumentException("a pair has at least one range");
     List<Range> ordered = ranges.stream().sorted(Comparator.comparingInt((Range r) -> r.check().part())).toList();
     Check first = ordered.get(0).check();
-    if (ordered.size() != first.parts()) throw new IllegalArgumentException(first.key() + ": " + ordered.size() + " of " + first.parts()
-        + " ranges");
+    for (int i = 0; i < ordered.size(); i++) { // each of the ranges once, or the whole the values combine into is not the object's
+      if (ordered.get(i).check().part() != i + 1 || ordered.get(i).check().parts() != ordered.size()) {
+        throw new IllegalArgumentException(first.key() + ": ranges " + ordered.stream().map(r -> r.check().part() + "/" + r.check().parts())
+            .toList() + " are not parts 1 to " + first.parts() + " once each");
+      }
+    }
     Status worst = ordered.stream().map(Range::status).max(Comparator.naturalOrder()).orElseThrow();
     String detail = ordered.stream().filter(r -> r.status() == worst && !r.detail().isEmpty()).map(Range::detail)
         .min(String::compareTo).orElse("");

@@ -119,5 +119,8 @@ class ComparisonTest {
     assertThat(unreadable.proven()).isFalse();
     assertThatThrownBy(() -> Comparison.whole(ranges.subList(1, ranges.size()))).as("a range missing")
         .isInstanceOf(IllegalArgumentException.class);
+    List<Comparison.Range> twice = new ArrayList<>(read(bytes, 500, 0));
+    twice.set(0, twice.get(1)); // part 1 twice, part 2 never: as many ranges as parts, and still not the object
+    assertThatThrownBy(() -> Comparison.whole(twice)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("once each");
   }
 }

@@ -244,8 +244,10 @@ final class Console {
   static void printVerified(VerifySummary summary, PrintStream out) {
     StringBuilder text = new StringBuilder();
     VerifySummary.Manifest manifest = summary.manifest();
-    String verdict = manifest != null ? summary.proven() ? "PROVEN: every source object equal by a checksum of each side" : "NOT PROVEN"
-        : summary.matches() ? "the destination matches the source" : "DIFFERENCES FOUND";
+    String verdict = manifest == null ? summary.matches() ? "the destination matches the source" : "DIFFERENCES FOUND"
+        : summary.proven() ? "PROVEN: every source object equal by a checksum of each side"
+        : summary.listed().sourceObjects() == 0 ? "NOT PROVEN: the source lists no object (check source.bucket, its prefix and the"
+        + " selection)" : "NOT PROVEN";
     text.append(String.format(Locale.ROOT, "%nFerry verify %s (job %s): %s in %.1f s%n", summary.run(), summary.job(), verdict,
         summary.wallSeconds()));
     summary.objects().forEach((status, count) -> text.append(String.format(Locale.ROOT, "  %-16s %d%n", status.toLowerCase(Locale.ROOT),
@@ -259,8 +261,9 @@ final class Console {
       text.append(String.format("  %s %s %s%n", d.status(), d.key(), d.detail()));
     }
     if (manifest != null) {
-      text.append(String.format(Locale.ROOT, "  manifest         %s: %d rows, %d of %d source objects proven%n", manifest.path(),
-          manifest.rows(), manifest.proven(), listed.sourceObjects()));
+      text.append(String.format(Locale.ROOT, "  manifest         %s: %d rows, %d of %d source objects proven%s%n", manifest.path(),
+          manifest.rows(), manifest.proven(), listed.sourceObjects(), manifest.duplicateKeys() == 0 ? ""
+          : "; " + manifest.duplicateKeys() + " ROWS REPEAT A KEY"));
       text.append(String.format("  sha256           %s (of manifest.csv/part-*.csv concatenated)%n", manifest.sha256()));
     }
     String datasets = manifest != null ? "manifest.parquet, manifest.csv" : "verify.parquet, verify.csv";

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import java.util.stream.StreamSupport;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -70,23 +71,27 @@ final class VerifyJob {
 
     RunFolder folder = new RunFolder(jsc.hadoopConfiguration(), config.reportPath(), config.jobName(), "verify-" + runId);
     String job = config.jobName();
+    // the summary and the exit code count the rows as they were written: a row recomputed later could say otherwise
+    VerifySummary.Tally tally;
     VerifySummary.Manifest manifest = null;
     if (asked == Commands.Verify.MANIFEST) {
-      manifest = manifest(jsc, results, folder, job, runId);
+      JavaRDD<Comparison.Result> sorted = results.sortBy(Comparison.Result::key, true, Math.max(1, Math.min(results.getNumPartitions(),
+          16)));
+      tally = write(jsc, sorted, asked, job, runId, folder);
+      manifest = new VerifySummary.Manifest(folder.directory() + "/manifest.parquet", tally.objects().values().stream()
+          .mapToLong(Long::longValue).sum(), tally.proven(), tally.duplicateKeys(),
+          DatasetFiles.sha256(table(asked, job, runId), folder.qualified(), folder.hadoop()));
     } else {
-      write(jsc, results, asked, job, runId, folder);
+      tally = write(jsc, results, asked, job, runId, folder);
     }
-    Map<String, Long> byStatus = new TreeMap<>(results.map(r -> r.status().name()).countByValue());
-    long bytesRead = results.map(Comparison.Result::bytesRead).fold(0L, Long::sum);
-    VerifySummary.Sides rows = results.map(VerifyJob::sides).fold(VerifySummary.Sides.NONE, VerifySummary.Sides::plus);
     List<VerifySummary.Difference> differences = results.filter(r -> r.status() != Comparison.Status.MATCH)
         .map(r -> new VerifySummary.Difference(r.key(), r.status().name(), r.detail()))
         .takeOrdered(VerifySummary.DIFFERENCES, new ByKey());
     results.unpersist();
     paired.release();
     VerifySummary summary = new VerifySummary(VerifySummary.NAME, VerifySummary.VERSION, job, runId, config.source().describe(),
-        config.destination().describe(), started.toString(), (System.currentTimeMillis() - started.toEpochMilli()) / 1000.0, byStatus,
-        bytesRead, differences, folder.directory(), paired.listed(), rows, manifest);
+        config.destination().describe(), started.toString(), (System.currentTimeMillis() - started.toEpochMilli()) / 1000.0,
+        tally.objects(), tally.bytesRead(), differences, folder.directory(), paired.listed(), tally.rows(), manifest);
     folder.writeJson("summary.json", summary);
     Console.printVerified(summary, out);
     out.flush();
@@ -105,8 +110,7 @@ final class VerifyJob {
     }
 
     void release() {
-      checks.unpersist();
-      pairs.unpersist();
+      checks.unpersist(); // the pairs' blocks, locally checkpointed, go once they are collected (Spark's ContextCleaner)
     }
   }
 
@@ -127,6 +131,8 @@ final class VerifyJob {
         .fold(VerifySummary.Sides.NONE, VerifySummary.Sides::plus), cannot, "");
     listings.close(); // what was listed is held by the sides
     JavaRDD<Keyed> pairs = sides.reduceByKey(Keyed::merge, jsc.defaultParallelism()).values().persist(StorageLevel.MEMORY_AND_DISK_SER());
+    // never listed again: a pair lost with an executor fails the job rather than pair a second listing with the first
+    pairs.rdd().localCheckpoint();
     long keys = pairs.count();
     sides.unpersist();
     JavaRDD<Comparison.Result> settled = pairs.map(k -> Comparison.withoutReading(k.source(), k.existing())).filter(r -> r != null);
@@ -139,46 +145,60 @@ final class VerifyJob {
     return new Paired(pairs, settled, checks, checkCount, listed);
   }
 
-  private static VerifySummary.Sides sides(Comparison.Result r) {
-    return sides(r.source(), r.destination());
-  }
-
   private static VerifySummary.Sides sides(StoreObject source, StoreObject destination) {
     return new VerifySummary.Sides(source == null ? 0 : 1, source == null ? 0 : source.size(), destination == null ? 0 : 1,
         destination == null ? 0 : destination.size());
   }
 
   /**
-   * The completion manifest: the rows in key order (the parts' names follow it), and the SHA-256 of their CSV
-   * concatenated.
+   * A dataset of the rows, a part per partition (at most 16), written on the executors into the verify run's folder:
+   * what they hold, counted as each part was written.
    */
-  private static VerifySummary.Manifest manifest(JavaSparkContext jsc, JavaRDD<Comparison.Result> results, RunFolder folder,
-      String job, String runId) throws IOException {
-    Datasets.Table<Comparison.Result> table = table(Commands.Verify.MANIFEST, job, runId);
-    JavaRDD<Comparison.Result> sorted = results.sortBy(Comparison.Result::key, true, Math.max(1, Math.min(results.getNumPartitions(),
-        16)));
-    write(jsc, sorted, Commands.Verify.MANIFEST, job, runId, folder);
-    long proven = results.filter(Comparison.Result::proven).count();
-    return new VerifySummary.Manifest(folder.directory() + "/" + table.name() + ".parquet", results.count(), proven,
-        DatasetFiles.sha256(table, folder.qualified(), folder.hadoop()));
-  }
-
-  /** A dataset of the rows, a part per partition (at most 16), written on the executors into the verify run's folder. */
-  private static void write(JavaSparkContext jsc, JavaRDD<Comparison.Result> rows, Commands.Verify asked, String job, String runId,
-      RunFolder folder) throws IOException {
+  private static VerifySummary.Tally write(JavaSparkContext jsc, JavaRDD<Comparison.Result> rows, Commands.Verify asked, String job,
+      String runId, RunFolder folder) throws IOException {
     String directory = folder.qualified();
     Broadcast<SerializableConfiguration> hadoop = SerializableConfiguration.broadcast(jsc.sc());
     JavaRDD<Comparison.Result> parts = rows.getNumPartitions() <= 16 ? rows : rows.coalesce(16);
+    List<VerifySummary.Tally> tallies;
     try {
-      parts.foreachPartition(each -> {
+      tallies = parts.mapPartitions(each -> {
         TaskContext task = TaskContext.get();
+        Tallying tally = new Tallying();
         DatasetFiles.writePart(table(asked, job, runId), each, directory, task.partitionId(), String.valueOf(task.taskAttemptId()),
-            hadoop.value().value(), r -> { });
-      });
+            hadoop.value().value(), tally);
+        return List.of(tally.tally()).iterator();
+      }).collect();
     } finally {
       hadoop.destroy();
     }
     DatasetFiles.markDone(table(asked, job, runId), directory, folder.hadoop());
+    return tallies.stream().reduce(new VerifySummary.Tally(Map.of(), 0, 0, VerifySummary.Sides.NONE, 0), VerifySummary.Tally::plus);
+  }
+
+  /** Counts a part's rows as they are written; a key met twice in a row of keys in order is a duplicate. */
+  private static final class Tallying implements Consumer<Comparison.Result> {
+    private final long[] statuses = new long[Comparison.Status.values().length];
+    private long proven;
+    private long bytesRead;
+    private VerifySummary.Sides sides = VerifySummary.Sides.NONE;
+    private long duplicates;
+    private String last;
+
+    @Override
+    public void accept(Comparison.Result r) {
+      statuses[r.status().ordinal()]++;
+      if (r.proven()) proven++;
+      bytesRead += r.bytesRead();
+      sides = sides.plus(sides(r.source(), r.destination()));
+      if (r.key().equals(last)) duplicates++;
+      last = r.key();
+    }
+
+    VerifySummary.Tally tally() {
+      Map<String, Long> objects = new TreeMap<>();
+      for (Comparison.Status s : Comparison.Status.values()) if (statuses[s.ordinal()] > 0) objects.put(s.name(), statuses[s.ordinal()]);
+      return new VerifySummary.Tally(objects, proven, bytesRead, sides, duplicates);
+    }
   }
 
   /** The dataset's table, made where it is written (its columns' functions are not serializable). */
