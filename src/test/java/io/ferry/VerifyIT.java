@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.store.checksums.Checksum;
+import io.ferry.support.FaultProxy;
 import io.ferry.support.SeedData;
 import io.ferry.support.Jobs;
 import io.ferry.support.LocalSpark;
@@ -18,11 +19,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
@@ -34,6 +37,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
+import software.amazon.awssdk.services.s3.model.ChecksumType;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
 
 /**
  * {@code ferry verify} against a real S3 server: a destination copied by Ferry matches; then one object removed, one
@@ -203,5 +210,79 @@ class VerifyIT {
         .filter(r -> r.getAs("key").equals("big.bin")).findFirst().orElseThrow();
     assertThat((String) changed.getAs("destination_checksum")).startsWith("crc32c:").isNotEqualTo(changed.getAs("source_checksum"));
     assertThat(ferry("migrate", conf, "--manifest").code()).as("--manifest is verify's").isEqualTo(Ferry.BAD_CONFIG);
+  }
+
+  private static String crc32c(byte[] bytes, int from, int to) {
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, from, to - from);
+    return Checksum.encode(crc.getValue(), 4);
+  }
+
+  /** Two parts, and the full-object CRC32C S3 keeps for an upload that asks for one (its ETag is no MD5). */
+  private void putInParts(String bucket, String key, byte[] bytes, boolean checksum) {
+    S3Client c = s3.client();
+    int half = 6 << 20;
+    String upload = c.createMultipartUpload(b -> {
+      b.bucket(bucket).key(key);
+      if (checksum) b.checksumAlgorithm(ChecksumAlgorithm.CRC32_C).checksumType(ChecksumType.FULL_OBJECT);
+    }).uploadId();
+    List<CompletedPart> parts = new ArrayList<>();
+    for (int n = 1; n <= 2; n++) {
+      int from = n == 1 ? 0 : half;
+      int to = n == 1 ? half : bytes.length;
+      int number = n;
+      String etag = c.uploadPart(b -> {
+        b.bucket(bucket).key(key).uploadId(upload).partNumber(number);
+        if (checksum) b.checksumCRC32C(crc32c(bytes, from, to));
+      }, RequestBody.fromBytes(Arrays.copyOfRange(bytes, from, to))).eTag();
+      parts.add(CompletedPart.builder().partNumber(n).eTag(etag).checksumCRC32C(checksum ? crc32c(bytes, from, to) : null).build());
+    }
+    c.completeMultipartUpload(b -> {
+      b.bucket(bucket).key(key).uploadId(upload).multipartUpload(m -> m.parts(parts));
+      if (checksum) b.checksumCRC32C(crc32c(bytes, 0, bytes.length)).checksumType(ChecksumType.FULL_OBJECT);
+    });
+  }
+
+  @Test
+  void twoBucketsObjectsAreSettledByTheChecksumsBothKeepWithoutReadingThemAndTheRestAreRead() throws Exception {
+    s3.client().createBucket(b -> b.bucket("kept-src"));
+    s3.client().createBucket(b -> b.bucket("kept-dst"));
+    byte[] same = new byte[(int) (20 * MIB)];
+    new SplittableRandom(11).nextBytes(same);
+    byte[] changed = new byte[(int) (20 * MIB)];
+    new SplittableRandom(12).nextBytes(changed);
+    byte[] other = changed.clone();
+    other[7] ^= 1;
+    for (var e : Map.of("same.bin", same, "changed.bin", changed, "plain.bin", same).entrySet()) {
+      s3.client().putObject(b -> b.bucket("kept-src").key(e.getKey()).checksumCRC32C(crc32c(e.getValue(), 0, e.getValue().length)),
+          RequestBody.fromBytes(e.getValue()));
+    }
+    putInParts("kept-dst", "same.bin", same, true);
+    putInParts("kept-dst", "changed.bin", other, true); // another byte, its own stored checksum
+    putInParts("kept-dst", "plain.bin", same, false); // no checksum kept: read
+    try (FaultProxy counter = FaultProxy.before(s3.endpoint())) {
+      Path conf = Jobs.file(work.resolve("conf"), "kept.conf", Jobs.hocon(counter.endpoint(), s3.identity(), "kept-src",
+          work.resolve("unused"), work.resolve("reports"), """
+              ferry.job.name = verify-kept
+              ferry.destination { type = s3, endpoint = "%s", bucket = kept-dst
+                credentials { access-key-id = "%s", secret-access-key = "%s" } }
+              """.formatted(counter.endpoint(), s3.identity(), s3.secret())));
+      Set<Path> earlier = verifyReports("verify-kept");
+      Run run = ferry("verify", conf, "--manifest");
+      assertThat(run.code()).as(run.out()).isEqualTo(Ferry.SOME_FAILED);
+      assertThat(run.out()).contains("3 keys in all, 2 settled by the checksums both stores keep, 3 ranges to read on both sides")
+          .contains("CONTENT_DIFFERS changed.bin stored crc32c: source ").contains("2 of 3 source objects proven");
+      assertThat(counter.seen(FaultProxy.Kind.GET_OBJECT)).as("only plain.bin is read, 3 ranges a side").isEqualTo(6);
+      Map<String, Row> rows = spark.read().parquet(made("verify-kept", earlier).resolve("manifest.parquet").toString()).collectAsList()
+          .stream().collect(Collectors.toMap(r -> r.getAs("key"), r -> r));
+      String stored = "crc32c:" + crc32c(same, 0, same.length);
+      assertThat(rows.get("same.bin").<String>getAs("method")).isEqualTo("stored-crc32c");
+      assertThat(rows.get("same.bin").<String>getAs("destination_checksum")).isEqualTo(stored);
+      assertThat(rows.get("changed.bin").<String>getAs("status")).isEqualTo("CONTENT_DIFFERS");
+      // read, each side's ranges combined into the CRC32C the source's store keeps of the whole
+      assertThat(rows.get("plain.bin").<String>getAs("method")).isEqualTo("read-crc32c");
+      assertThat(rows.get("plain.bin").<String>getAs("source_checksum")).isEqualTo(stored).isEqualTo(rows.get("plain.bin")
+          .getAs("destination_checksum"));
+    }
   }
 }

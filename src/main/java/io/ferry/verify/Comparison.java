@@ -20,7 +20,9 @@ import java.util.zip.CRC32C;
  * What {@code verify} compares: an object of the source and what the destination holds under its relative key.
  * Objects whose listed ETags are both the MD5 of their bytes compare by ETag alone; any other pair is read on both
  * sides, range by range (the ranges of a large object spread over the cluster), and compared by CRC32C, the ranges'
- * values combined into each side's CRC32C of the whole object. Free of Spark.
+ * values combined into each side's CRC32C of the whole object. A pair of two buckets' objects larger than a range is
+ * first compared by the checksums both stores keep, where they keep comparable ones ({@link #byStoredChecksums}).
+ * Free of Spark.
  */
 public final class Comparison {
   /**
@@ -100,6 +102,23 @@ public final class Comparison {
           + "): its size matches, its bytes were not read");
     }
     return null;
+  }
+
+  /**
+   * The verdict a pair gets from the checksums both stores keep of the whole objects (their HEADs), or null when they
+   * cannot settle it: either keeps none, they differ in algorithm, or either is a composite of parts.
+   */
+  public static Result byStoredChecksums(StoreObject source, Checksum sourceChecksum, StoreObject destination,
+      Checksum destinationChecksum) {
+    if (sourceChecksum == null || destinationChecksum == null || sourceChecksum.algorithm() != destinationChecksum.algorithm()
+        || sourceChecksum.composite() || destinationChecksum.composite()) {
+      return null;
+    }
+    boolean same = sourceChecksum.value().equals(destinationChecksum.value());
+    String label = sourceChecksum.algorithm().label();
+    return new Result(source.relativeKey(), source, destination, same ? Status.MATCH : Status.CONTENT_DIFFERS, "stored-" + label,
+        same ? "" : "stored " + label + ": source " + sourceChecksum.value() + ", destination " + destinationChecksum.value(),
+        sourceChecksum.text(), destinationChecksum.text(), 1, 0);
   }
 
   private static Result listed(StoreObject source, StoreObject destination, Status status, String method, String detail) {

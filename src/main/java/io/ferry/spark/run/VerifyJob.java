@@ -15,6 +15,7 @@ import io.ferry.spark.Held;
 import io.ferry.spark.JobFailure;
 import io.ferry.spark.ListedEntries;
 import io.ferry.spark.Listing;
+import io.ferry.spark.StoredChecksumFunction;
 import io.ferry.spark.VerifyFunction;
 import io.ferry.store.StoreObject;
 import io.ferry.verify.Comparison;
@@ -103,14 +104,15 @@ final class VerifyJob {
    * what each listing found.
    */
   private record Paired(JavaRDD<Keyed> pairs, JavaRDD<Comparison.Result> settled, JavaRDD<Comparison.Check> checks, long checkCount,
-      VerifySummary.Sides listed) {
+      VerifySummary.Sides listed, JavaRDD<?> headed) {
     int slices(MigrationConfig config, JavaSparkContext jsc) {
       jsc.setJobGroup("VERIFY", "VERIFY: " + checkCount + " ranges read on both sides", true);
       return Lanes.count(checkCount, config.copy().streamsPerTask(), jsc.defaultParallelism());
     }
 
     void release() {
-      checks.unpersist(); // the pairs' blocks, locally checkpointed, go once they are collected (Spark's ContextCleaner)
+      checks.unpersist();
+      headed.unpersist(); // the pairs' blocks, locally checkpointed, go once they are collected (Spark's ContextCleaner)
     }
   }
 
@@ -135,14 +137,39 @@ final class VerifyJob {
     pairs.rdd().localCheckpoint();
     long keys = pairs.count();
     sides.unpersist();
-    JavaRDD<Comparison.Result> settled = pairs.map(k -> Comparison.withoutReading(k.source(), k.existing())).filter(r -> r != null);
     long partSize = config.plan().partSize();
-    JavaRDD<Comparison.Check> checks = pairs.filter(k -> Comparison.withoutReading(k.source(), k.existing()) == null)
-        .flatMap(k -> checks(k, partSize).iterator()).persist(StorageLevel.MEMORY_AND_DISK_SER());
+    Unread unread = unread(config, settings, jsc, pairs, partSize);
+    JavaRDD<Comparison.Check> checks = unread.pairs().flatMap(k -> checks(k, partSize).iterator())
+        .persist(StorageLevel.MEMORY_AND_DISK_SER());
     long checkCount = checks.count();
-    out.printf("LIST  %d objects at the source, %d keys in all, %d ranges to read on both sides%n", sourceCounts.selected.value(),
-        keys, checkCount);
-    return new Paired(pairs, settled, checks, checkCount, listed);
+    long stored = unread.settled().count();
+    out.printf("LIST  %d objects at the source, %d keys in all, %s%d ranges to read on both sides%n", sourceCounts.selected.value(),
+        keys, stored == 0 ? "" : stored + " settled by the checksums both stores keep, ", checkCount);
+    JavaRDD<Comparison.Result> settled = pairs.map(k -> Comparison.withoutReading(k.source(), k.existing())).filter(r -> r != null)
+        .union(unread.settled());
+    return new Paired(pairs, settled, checks, checkCount, listed, unread.cached());
+  }
+
+  /**
+   * The pairs to read, and the verdicts of those the checksums both stores keep settle: asked with a HEAD each side
+   * where both are buckets and the object spans more than one range (a smaller one costs one GET a side to read).
+   */
+  private record Unread(JavaRDD<Keyed> pairs, JavaRDD<Comparison.Result> settled, JavaRDD<?> cached) {}
+
+  private static Unread unread(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, JavaRDD<Keyed> pairs, long partSize) {
+    JavaRDD<Keyed> toRead = pairs.filter(k -> Comparison.withoutReading(k.source(), k.existing()) == null);
+    if (!(config.source().store() instanceof BucketConfig) || !(config.destination().store() instanceof BucketConfig)) {
+      return new Unread(toRead, jsc.emptyRDD(), toRead);
+    }
+    JavaRDD<StoredChecksumFunction.Headed> headed = toRead.filter(k -> ranges(k, partSize) > 1)
+        .mapPartitions(new StoredChecksumFunction(settings)).persist(StorageLevel.MEMORY_AND_DISK_SER());
+    return new Unread(toRead.filter(k -> ranges(k, partSize) == 1).union(headed.filter(h -> h.settled() == null)
+        .map(StoredChecksumFunction.Headed::pair)), headed.filter(h -> h.settled() != null).map(StoredChecksumFunction.Headed::settled),
+        headed);
+  }
+
+  private static int ranges(Keyed k, long partSize) {
+    return PartSizing.partCount(k.source().size(), PartSizing.partSize(k.source().size(), partSize, PartSizing.MAX_PARTS));
   }
 
   private static VerifySummary.Sides sides(StoreObject source, StoreObject destination) {
