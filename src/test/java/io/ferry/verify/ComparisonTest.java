@@ -123,4 +123,29 @@ class ComparisonTest {
     twice.set(0, twice.get(1)); // part 1 twice, part 2 never: as many ranges as parts, and still not the object
     assertThatThrownBy(() -> Comparison.whole(twice)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("once each");
   }
+
+  @Test
+  void theChecksumsBothStoresKeepSettleAPairOnlyWhereTheyAreOfOneAlgorithmAndOfTheWholeObject() {
+    StoreObject o = object(3, "abc-2");
+    Checksum crc = new Checksum(Checksum.Algorithm.CRC32C, "AAAAAQ==", false);
+    Checksum other = new Checksum(Checksum.Algorithm.CRC32C, "AAAAAg==", false);
+    Checksum sha = new Checksum(Checksum.Algorithm.SHA256, "AAAAAQ==", false);
+    Checksum composite = new Checksum(Checksum.Algorithm.CRC32C, "AAAAAQ==-2", true);
+    assertThat(Comparison.byStoredChecksums(o, null, o, crc)).isNull();
+    assertThat(Comparison.byStoredChecksums(o, crc, o, null)).isNull();
+    assertThat(Comparison.byStoredChecksums(o, crc, o, sha)).as("another algorithm").isNull();
+    assertThat(Comparison.byStoredChecksums(o, composite, o, composite)).as("of the parts, not the bytes").isNull();
+    assertThat(Comparison.byStoredChecksums(o, crc, o, composite)).isNull();
+    assertThat(Comparison.byStoredChecksums(o, crc, o, crc)).satisfies(r -> {
+      assertThat(r.status()).isEqualTo(Comparison.Status.MATCH);
+      assertThat(r.method()).isEqualTo("stored-crc32c");
+      assertThat(r.proven()).isTrue();
+      assertThat(r.bytesRead()).isZero();
+    });
+    assertThat(Comparison.byStoredChecksums(o, crc, o, other)).satisfies(r -> {
+      assertThat(r.status()).isEqualTo(Comparison.Status.CONTENT_DIFFERS);
+      assertThat(r.detail()).isEqualTo("stored crc32c: source AAAAAQ==, destination AAAAAg==");
+      assertThat(r.proven()).isFalse();
+    });
+  }
 }
