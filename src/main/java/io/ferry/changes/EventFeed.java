@@ -66,8 +66,7 @@ public final class EventFeed {
    * The queue's messages, each received held for {@code config.hold()}, until none arrives within the wait or the most
    * are taken. A receive that fails hands back what was received before it.
    */
-  public static Read queue(MessageQueue queue, SourceConfig source) throws IOException {
-    ChangesConfig config = source.changes();
+  public static Read queue(MessageQueue queue, ChangesConfig.Queue config, SourceConfig source) throws IOException {
     List<ChangeEvents.Change> all = new ArrayList<>();
     List<List<ChangeEvents.Change>> named = new ArrayList<>();
     List<MessageQueue.Message> readable = new ArrayList<>();
@@ -117,11 +116,11 @@ public final class EventFeed {
   }
 
   /** Every non-blank line of the files, each one notification. */
-  public static Read files(SourceConfig source) throws IOException {
+  public static Read files(ChangesConfig.EventFiles files, SourceConfig source) throws IOException {
     List<ChangeEvents.Change> all = new ArrayList<>();
     long lines = 0, unreadable = 0;
     String first = "";
-    for (String file : source.changes().files()) {
+    for (String file : files.paths()) {
       try (BufferedReader in = Files.newBufferedReader(Path.of(file), StandardCharsets.UTF_8)) {
         long number = 0;
         for (String line = in.readLine(); line != null; line = in.readLine()) {

@@ -77,8 +77,7 @@ final class SourceSection {
       older = inventory(h, "source.inventory-diff.older", older);
       newer = inventory(h, "source.inventory-diff.newer", newer);
       if (!ok || older == null || newer == null) return null;
-      return new ChangesConfig(ChangesConfig.From.INVENTORY_DIFF, "", List.of(), Duration.ofSeconds(1), Duration.ofHours(1), max, older,
-          newer);
+      return new ChangesConfig.InventoryDiff(older, newer);
     }
     List<String> paths = eventFiles(h, queue, files);
     ok &= paths != null;
@@ -96,7 +95,7 @@ final class SourceSection {
       ok = false;
     }
     if (!ok || wait == null || hold == null) return null;
-    return new ChangesConfig(ChangesConfig.From.EVENTS, queue, paths, wait, hold, max, "", "");
+    return queue.isEmpty() ? new ChangesConfig.EventFiles(paths) : new ChangesConfig.Queue(queue, wait, hold, max);
   }
 
   /** Whether the source can be copied by a delta pass, which looks its keys up one by one; each reason why not, a problem. */

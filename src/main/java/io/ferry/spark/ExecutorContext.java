@@ -1,6 +1,7 @@
 package io.ferry.spark;
 
 import io.ferry.config.BucketConfig;
+import io.ferry.config.ChangesConfig;
 import io.ferry.config.CopyConfig;
 import io.ferry.config.DirectoryConfig;
 import io.ferry.config.ObjectWrites;
@@ -51,8 +52,8 @@ public final class ExecutorContext {
   }
 
   /** The queue a delta pass reads its events from, reached as the source's endpoint is. */
-  public static MessageQueue queue(SourceConfig source) {
-    return SqsQueue.of(source.changes().queue(), ((BucketConfig) source.store()).endpoint());
+  public static MessageQueue queue(ChangesConfig.Queue changes, SourceConfig source) {
+    return SqsQueue.of(changes.url(), ((BucketConfig) source.store()).endpoint());
   }
 
   public static Store source(CopySettings s) {

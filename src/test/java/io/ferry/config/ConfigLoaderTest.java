@@ -243,18 +243,17 @@ class ConfigLoaderTest {
     String queue = "https://sqs.us-east-1.amazonaws.com/123456789012/changes";
     ChangesConfig events = load(MINIMAL + "ferry.source { changes = events, events { queue = \"" + queue + "\", hold = 10m } }")
         .source().changes();
-    assertThat(events).isEqualTo(new ChangesConfig(ChangesConfig.From.EVENTS, queue, List.of(), java.time.Duration.ofSeconds(1),
-        java.time.Duration.ofMinutes(10), 100_000, "", ""));
+    assertThat(events).isEqualTo(new ChangesConfig.Queue(queue, java.time.Duration.ofSeconds(1), java.time.Duration.ofMinutes(10),
+        100_000));
     java.nio.file.Path lines = java.nio.file.Files.writeString(dir.resolve("events.jsonl"), "");
-    assertThat(load(MINIMAL + "ferry.source { changes = events, events.files = [\"" + lines + "\"] }").source().changes().files())
-        .containsExactly(lines.toAbsolutePath().toString());
+    assertThat(load(MINIMAL + "ferry.source { changes = events, events.files = [\"" + lines + "\"] }").source().changes())
+        .isEqualTo(new ChangesConfig.EventFiles(List.of(lines.toAbsolutePath().toString())));
     assertThat(problems(MINIMAL + "ferry.source.changes = inventory")).singleElement().asString()
         .startsWith("ferry.source.changes = inventory").contains("listing", "events", "inventory-diff");
     java.nio.file.Path manifest = java.nio.file.Files.writeString(dir.resolve("manifest.json"), "{}");
     assertThat(load(MINIMAL + "ferry.source { changes = inventory-diff, inventory-diff { older = \"" + manifest + "\", newer ="
         + " \"s3://inventories/media/2026-12-06T01-00Z/manifest.json\" } }").source().changes())
-        .extracting(ChangesConfig::from, ChangesConfig::older, ChangesConfig::newer)
-        .containsExactly(ChangesConfig.From.INVENTORY_DIFF, manifest.toString(), "s3://inventories/media/2026-12-06T01-00Z/manifest.json");
+        .isEqualTo(new ChangesConfig.InventoryDiff(manifest.toString(), "s3://inventories/media/2026-12-06T01-00Z/manifest.json"));
     assertThat(problems(MINIMAL + "ferry.source { changes = inventory-diff, inventory-diff.older = \"" + manifest + "\" }"))
         .singleElement().asString().startsWith("ferry.source.inventory-diff.newer = ").contains("manifest.json");
     assertThat(problems(MINIMAL + "ferry.source.inventory-diff.older = \"" + manifest + "\"")).singleElement().asString()

@@ -6,7 +6,6 @@ import io.ferry.spark.Held;
 import io.ferry.spark.JobFailure;
 import io.ferry.spark.LookupFunction;
 import java.io.IOException;
-import java.util.Locale;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -34,8 +33,7 @@ interface Delta extends Mode {
 
   /** What the report says of this pass's changes ({@code keys} looked up). */
   default RunInfo.Delta delta(RunContext run, long keys) {
-    return new RunInfo.Delta(run.config().source().changes().from().name().toLowerCase(Locale.ROOT).replace('_', '-'), keys,
-        hoursSinceLast());
+    return new RunInfo.Delta(run.config().source().changes().name(), keys, hoursSinceLast());
   }
 
   /** The partitions {@code keys} keys are looked up in: the cluster's cores at least. */

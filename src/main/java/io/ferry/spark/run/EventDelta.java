@@ -4,6 +4,7 @@ import io.ferry.changes.ChangeEvents;
 import io.ferry.changes.ChangeSet;
 import io.ferry.changes.EventFeed;
 import io.ferry.commit.ObjectResult;
+import io.ferry.config.ChangesConfig;
 import io.ferry.config.SourceConfig;
 import io.ferry.ledger.DeltaState;
 import io.ferry.plan.Decision;
@@ -52,15 +53,16 @@ final class EventDelta implements Delta {
   private ChangeSet read(RunContext run) throws JobFailure {
     SourceConfig source = run.config().source();
     startedMillis = System.currentTimeMillis();
-    if (source.changes().queue().isEmpty()) {
+    if (source.changes() instanceof ChangesConfig.Queue q) {
+      read = fromQueue(run, source, q);
+    } else {
+      ChangesConfig.EventFiles files = (ChangesConfig.EventFiles) source.changes(); // an EventDelta reads events
       try {
-        read = EventFeed.files(source);
+        read = EventFeed.files(files, source);
       } catch (IOException e) {
-        throw new JobFailure("cannot read the events in " + source.changes().files() + ": " + Failures.describe(e)
+        throw new JobFailure("cannot read the events in " + files.paths() + ": " + Failures.describe(e)
             + " (check ferry.source.events.files)");
       }
-    } else {
-      read = fromQueue(run, source);
     }
     Console.printEvents(read, run.out());
     return read.changes();
@@ -85,15 +87,15 @@ final class EventDelta implements Delta {
         "cannot look up the changed keys", ""));
   }
 
-  private EventFeed.Read fromQueue(RunContext run, SourceConfig source) throws JobFailure {
-    String url = source.changes().queue();
+  private EventFeed.Read fromQueue(RunContext run, SourceConfig source, ChangesConfig.Queue changes) throws JobFailure {
+    String url = changes.url();
     try {
-      queue = ExecutorContext.queue(source);
+      queue = ExecutorContext.queue(changes, source);
       DeltaState before = DeltaState.read(run.ledger());
       lastDrainedMillis = before.drainedMillis();
       if (writes && !before.held().isEmpty()) releaseHeld(run, before);
       retention = queue.retention();
-      EventFeed.Read got = EventFeed.queue(queue, source);
+      EventFeed.Read got = EventFeed.queue(queue, changes, source);
       if (writes) new DeltaState(got.receipts(), before.drainedMillis()).write(run.ledger());
       warnOfLoss(run, before.drainedMillis());
       return got;

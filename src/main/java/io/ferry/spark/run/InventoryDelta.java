@@ -12,9 +12,14 @@ import org.apache.spark.api.java.JavaRDD;
  * by the executors (both reports read and joined by key), neither bucket listed.
  */
 final class InventoryDelta implements Delta {
+  private final ChangesConfig.InventoryDiff changes;
+
+  InventoryDelta(ChangesConfig.InventoryDiff changes) {
+    this.changes = changes;
+  }
+
   @Override
   public JavaRDD<String> keys(RunContext run, Held cache) throws JobFailure {
-    ChangesConfig changes = run.config().source().changes();
     run.jsc().setJobGroup("LIST", "LIST: the keys the inventories " + changes.older() + " and " + changes.newer() + " differ in", true);
     JavaRDD<String> diff = cache.persist(Listing.inventoryDiff(run.jsc(), run.settings(), changes.older(), changes.newer()));
     long count = Actions.run(diff::count, "cannot compare the inventories " + changes.older() + " and " + changes.newer(),

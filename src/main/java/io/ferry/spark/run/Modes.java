@@ -1,6 +1,7 @@
 package io.ferry.spark.run;
 
 import io.ferry.config.ArchivedConfig;
+import io.ferry.config.ChangesConfig;
 import io.ferry.config.DirectoryConfig;
 import io.ferry.config.MigrationConfig;
 import io.ferry.plan.CopyTask;
@@ -42,7 +43,8 @@ record Modes(Optional<VersionReplay> replay, Optional<Delta> delta, List<Mode> a
     }
     Optional<Delta> delta = Optional.empty();
     if (config.source().changes().delta()) {
-      delta = Optional.of(config.source().changes().events() ? new EventDelta(writes) : new InventoryDelta());
+      delta = Optional.of(config.source().changes() instanceof ChangesConfig.InventoryDiff diff ? new InventoryDelta(diff)
+          : new EventDelta(writes));
       all.add(delta.get());
     }
     if (config.source().store() instanceof DirectoryConfig d && d.hardLinks()) all.add(new HardLinking());
