@@ -430,6 +430,28 @@ class DeltaIT {
     assertThat(summary.objects().copied()).as("a.txt, docs/new.txt and lost.txt, as the source holds them now").isEqualTo(3);
     assertThat(summary.objects().deleted()).isEqualTo(1);
     assertThat(Trees.digests(work.resolve("inv-files"))).isEqualTo(sourceDigests(s3.client(), "inv"));
+    assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain("may have been missed");
+
+    // the next diff starts from a report made after the newer one: what changed between them is in neither
+    put("inv", "docs/between.txt", "changed between the two diffs");
+    Path later = inventory("inv", "later");
+    put("inv", "a.txt", "a, written a third time");
+    Path latest = inventory("inv", "latest");
+    String skipping = job("inv", "inv", "ferry.source { changes = inventory-diff, inventory-diff { older = \"" + later + "\", newer = \""
+        + latest + "\" } }");
+    for (int pass = 1; pass <= 2; pass++) { // the mark stays where every change was last seen: each pass past it says so
+      ByteArrayOutputStream gap = new ByteArrayOutputStream();
+      run(skipping, gap);
+      assertThat(gap.toString(StandardCharsets.UTF_8)).as("pass %d", pass).contains("INVENTORIES: changes may have been missed: every"
+          + " key was last settled as of " + newer).contains("the older report " + later + " was made after that");
+    }
+    assertThat(Trees.digests(work.resolve("inv-files"))).as("docs/between.txt is in neither diff").doesNotContainKey("docs/between.txt");
+    // a full pass settles everything changed before it began: diffs from reports made by then miss nothing
+    assertThat(run(listing, new ByteArrayOutputStream()).objects().copied()).isEqualTo(1);
+    ByteArrayOutputStream after = new ByteArrayOutputStream();
+    run(skipping, after);
+    assertThat(after.toString(StandardCharsets.UTF_8)).doesNotContain("may have been missed");
+    assertThat(Trees.digests(work.resolve("inv-files"))).isEqualTo(sourceDigests(s3.client(), "inv"));
   }
 
   @Test

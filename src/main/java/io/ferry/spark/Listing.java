@@ -185,19 +185,22 @@ public final class Listing {
    * The keys (relative to the source's prefix, selected by its folders and globs) that two S3 Inventory reports of the
    * source differ in ({@link InventoryDiff}), each once: both read by the executors and joined by key.
    */
-  public static JavaRDD<String> inventoryDiff(JavaSparkContext jsc, CopySettings settings, String older, String newer)
+  public static Inventories inventoryDiff(JavaSparkContext jsc, CopySettings settings, String older, String newer)
       throws JobFailure {
     Counters counters = new Counters(jsc, "inventory");
-    checkReports(settings, older, newer);
+    List<Manifests.Report> reports = checkReports(settings, older, newer);
     JavaPairRDD<String, StoreObject> before = rows(jsc, settings, manifestParts(settings, older, "ferry.source.inventory-diff.older"),
         counters);
     JavaPairRDD<String, StoreObject> after = rows(jsc, settings, manifestParts(settings, newer, "ferry.source.inventory-diff.newer"),
         counters);
-    return before.cogroup(after).filter(t -> differ(t._2()._1(), t._2()._2())).keys();
+    return new Inventories(before.cogroup(after).filter(t -> differ(t._2()._1(), t._2()._2())).keys(), reports.get(0), reports.get(1));
   }
 
+  /** The keys two inventory reports differ in, and what each report's manifest says of it. */
+  public record Inventories(JavaRDD<String> keys, Manifests.Report older, Manifests.Report newer) {}
+
   /** Two reports of the source's bucket, the older made first, whose rows tell an overwrite of the same size. */
-  private static void checkReports(CopySettings settings, String older, String newer) throws JobFailure {
+  private static List<Manifests.Report> checkReports(CopySettings settings, String older, String newer) throws JobFailure {
     String bucket = ((BucketConfig) settings.source().store()).bucket();
     Manifests.Report before = report(settings, older, "ferry.source.inventory-diff.older");
     Manifests.Report after = report(settings, newer, "ferry.source.inventory-diff.newer");
@@ -215,6 +218,7 @@ public final class Listing {
       throw new JobFailure("the inventory " + older + " was made after " + newer + ": ferry.source.inventory-diff.older names the"
           + " earlier report, newer the later one");
     }
+    return List.of(before, after);
   }
 
   private static Manifests.Report report(CopySettings settings, String manifest, String key) throws JobFailure {

@@ -126,7 +126,11 @@ public final class MigrationJob {
       CommitStage.keepOpenOnly(run, failed.inParts(), stillOpen);
       run.stages().lap("commit");
       RunSummary.Deletions deletions = CutOverStage.run(run, planned, failed.count());
-      if (modes.delta().isPresent()) modes.delta().get().settle(run, planned, committed, deletions);
+      if (modes.delta().isPresent()) {
+        modes.delta().get().settle(run, planned, committed, deletions);
+      } else {
+        InventoryDelta.fullPassSettled(run, planned, committed, deletions);
+      }
       RunSummary summary = ReportStage.run(run, planned, committed, deletions, modes.delta().map(d -> d.delta(run,
           planned.notes().listing().listed())).orElse(null));
       Console.printSummary(summary, run.out());

@@ -43,7 +43,7 @@ record Modes(Optional<VersionReplay> replay, Optional<Delta> delta, List<Mode> a
     }
     Optional<Delta> delta = Optional.empty();
     if (config.source().changes().delta()) {
-      delta = Optional.of(config.source().changes() instanceof ChangesConfig.InventoryDiff diff ? new InventoryDelta(diff)
+      delta = Optional.of(config.source().changes() instanceof ChangesConfig.InventoryDiff diff ? new InventoryDelta(diff, writes)
           : new EventDelta(writes));
       all.add(delta.get());
     }
