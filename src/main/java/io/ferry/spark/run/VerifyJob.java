@@ -138,7 +138,7 @@ final class VerifyJob {
     long keys = pairs.count();
     sides.unpersist();
     long partSize = config.plan().partSize();
-    Unread unread = unread(config, settings, jsc, pairs, partSize);
+    Unread unread = unread(config, settings, jsc, pairs);
     JavaRDD<Comparison.Check> checks = unread.pairs().flatMap(k -> checks(k, partSize).iterator())
         .persist(StorageLevel.MEMORY_AND_DISK_SER());
     long checkCount = checks.count();
@@ -150,27 +150,27 @@ final class VerifyJob {
     return new Paired(pairs, settled, checks, checkCount, listed, unread.cached());
   }
 
+  /** Objects this large are asked for the checksums their stores keep before they are read: reading costs more than a HEAD. */
+  static final long HEAD_FIRST_BYTES = 1 << 20;
+
   /**
    * The pairs to read, and the verdicts of those the checksums both stores keep settle: asked with a HEAD each side
-   * where both are buckets and the object spans more than one range (a smaller one costs one GET a side to read).
+   * where both are buckets and the object holds {@link #HEAD_FIRST_BYTES} or more (a smaller one costs a GET a side).
    */
   private record Unread(JavaRDD<Keyed> pairs, JavaRDD<Comparison.Result> settled, JavaRDD<?> cached) {}
 
-  private static Unread unread(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, JavaRDD<Keyed> pairs, long partSize) {
+  private static Unread unread(MigrationConfig config, CopySettings settings, JavaSparkContext jsc, JavaRDD<Keyed> pairs) {
     JavaRDD<Keyed> toRead = pairs.filter(k -> Comparison.withoutReading(k.source(), k.existing()) == null);
     if (!(config.source().store() instanceof BucketConfig) || !(config.destination().store() instanceof BucketConfig)) {
       return new Unread(toRead, jsc.emptyRDD(), toRead);
     }
-    JavaRDD<StoredChecksumFunction.Headed> headed = toRead.filter(k -> ranges(k, partSize) > 1)
+    JavaRDD<StoredChecksumFunction.Headed> headed = toRead.filter(k -> k.source().size() >= HEAD_FIRST_BYTES)
         .mapPartitions(new StoredChecksumFunction(settings)).persist(StorageLevel.MEMORY_AND_DISK_SER());
-    return new Unread(toRead.filter(k -> ranges(k, partSize) == 1).union(headed.filter(h -> h.settled() == null)
+    return new Unread(toRead.filter(k -> k.source().size() < HEAD_FIRST_BYTES).union(headed.filter(h -> h.settled() == null)
         .map(StoredChecksumFunction.Headed::pair)), headed.filter(h -> h.settled() != null).map(StoredChecksumFunction.Headed::settled),
         headed);
   }
 
-  private static int ranges(Keyed k, long partSize) {
-    return PartSizing.partCount(k.source().size(), PartSizing.partSize(k.source().size(), partSize, PartSizing.MAX_PARTS));
-  }
 
   private static VerifySummary.Sides sides(StoreObject source, StoreObject destination) {
     return new VerifySummary.Sides(source == null ? 0 : 1, source == null ? 0 : source.size(), destination == null ? 0 : 1,
