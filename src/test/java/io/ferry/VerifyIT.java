@@ -19,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
@@ -37,10 +36,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
-import software.amazon.awssdk.services.s3.model.ChecksumType;
-import software.amazon.awssdk.services.s3.model.CompletedPart;
 
 /**
  * {@code ferry verify} against a real S3 server: a destination copied by Ferry matches; then one object removed, one
@@ -212,37 +207,6 @@ class VerifyIT {
     assertThat(ferry("migrate", conf, "--manifest").code()).as("--manifest is verify's").isEqualTo(Ferry.BAD_CONFIG);
   }
 
-  private static String crc32c(byte[] bytes, int from, int to) {
-    CRC32C crc = new CRC32C();
-    crc.update(bytes, from, to - from);
-    return Checksum.encode(crc.getValue(), 4);
-  }
-
-  /** Two parts, and the full-object CRC32C S3 keeps for an upload that asks for one (its ETag is no MD5). */
-  private void putInParts(String bucket, String key, byte[] bytes, boolean checksum) {
-    S3Client c = s3.client();
-    int half = 6 << 20;
-    String upload = c.createMultipartUpload(b -> {
-      b.bucket(bucket).key(key);
-      if (checksum) b.checksumAlgorithm(ChecksumAlgorithm.CRC32_C).checksumType(ChecksumType.FULL_OBJECT);
-    }).uploadId();
-    List<CompletedPart> parts = new ArrayList<>();
-    for (int n = 1; n <= 2; n++) {
-      int from = n == 1 ? 0 : half;
-      int to = n == 1 ? half : bytes.length;
-      int number = n;
-      String etag = c.uploadPart(b -> {
-        b.bucket(bucket).key(key).uploadId(upload).partNumber(number);
-        if (checksum) b.checksumCRC32C(crc32c(bytes, from, to));
-      }, RequestBody.fromBytes(Arrays.copyOfRange(bytes, from, to))).eTag();
-      parts.add(CompletedPart.builder().partNumber(n).eTag(etag).checksumCRC32C(checksum ? crc32c(bytes, from, to) : null).build());
-    }
-    c.completeMultipartUpload(b -> {
-      b.bucket(bucket).key(key).uploadId(upload).multipartUpload(m -> m.parts(parts));
-      if (checksum) b.checksumCRC32C(crc32c(bytes, 0, bytes.length)).checksumType(ChecksumType.FULL_OBJECT);
-    });
-  }
-
   @Test
   void twoBucketsObjectsAreSettledByTheChecksumsBothKeepWithoutReadingThemAndTheRestAreRead() throws Exception {
     s3.client().createBucket(b -> b.bucket("kept-src"));
@@ -254,12 +218,12 @@ class VerifyIT {
     byte[] other = changed.clone();
     other[7] ^= 1;
     for (var e : Map.of("same.bin", same, "changed.bin", changed, "plain.bin", same).entrySet()) {
-      s3.client().putObject(b -> b.bucket("kept-src").key(e.getKey()).checksumCRC32C(crc32c(e.getValue(), 0, e.getValue().length)),
+      s3.client().putObject(b -> b.bucket("kept-src").key(e.getKey()).checksumCRC32C(SeedData.crc32c(e.getValue(), 0, e.getValue().length)),
           RequestBody.fromBytes(e.getValue()));
     }
-    putInParts("kept-dst", "same.bin", same, true);
-    putInParts("kept-dst", "changed.bin", other, true); // another byte, its own stored checksum
-    putInParts("kept-dst", "plain.bin", same, false); // no checksum kept: read
+    SeedData.putInParts(s3.client(), "kept-dst", "same.bin", same, 6 << 20, true);
+    SeedData.putInParts(s3.client(), "kept-dst", "changed.bin", other, 6 << 20, true); // another byte, its own stored checksum
+    SeedData.putInParts(s3.client(), "kept-dst", "plain.bin", same, 6 << 20, false); // no checksum kept: read
     try (FaultProxy counter = FaultProxy.before(s3.endpoint())) {
       Path conf = Jobs.file(work.resolve("conf"), "kept.conf", Jobs.hocon(counter.endpoint(), s3.identity(), "kept-src",
           work.resolve("unused"), work.resolve("reports"), """
@@ -275,7 +239,7 @@ class VerifyIT {
       assertThat(counter.seen(FaultProxy.Kind.GET_OBJECT)).as("only plain.bin is read, 3 ranges a side").isEqualTo(6);
       Map<String, Row> rows = spark.read().parquet(made("verify-kept", earlier).resolve("manifest.parquet").toString()).collectAsList()
           .stream().collect(Collectors.toMap(r -> r.getAs("key"), r -> r));
-      String stored = "crc32c:" + crc32c(same, 0, same.length);
+      String stored = "crc32c:" + SeedData.crc32c(same, 0, same.length);
       assertThat(rows.get("same.bin").<String>getAs("method")).isEqualTo("stored-crc32c");
       assertThat(rows.get("same.bin").<String>getAs("destination_checksum")).isEqualTo(stored);
       assertThat(rows.get("changed.bin").<String>getAs("status")).isEqualTo("CONTENT_DIFFERS");

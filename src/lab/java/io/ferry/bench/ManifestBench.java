@@ -6,9 +6,9 @@ import io.ferry.config.S3EndpointConfig;
 import io.ferry.report.VerifySummary;
 import io.ferry.spark.SparkStart;
 import io.ferry.spark.run.Commands;
-import io.ferry.store.checksums.Checksum;
 import io.ferry.support.FaultProxy;
 import io.ferry.support.S3ProxyProcess;
+import io.ferry.support.SeedData;
 import io.ferry.support.TestS3;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -17,20 +17,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.zip.CRC32C;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
-import software.amazon.awssdk.services.s3.model.ChecksumType;
-import software.amazon.awssdk.services.s3.model.CompletedPart;
 
 /**
  * What a proof costs (issue 48): {@code FERRY_MANIFEST_OBJECTS} objects of {@code FERRY_MANIFEST_MIB} MiB in a bucket
@@ -104,38 +98,9 @@ public final class ManifestBench {
       byte[] bytes = new byte[mib << 20];
       new SplittableRandom(i).nextBytes(bytes);
       String key = String.format(Locale.ROOT, "big/%04d.bin", i);
-      c.putObject(r -> r.bucket("src").key(key).checksumCRC32C(crc32c(bytes, 0, bytes.length)), RequestBody.fromBytes(bytes));
-      inParts(c, "kept", key, bytes, true);
-      inParts(c, "plain", key, bytes, false);
+      c.putObject(r -> r.bucket("src").key(key).checksumCRC32C(SeedData.crc32c(bytes, 0, bytes.length)), RequestBody.fromBytes(bytes));
+      SeedData.putInParts(c, "kept", key, bytes, 16 << 20, true);
+      SeedData.putInParts(c, "plain", key, bytes, 16 << 20, false);
     }
-  }
-
-  private static String crc32c(byte[] bytes, int from, int to) {
-    CRC32C crc = new CRC32C();
-    crc.update(bytes, from, to - from);
-    return Checksum.encode(crc.getValue(), 4);
-  }
-
-  private static void inParts(S3Client c, String bucket, String key, byte[] bytes, boolean checksum) {
-    String upload = c.createMultipartUpload(b -> {
-      b.bucket(bucket).key(key);
-      if (checksum) b.checksumAlgorithm(ChecksumAlgorithm.CRC32_C).checksumType(ChecksumType.FULL_OBJECT);
-    }).uploadId();
-    int part = 16 << 20;
-    List<CompletedPart> parts = new ArrayList<>();
-    for (int from = 0, n = 1; from < bytes.length; from += part, n++) {
-      int to = Math.min(bytes.length, from + part);
-      int number = n;
-      String value = crc32c(bytes, from, to);
-      String etag = c.uploadPart(b -> {
-        b.bucket(bucket).key(key).uploadId(upload).partNumber(number);
-        if (checksum) b.checksumCRC32C(value);
-      }, RequestBody.fromBytes(Arrays.copyOfRange(bytes, from, to))).eTag();
-      parts.add(CompletedPart.builder().partNumber(n).eTag(etag).checksumCRC32C(checksum ? value : null).build());
-    }
-    c.completeMultipartUpload(b -> {
-      b.bucket(bucket).key(key).uploadId(upload).multipartUpload(m -> m.parts(parts));
-      if (checksum) b.checksumCRC32C(crc32c(bytes, 0, bytes.length)).checksumType(ChecksumType.FULL_OBJECT);
-    });
   }
 }

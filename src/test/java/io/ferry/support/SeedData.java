@@ -203,4 +203,41 @@ public final class SeedData {
       throw new IllegalStateException(e);
     }
   }
+
+  /** The CRC32C of {@code bytes[from, to)} in the store's form (base64, big-endian). */
+  public static String crc32c(byte[] bytes, int from, int to) {
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(bytes, from, to - from);
+    return io.ferry.store.checksums.Checksum.encode(crc.getValue(), 4);
+  }
+
+  /**
+   * A multipart object of parts of {@code partBytes} (so its ETag is no MD5); with {@code checksum}, the full-object
+   * CRC32C the store keeps for an upload that asks for one, else none.
+   */
+  public static void putInParts(S3Client c, String bucket, String key, byte[] bytes, int partBytes, boolean checksum) {
+    String upload = c.createMultipartUpload(b -> {
+      b.bucket(bucket).key(key);
+      if (checksum) {
+        b.checksumAlgorithm(software.amazon.awssdk.services.s3.model.ChecksumAlgorithm.CRC32_C)
+            .checksumType(software.amazon.awssdk.services.s3.model.ChecksumType.FULL_OBJECT);
+      }
+    }).uploadId();
+    List<CompletedPart> parts = new ArrayList<>();
+    for (int from = 0, n = 1; from < bytes.length; from += partBytes, n++) {
+      int to = Math.min(bytes.length, from + partBytes);
+      int number = n;
+      String value = crc32c(bytes, from, to);
+      String etag = c.uploadPart(b -> {
+        b.bucket(bucket).key(key).uploadId(upload).partNumber(number);
+        if (checksum) b.checksumCRC32C(value);
+      }, RequestBody.fromBytes(java.util.Arrays.copyOfRange(bytes, from, to))).eTag();
+      parts.add(CompletedPart.builder().partNumber(n).eTag(etag).checksumCRC32C(checksum ? value : null).build());
+    }
+    c.completeMultipartUpload(b -> {
+      b.bucket(bucket).key(key).uploadId(upload).multipartUpload(m -> m.parts(parts));
+      if (checksum) b.checksumCRC32C(crc32c(bytes, 0, bytes.length)).checksumType(software.amazon.awssdk.services.s3.model.ChecksumType
+          .FULL_OBJECT);
+    });
+  }
 }
