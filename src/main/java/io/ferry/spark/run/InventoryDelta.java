@@ -1,5 +1,6 @@
 package io.ferry.spark.run;
 
+import io.ferry.config.BucketConfig;
 import io.ferry.config.ChangesConfig;
 import io.ferry.ledger.InventoryMark;
 import io.ferry.report.RunSummary;
@@ -82,12 +83,17 @@ final class InventoryDelta implements Delta {
    * After a full pass of a job whose inventory diffs keep a mark: where every key settled, what changed before the pass
    * began is copied, so a diff from a report made before then misses nothing.
    */
-  static void fullPassSettled(RunContext run, Planned planned, Mode.Committed committed, RunSummary.Deletions deletions)
-      throws IOException {
-    InventoryMark mark = InventoryMark.read(run.ledger());
-    if (mark.createdMillis() == 0 || mark.createdMillis() >= run.started().toEpochMilli()) return;
-    if (EventDelta.unsettled(planned, committed, deletions).isEmpty()) {
-      new InventoryMark("the full pass " + run.settings().runId(), run.started().toEpochMilli()).write(run.ledger());
+  static void fullPassSettled(RunContext run, Planned planned, Mode.Committed committed, RunSummary.Deletions deletions) {
+    if (!(run.config().source().store() instanceof BucketConfig)) return; // inventories are a bucket's
+    try {
+      InventoryMark mark = InventoryMark.read(run.ledger());
+      if (mark.createdMillis() == 0 || mark.createdMillis() >= run.started().toEpochMilli()) return;
+      if (EventDelta.unsettled(planned, committed, deletions).isEmpty()) {
+        new InventoryMark("the full pass " + run.settings().runId(), run.started().toEpochMilli()).write(run.ledger());
+      }
+    } catch (IOException e) { // the copy is done: a mark left behind costs a warning, not the run
+      run.out().printf("INVENTORIES: cannot move the mark of settled changes in the ledger (%s): the next diff may say changes were"
+          + " missed%n", Failures.describe(e));
     }
   }
 }
