@@ -74,10 +74,6 @@ class VerifyIT {
     return new Run(code, out.toString(StandardCharsets.UTF_8));
   }
 
-  private Set<Path> verifyReports() throws IOException {
-    return verifyReports("verify-files");
-  }
-
   private Set<Path> verifyReports(String job) throws IOException {
     if (!Files.isDirectory(work.resolve("reports").resolve(job))) return new HashSet<>();
     try (Stream<Path> runs = Files.list(work.resolve("reports").resolve(job))) {
@@ -104,7 +100,7 @@ class VerifyIT {
     }
     Files.write(destination.resolve("b.txt"), new byte[10]);
     Files.writeString(destination.resolve("extra.txt"), "only here");
-    Set<Path> earlier = verifyReports();
+    Set<Path> earlier = verifyReports("verify-files");
     Run differing = ferry("verify", conf);
     assertThat(differing.code()).as(differing.out()).isEqualTo(Ferry.SOME_FAILED);
     assertThat(differing.out()).contains("DIFFERENCES FOUND")
@@ -112,10 +108,7 @@ class VerifyIT {
         .contains("CONTENT_DIFFERS big.bin part 2 of 3 (bytes=8388608-16777215): source crc32c")
         .contains("SIZE_DIFFERS b.txt source 2000 bytes, destination 10")
         .contains("EXTRA extra.txt only at the destination");
-    Set<Path> reports = verifyReports(); // run ids of one second order by their random suffix, so the new one is the set difference
-    reports.removeAll(earlier);
-    assertThat(reports).hasSize(1);
-    Path report = reports.iterator().next();
+    Path report = made("verify-files", earlier);
     Map<String, String> statuses = spark.read().parquet(report.resolve("verify.parquet").toString()).collectAsList().stream()
         .collect(Collectors.toMap(r -> r.getAs("key"), (Row r) -> r.getAs("status")));
     assertThat(statuses).containsExactlyInAnyOrderEntriesOf(Map.of("a.txt", "MISSING", "big.bin", "CONTENT_DIFFERS", "b.txt",

@@ -40,7 +40,7 @@ public final class StoredChecksumFunction implements FlatMapFunction<Iterator<Ke
     return Concurrently.map(list, settings.copy().streamsPerTask(), "ferry-verify-head", k -> {
       try {
         Checksum a = stored(retrier, source, k.source());
-        Checksum b = a == null ? null : stored(retrier, destination, k.existing());
+        Checksum b = Comparison.kept(a) ? stored(retrier, destination, k.existing()) : null; // else nothing to compare it with
         return new Headed(k, Comparison.byStoredChecksums(k.source(), a, k.existing(), b));
       } catch (IOException | RuntimeException e) {
         return new Headed(k, null); // read instead: a read that fails says why

@@ -105,13 +105,21 @@ public final class Comparison {
   }
 
   /**
+   * Whether a store's answer holds a checksum it keeps of the whole object's bytes: a flexible checksum (which the store
+   * computes or checks at upload), not a composite of parts, and not an MD5 read from an ETag (the listings compare
+   * those, and an ETag some store does not derive from the bytes would make two copies of one object differ).
+   */
+  public static boolean kept(Checksum checksum) {
+    return checksum != null && checksum.algorithm() != Checksum.Algorithm.MD5 && !checksum.composite();
+  }
+
+  /**
    * The verdict a pair gets from the checksums both stores keep of the whole objects (their HEADs), or null when they
-   * cannot settle it: either keeps none, they differ in algorithm, or either is a composite of parts.
+   * cannot settle it: either keeps none ({@link #kept}), or they differ in algorithm.
    */
   public static Result byStoredChecksums(StoreObject source, Checksum sourceChecksum, StoreObject destination,
       Checksum destinationChecksum) {
-    if (sourceChecksum == null || destinationChecksum == null || sourceChecksum.algorithm() != destinationChecksum.algorithm()
-        || sourceChecksum.composite() || destinationChecksum.composite()) {
+    if (!kept(sourceChecksum) || !kept(destinationChecksum) || sourceChecksum.algorithm() != destinationChecksum.algorithm()) {
       return null;
     }
     boolean same = sourceChecksum.value().equals(destinationChecksum.value());

@@ -42,11 +42,12 @@ import scala.Tuple2;
 
 /**
  * {@code ferry verify}: compares the destination with the source without copying. The two listings (on the
- * executors, as a run lists) are paired by relative key; a pair whose sizes differ, or whose ETags are both the same MD5, is settled from
- * the listings; every
- * other pair is read on both sides, in ranges of the plan's part size spread over the cluster, and compared by
- * CRC32C. Writes its own report ({@code <report.path>/<job>/verify-<run>/}: the {@code verify} dataset, one row per
- * object, and {@code summary.json}).
+ * executors, as a run lists) are paired by relative key; a pair whose sizes differ, or whose ETags are both the same
+ * MD5, is settled from the listings; between two buckets, one of {@link #HEAD_FIRST_BYTES} or more by the checksums both
+ * stores keep, where they do; every other pair is read on both sides, in ranges of the plan's part size spread over the
+ * cluster, and compared by CRC32C. Writes its own report ({@code <report.path>/<job>/verify-<run>/}: the {@code verify}
+ * dataset, or with {@code --manifest} the {@code manifest} in key order and its SHA-256, one row per key, and {@code
+ * summary.json}).
  */
 final class VerifyJob {
   private VerifyJob() {}
@@ -103,7 +104,7 @@ final class VerifyJob {
    * Both sides listed and paired by relative key: the pairs the listings settle, the ranges of the others to read, and
    * what each listing found.
    */
-  private record Paired(JavaRDD<Keyed> pairs, JavaRDD<Comparison.Result> settled, JavaRDD<Comparison.Check> checks, long checkCount,
+  private record Paired(JavaRDD<Comparison.Result> settled, JavaRDD<Comparison.Check> checks, long checkCount,
       VerifySummary.Sides listed, JavaRDD<?> headed) {
     int slices(MigrationConfig config, JavaSparkContext jsc) {
       jsc.setJobGroup("VERIFY", "VERIFY: " + checkCount + " ranges read on both sides", true);
@@ -147,7 +148,7 @@ final class VerifyJob {
         keys, stored == 0 ? "" : stored + " settled by the checksums both stores keep, ", checkCount);
     JavaRDD<Comparison.Result> settled = pairs.map(k -> Comparison.withoutReading(k.source(), k.existing())).filter(r -> r != null)
         .union(unread.settled());
-    return new Paired(pairs, settled, checks, checkCount, listed, unread.cached());
+    return new Paired(settled, checks, checkCount, listed, unread.cached());
   }
 
   /** Objects this large are asked for the checksums their stores keep before they are read: reading costs more than a HEAD. */
@@ -170,7 +171,6 @@ final class VerifyJob {
         .map(StoredChecksumFunction.Headed::pair)), headed.filter(h -> h.settled() != null).map(StoredChecksumFunction.Headed::settled),
         headed);
   }
-
 
   private static VerifySummary.Sides sides(StoreObject source, StoreObject destination) {
     return new VerifySummary.Sides(source == null ? 0 : 1, source == null ? 0 : source.size(), destination == null ? 0 : 1,
